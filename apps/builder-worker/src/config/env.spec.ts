@@ -1,0 +1,57 @@
+import { ConfigError, loadWorkerConfig } from './env';
+
+describe('loadWorkerConfig', () => {
+  it('runs a local checkout with no settings at all', () => {
+    expect(loadWorkerConfig({})).toEqual({
+      NODE_ENV: 'development',
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/agentloom',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      WORKER_CONCURRENCY: 2,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('reads the concurrency from its text form', () => {
+    expect(loadWorkerConfig({ WORKER_CONCURRENCY: '8' }).WORKER_CONCURRENCY).toBe(8);
+  });
+
+  it('accepts TLS Redis URLs', () => {
+    expect(loadWorkerConfig({ REDIS_URL: 'rediss://cache.internal:6380' }).REDIS_URL).toBe(
+      'rediss://cache.internal:6380',
+    );
+  });
+
+  it('names REDIS_URL when it is not a Redis URL', () => {
+    expect(() => loadWorkerConfig({ REDIS_URL: 'http://x' })).toThrow(
+      new ConfigError('Invalid setting REDIS_URL: must be a redis:// URL'),
+    );
+  });
+
+  it.each(['0', '33', '1.5', 'two'])('refuses WORKER_CONCURRENCY=%s', (value) => {
+    expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: value })).toThrow(
+      new ConfigError('Invalid setting WORKER_CONCURRENCY: must be a whole number from 1 to 32'),
+    );
+  });
+
+  it('requires DATABASE_URL to be set explicitly in production', () => {
+    expect(() =>
+      loadWorkerConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://redis:6379' }),
+    ).toThrow(new ConfigError('Missing setting DATABASE_URL: required in production.'));
+  });
+
+  it('requires REDIS_URL to be set explicitly in production', () => {
+    expect(() =>
+      loadWorkerConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db:5432/agentloom' }),
+    ).toThrow(new ConfigError('Missing setting REDIS_URL: required in production.'));
+  });
+
+  it('starts in production once both connections are given', () => {
+    const config = loadWorkerConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://agentloom:secret@db:5432/agentloom',
+      REDIS_URL: 'redis://redis:6379',
+    });
+    expect(config.DATABASE_URL).toBe('postgresql://agentloom:secret@db:5432/agentloom');
+    expect(config.REDIS_URL).toBe('redis://redis:6379');
+  });
+});

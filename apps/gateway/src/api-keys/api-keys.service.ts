@@ -1,0 +1,79 @@
+import { maskApiKey, TApiKey, TApiKeySecret, TCreateApiKeyRequest } from '@agentloom/contracts';
+import { ApiKey } from '@agentloom/db';
+import { Vault, VaultDecryptError } from '@agentloom/vault';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ApiKeysRepository } from './api-keys.repository';
+
+export const API_KEY_NOT_FOUND = 'API key not found.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The key vault. Keys are encrypted with the owner and key id as authenticated data, so a
+ * ciphertext copied to another row or another user does not decrypt.
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly vault: Vault,
+  ) {}
+
+  async list(userId: string): Promise<TApiKey[]> {
+    const rows = await this.keys.listByOwner(userId);
+    return rows.map((row) => this.toView(row));
+  }
+
+  async create(userId: string, request: TCreateApiKeyRequest): Promise<TApiKey> {
+    const id = randomUUID();
+    const row = await this.keys.create({
+      id,
+      userId,
+      provider: request.provider,
+      name: request.name ?? null,
+      encryptedKey: this.vault.encrypt(request.key, context(userId, id)),
+    });
+    return this.toView(row);
+  }
+
+  async reveal(userId: string, id: string): Promise<TApiKeySecret> {
+    return { key: this.decrypt(await this.findOwned(userId, id)) };
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!UUID.test(id) || !(await this.keys.deleteOwned(id, userId))) {
+      throw new NotFoundException(API_KEY_NOT_FOUND);
+    }
+  }
+
+  /** Someone else's key and a key that does not exist get the same 404. */
+  private async findOwned(userId: string, id: string): Promise<ApiKey> {
+    const row = UUID.test(id) ? await this.keys.findOwned(id, userId) : null;
+    if (!row) throw new NotFoundException(API_KEY_NOT_FOUND);
+    return row;
+  }
+
+  private decrypt(row: ApiKey): string {
+    return this.vault.decrypt(row.encryptedKey, context(row.userId, row.id));
+  }
+
+  /** A key that no longer decrypts still lists (masked as `********`) so it can be deleted. */
+  private toView(row: ApiKey): TApiKey {
+    let plain: string | null = null;
+    try {
+      plain = this.decrypt(row);
+    } catch (error) {
+      if (!(error instanceof VaultDecryptError)) throw error;
+    }
+    return {
+      id: row.id,
+      provider: row.provider,
+      name: row.name,
+      key: maskApiKey(plain),
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+}
+
+const context = (userId: string, keyId: string) => `apikey:${userId}:${keyId}`;

@@ -1,0 +1,41 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { cleanupOpenApiDoc } from 'nestjs-zod';
+import type { AppConfig } from './config/env';
+import { HttpExceptionFilter } from './common/http-exception.filter';
+
+/**
+ * Everything around the routes: security headers, CORS, body limits, the error format and the
+ * OpenAPI document. main.ts and the tests both call this, so tests exercise the real setup.
+ */
+export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  app.disable('x-powered-by');
+  app.use(
+    helmet({
+      // Profile pictures are shown by the web app, which runs on another origin.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.enableCors({ origin: config.CORS_ORIGINS, credentials: false, maxAge: 600 });
+  app.useBodyParser('json', { limit: '1mb' });
+  app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
+  app.useGlobalFilters(new HttpExceptionFilter());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Agentloom API')
+      .setDescription(
+        'Accounts, profile and the API-key vault of Agentloom. Errors are `{ "detail": "..." }`.',
+      )
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, cleanupOpenApiDoc(document), { jsonDocumentUrl: 'docs-json' });
+  return app;
+}

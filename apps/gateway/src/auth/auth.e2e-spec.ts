@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { createTestApp, resetLoginThrottle, signUpAndLogIn, TestApp } from '../testing/test-app';
+
+describe('accounts: signup and login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  beforeEach(() => resetLoginThrottle(t.redis));
+  afterAll(() => t.close());
+
+  const fresh = () => {
+    const name = `ada_${randomUUID().slice(0, 8)}`;
+    return { username: name, email: `${name}@example.com`, password: 'correct horse battery' };
+  };
+
+  it('signs a user up, storing an argon2id hash and never the password', async () => {
+    const u = fresh();
+    const res = await t.http
+      .post('/auth/signup')
+      .send({ ...u, email: `  ${u.email.toUpperCase()} `, confirm_password: u.password })
+      .expect(201);
+    expect(res.body).toEqual({
+      message: 'Account created successfully',
+      user: { id: expect.any(String), username: u.username, email: u.email },
+    });
+    const row = await t.prisma.user.findUniqueOrThrow({ where: { email: u.email } });
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(row.passwordHash).not.toContain(u.password);
+  });
+
+  it('refuses mismatched passwords with 400 and creates nothing', async () => {
+    const u = fresh();
+    const res = await t.http
+      .post('/auth/signup')
+      .send({ ...u, confirm_password: `${u.password}!` })
+      .expect(400);
+    expect(res.body).toEqual({ detail: 'Passwords do not match.' });
+    expect(await t.prisma.user.count({ where: { email: u.email } })).toBe(0);
+  });
+
+  it('answers 409 naming the username or the e-mail that is taken', async () => {
+    const u = fresh();
+    await t.http
+      .post('/auth/signup')
+      .send({ ...u, confirm_password: u.password })
+      .expect(201);
+
+    const sameName = await t.http
+      .post('/auth/signup')
+      .send({ ...fresh(), username: u.username.toUpperCase(), confirm_password: u.password })
+      .expect(409);
+    expect(sameName.body.detail).toMatch(/username/i);
+
+    const other = fresh();
+    const sameEmail = await t.http
+      .post('/auth/signup')
+      .send({ ...other, email: u.email, confirm_password: other.password })
+      .expect(409);
+    expect(sameEmail.body.detail).toMatch(/email/i);
+  });
+
+  const ok = {
+    username: 'abc',
+    email: 'a@example.com',
+    password: 'x'.repeat(10),
+    confirm_password: 'x'.repeat(10),
+  };
+  it.each([
+    ['a missing username', { ...ok, username: undefined }, /^username: Username is required\.$/],
+    [
+      'a malformed e-mail',
+      { ...ok, email: 'not-an-email' },
+      /^email: Enter a valid email address\.$/,
+    ],
+    [
+      'a short password',
+      { ...ok, password: 'short', confirm_password: 'short' },
+      /^password: .*at least 8/,
+    ],
+    ['a username with spaces', { ...ok, username: 'a b' }, /^username: /],
+    ['a missing confirmation', { ...ok, confirm_password: undefined }, /^confirm_password: /],
+  ])('refuses %s with 400 and a detail naming the field', async (_case, body, detail) => {
+    const res = await t.http.post('/auth/signup').send(body).expect(400);
+    expect(res.body.detail).toMatch(detail);
+  });
+
+  it('logs in with {access_token, token_type: "bearer", user}', async () => {
+    const u = fresh();
+    await t.http
+      .post('/auth/signup')
+      .send({ ...u, confirm_password: u.password })
+      .expect(201);
+    const res = await t.http
+      .post('/auth/login')
+      .send({ email: u.email, password: u.password })
+      .expect(200);
+    expect(res.body).toEqual({
+      access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      token_type: 'bearer',
+      user: { id: expect.any(String), username: u.username, email: u.email },
+    });
+    await t.http
+      .get('/users/me')
+      .set('Authorization', `Bearer ${res.body.access_token}`)
+      .expect(200);
+  });
+
+  it('gives a wrong password and an unknown e-mail the same status and body', async () => {
+    const user = await signUpAndLogIn(t.http);
+    await resetLoginThrottle(t.redis);
+    const wrongPassword = await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: 'nope-nope-nope' });
+    const unknownEmail = await t.http
+      .post('/auth/login')
+      .send({ email: `ghost_${randomUUID()}@example.com`, password: 'nope-nope-nope' });
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    expect(wrongPassword.body).toEqual({ detail: 'Invalid email or password' });
+    expect(unknownEmail.body).toEqual(wrongPassword.body);
+  });
+});
+
+describe('accounts: login throttling', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ LOGIN_MAX_FAILURES: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60' });
+    await resetLoginThrottle(t.redis);
+  });
+  afterAll(async () => {
+    await resetLoginThrottle(t.redis);
+    await t.close();
+  });
+
+  it('answers 429 with a detail after repeated failures, even for the right password', async () => {
+    const user = await signUpAndLogIn(t.http);
+    await resetLoginThrottle(t.redis);
+    for (let i = 0; i < 3; i += 1) {
+      await t.http
+        .post('/auth/login')
+        .send({ email: user.email, password: 'wrong-password' })
+        .expect(401);
+    }
+    const blocked = await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: 'wrong-password' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(
+      /^Too many failed login attempts\. Try again in \d+ minutes?\.$/,
+    );
+    await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: user.password })
+      .expect(429);
+  });
+
+  it('a successful login clears the count', async () => {
+    await resetLoginThrottle(t.redis);
+    const user = await signUpAndLogIn(t.http);
+    for (let i = 0; i < 2; i += 1) {
+      await t.http
+        .post('/auth/login')
+        .send({ email: user.email, password: 'wrong-password' })
+        .expect(401);
+    }
+    await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: user.password })
+      .expect(200);
+    for (let i = 0; i < 2; i += 1) {
+      await t.http
+        .post('/auth/login')
+        .send({ email: user.email, password: 'wrong-password' })
+        .expect(401);
+    }
+    await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: user.password })
+      .expect(200);
+  });
+});

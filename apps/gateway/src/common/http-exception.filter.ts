@@ -1,0 +1,87 @@
+import { Prisma, UNIQUE_VIOLATION } from '@agentloom/db';
+import { VaultDecryptError } from '@agentloom/vault';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { MulterError } from 'multer';
+import { ZodValidationException } from 'nestjs-zod';
+import { ZodError } from 'zod';
+
+/** First zod issue as one sentence, prefixed with the field it concerns. */
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request.';
+  const field = issue.path.join('.');
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
+
+const MULTER_MESSAGES: Partial<Record<MulterError['code'], [HttpStatus, string]>> = {
+  LIMIT_FILE_SIZE: [HttpStatus.PAYLOAD_TOO_LARGE, 'The file is too large.'],
+  LIMIT_FILE_COUNT: [HttpStatus.BAD_REQUEST, 'Send one file only.'],
+  LIMIT_UNEXPECTED_FILE: [HttpStatus.BAD_REQUEST, 'Unexpected file field.'],
+  LIMIT_FIELD_VALUE: [HttpStatus.PAYLOAD_TOO_LARGE, 'A form field is too large.'],
+};
+
+/**
+ * Turns every failure into `{ "detail": "..." }` with the status codes of ARCHITECTURE.md.
+ * Unknown errors are logged with their stack and answered with a generic 500 — internals
+ * (SQL, paths, secrets) never reach the client.
+ */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const [status, detail] = this.describe(exception);
+    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : exception);
+    if (response.headersSent) return;
+    response.status(status).json({ detail });
+  }
+
+  private describe(exception: unknown): [number, string] {
+    if (exception instanceof VaultDecryptError) {
+      return [
+        HttpStatus.INTERNAL_SERVER_ERROR,
+        'This secret can no longer be decrypted (the vault master key may have changed). Delete it and add it again.',
+      ];
+    }
+    if (exception instanceof ZodValidationException) {
+      return [HttpStatus.BAD_REQUEST, describeZodError(exception.getZodError() as ZodError)];
+    }
+    if (exception instanceof MulterError) {
+      return MULTER_MESSAGES[exception.code] ?? [HttpStatus.BAD_REQUEST, exception.message];
+    }
+    if (exception instanceof HttpException) {
+      return [exception.getStatus(), this.detailOf(exception)];
+    }
+    if (
+      exception instanceof Prisma.PrismaClientKnownRequestError &&
+      exception.code === UNIQUE_VIOLATION
+    ) {
+      return [HttpStatus.CONFLICT, 'This record already exists.'];
+    }
+    return [
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'Something went wrong on our side. Please try again.',
+    ];
+  }
+
+  private detailOf(exception: HttpException): string {
+    const body = exception.getResponse();
+    if (typeof body === 'string') return body;
+    const { detail, message } = body as { detail?: unknown; message?: unknown };
+    if (typeof detail === 'string') return detail;
+    if (Array.isArray(message)) return message.join(' ');
+    // Nest's own "Cannot GET /x" for unknown routes reads better as a plain "Not found."
+    if (typeof message === 'string' && !/^Cannot [A-Z]+ \//.test(message)) return message;
+    if (exception.getStatus() === HttpStatus.NOT_FOUND) return 'Not found.';
+    return exception.message;
+  }
+}

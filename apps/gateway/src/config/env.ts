@@ -1,0 +1,151 @@
+import {
+  MASTER_KEY_HINT,
+  generateJwtSecret,
+  generateMasterKey,
+  loadOrCreateDevSecret,
+  parseMasterKey,
+} from '@agentloom/vault';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/**
+ * Every setting the gateway reads. `.env.example` documents each one; keep them in step.
+ * Values are validated once at boot and the process stops naming the first bad setting.
+ */
+export const ZGatewayEnv = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
+    .default('postgresql://postgres@127.0.0.1:5432/agentloom'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
+    .default('redis://127.0.0.1:6379'),
+  /** HMAC secret for access tokens; at least 32 characters. */
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  /** Access-token lifetime in seconds. */
+  JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  /** 32 random bytes, base64. */
+  VAULT_MASTER_KEY: z.string().optional(),
+  /** Where the web app lives: reset links point here. */
+  WEB_URL: z.url().default('http://localhost:5173'),
+  /** Browser origins allowed by CORS (comma-separated); defaults to WEB_URL's origin. */
+  CORS_ORIGINS: commaList.optional(),
+  /** Folder for uploads and other files the gateway keeps (shared by replicas). */
+  DATA_DIR: z.string().optional(),
+  SMTP_HOST: z.string().default('127.0.0.1'),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+  /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */
+  SMTP_SECURE: booleanFlag.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
+  RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Failed logins allowed per client before 429, within LOGIN_FAILURE_WINDOW_SECONDS. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type GatewayEnv = z.infer<typeof ZGatewayEnv>;
+
+/** The validated configuration the application runs with; secrets resolved. */
+export interface AppConfig extends Omit<
+  GatewayEnv,
+  'JWT_SECRET' | 'VAULT_MASTER_KEY' | 'CORS_ORIGINS' | 'DATA_DIR'
+> {
+  JWT_SECRET: string;
+  VAULT_MASTER_KEY: Buffer;
+  CORS_ORIGINS: string[];
+  DATA_DIR: string;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The repository root when running from a checkout (so every app shares one `.data/`). */
+function defaultDataDir(): string {
+  let dir = process.cwd();
+  for (;;) {
+    if (existsSync(path.join(dir, 'turbo.json'))) return path.join(dir, '.data');
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.join(process.cwd(), '.data');
+    dir = parent;
+  }
+}
+
+export function loadConfig(
+  source: NodeJS.ProcessEnv = process.env,
+  warn: (message: string) => void = (message) => console.warn(`[config] ${message}`),
+): AppConfig {
+  const parsed = ZGatewayEnv.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR ?? defaultDataDir());
+  const production = env.NODE_ENV === 'production';
+
+  if (production && !env.JWT_SECRET) {
+    throw new ConfigError(
+      'Missing setting JWT_SECRET: required in production (48+ random characters).',
+    );
+  }
+  if (production && !env.VAULT_MASTER_KEY) {
+    throw new ConfigError(
+      `Missing setting VAULT_MASTER_KEY: required in production. ${MASTER_KEY_HINT}`,
+    );
+  }
+  const jwtSecret =
+    env.JWT_SECRET ??
+    loadOrCreateDevSecret(
+      dataDir,
+      'dev-jwt-secret',
+      generateJwtSecret,
+      warn,
+      'replacing it signs everyone out',
+    );
+  const masterKeyText =
+    env.VAULT_MASTER_KEY ??
+    loadOrCreateDevSecret(
+      dataDir,
+      'vault-master.key',
+      generateMasterKey,
+      warn,
+      'losing it makes every stored API key and database password unreadable',
+    );
+  let masterKey: Buffer;
+  try {
+    masterKey = parseMasterKey(masterKeyText);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+
+  return {
+    ...env,
+    JWT_SECRET: jwtSecret,
+    VAULT_MASTER_KEY: masterKey,
+    CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(env.WEB_URL).origin],
+    DATA_DIR: dataDir,
+  };
+}

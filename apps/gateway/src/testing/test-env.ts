@@ -1,0 +1,19 @@
+// Runs in every test file before anything is imported: the settings the test app boots with.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_test';
+
+Object.assign(process.env, {
+  NODE_ENV: 'test',
+  DATABASE_URL: TEST_DATABASE_URL,
+  DATABASE_POOL_SIZE: '4',
+  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  JWT_SECRET: 'test-secret-for-agentloom-gateway-tests-only-0123456789',
+  VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-gw-')),
+  WEB_URL: 'http://localhost:5173',
+  LOG_LEVEL: 'silent',
+});

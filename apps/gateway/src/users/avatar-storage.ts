@@ -1,0 +1,70 @@
+import { PROFILE_PICTURE_TYPES } from '@agentloom/contracts';
+import { Inject, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { dataDirs } from '../files/data-dirs';
+import { sniffMimeTypes } from '../files/detect-file-type';
+
+const EXTENSION_BY_MIME: Record<(typeof PROFILE_PICTURE_TYPES)[number], string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
+const MIME_BY_EXTENSION = Object.fromEntries(
+  Object.entries(EXTENSION_BY_MIME).map(([mime, ext]) => [ext, mime]),
+) as Record<string, string>;
+
+/** Names this storage makes; anything else asked of it does not exist. */
+const STORED_NAME =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp|gif)$/;
+
+export const WRONG_PICTURE_TYPE = 'The profile picture must be a PNG, JPEG, WebP or GIF image.';
+
+/** Profile pictures on disk under server-made names (the uploader's file name is never used). */
+@Injectable()
+export class AvatarStorage {
+  private readonly dir: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.dir = dataDirs(config).avatars;
+  }
+
+  /** Checks the upload by content and moves it into place; returns the stored name. */
+  async store(uploadedPath: string): Promise<string> {
+    try {
+      const mimes = await sniffMimeTypes(uploadedPath);
+      const mime = PROFILE_PICTURE_TYPES.find((allowed) => mimes.includes(allowed));
+      if (!mime) throw new UnsupportedMediaTypeException(WRONG_PICTURE_TYPE);
+      const name = `${randomUUID()}.${EXTENSION_BY_MIME[mime]}`;
+      await mkdir(this.dir, { recursive: true });
+      await rename(uploadedPath, path.join(this.dir, name));
+      return name;
+    } finally {
+      await rm(uploadedPath, { force: true });
+    }
+  }
+
+  async remove(name: string | null | undefined): Promise<void> {
+    if (name && STORED_NAME.test(name)) await rm(path.join(this.dir, name), { force: true });
+  }
+
+  /** Opens a stored picture, or returns null for any name this storage did not make. */
+  async open(name: string): Promise<{ stream: ReadStream; mime: string; size: number } | null> {
+    const match = STORED_NAME.exec(name);
+    if (!match) return null;
+    const file = path.join(this.dir, name);
+    try {
+      const { size } = await stat(file);
+      return { stream: createReadStream(file), mime: MIME_BY_EXTENSION[match[1]!]!, size };
+    } catch {
+      return null;
+    }
+  }
+}
+
+export const avatarUrl = (name: string | null): string | null =>
+  name ? `/users/avatars/${name}` : null;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { LLM_PROVIDERS, ZLlmProvider } from './enums';
+
+export const ZApiKey = z.object({
+  id: z.uuid(),
+  provider: ZLlmProvider,
+  name: z.string().nullable(),
+  /** Masked: first 8 characters, `...`, last 4. The secret is fetched separately. */
+  key: z.string(),
+  created_at: z.iso.datetime(),
+});
+export type TApiKey = z.infer<typeof ZApiKey>;
+
+export const ZApiKeyList = z.array(ZApiKey);
+
+export const API_KEY_MIN_LENGTH = 16;
+
+export const ZCreateApiKeyRequest = z.object({
+  provider: z
+    .string({ error: 'Provider is required.' })
+    .trim()
+    .toLowerCase()
+    .pipe(
+      z.enum(LLM_PROVIDERS, {
+        error: `Provider must be one of: ${LLM_PROVIDERS.join(', ')}.`,
+      }),
+    ),
+  key: z
+    .string({ error: 'Key is required.' })
+    .trim()
+    .min(API_KEY_MIN_LENGTH, { error: `Key must be at least ${API_KEY_MIN_LENGTH} characters.` })
+    .max(512, { error: 'Key must be at most 512 characters.' })
+    .regex(/^\S+$/, { error: 'Key must not contain spaces.' }),
+  name: z
+    .string()
+    .trim()
+    .max(100, { error: 'Name must be at most 100 characters.' })
+    .transform((value) => (value === '' ? null : value))
+    .nullish(),
+});
+export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
+
+export const ZApiKeySecret = z.object({ key: z.string() });
+export type TApiKeySecret = z.infer<typeof ZApiKeySecret>;
+
+/** The display mask of SPEC §3: first 8 characters, an ellipsis, the last 4; `********` if none. */
+export function maskApiKey(key: string | null | undefined): string {
+  if (!key) return '********';
+  if (key.length <= 12) return '********';
+  return `${key.slice(0, 8)}...${key.slice(-4)}`;
+}

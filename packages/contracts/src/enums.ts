@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+/**
+ * The product's vocabularies (SPEC.md §3). Values are the wire values the web app sends;
+ * labels are what people see. Renaming a value breaks stored configurations — add, never rename.
+ */
+
+export const AGENT_TYPES = ['rag', 'sql'] as const;
+export const ZAgentType = z.enum(AGENT_TYPES);
+export type TAgentType = z.infer<typeof ZAgentType>;
+
+export const PIPELINE_STATUSES = ['Draft', 'Building', 'Built', 'Failed'] as const;
+export const ZPipelineStatus = z.enum(PIPELINE_STATUSES);
+export type TPipelineStatus = z.infer<typeof ZPipelineStatus>;
+
+export const RAG_SOURCE_TYPES = [
+  'pdf',
+  'csv',
+  'excel',
+  'text_file',
+  'postgres',
+  'mysql',
+  'sqlite',
+  'mongo',
+] as const;
+export const ZRagSourceType = z.enum(RAG_SOURCE_TYPES);
+export type TRagSourceType = z.infer<typeof ZRagSourceType>;
+
+export const SQL_SOURCE_TYPES = ['csv', 'excel', 'mysql', 'postgres', 'sqlite'] as const;
+export const ZSqlSourceType = z.enum(SQL_SOURCE_TYPES);
+export type TSqlSourceType = z.infer<typeof ZSqlSourceType>;
+
+/** Source types backed by an uploaded file rather than a database connection. */
+export const FILE_SOURCE_TYPES = ['pdf', 'csv', 'excel', 'text_file'] as const;
+
+export const SOURCE_TYPE_LABELS: Record<TRagSourceType, string> = {
+  pdf: 'PDF',
+  csv: 'CSV',
+  excel: 'Excel',
+  text_file: 'TXT',
+  postgres: 'Postgres',
+  mysql: 'MySQL',
+  sqlite: 'SQLite',
+  mongo: 'MongoDB',
+};
+
+export const LLM_PROVIDERS = ['openai', 'claude', 'groq', 'gemini', 'deepseek'] as const;
+export const ZLlmProvider = z.enum(LLM_PROVIDERS);
+export type TLlmProvider = z.infer<typeof ZLlmProvider>;
+
+export const LLM_PROVIDER_LABELS: Record<TLlmProvider, string> = {
+  openai: 'OpenAI',
+  claude: 'Claude',
+  groq: 'Groq',
+  gemini: 'Gemini',
+  deepseek: 'Deepseek',
+};
+
+/**
+ * Models offered per provider. SPEC's Claude list ends with a `{token}` placeholder, which is
+ * not a model and is deliberately absent.
+ */
+export const LLM_MODELS = {
+  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini'],
+  claude: ['claude-3.5-haiku-20241022', 'claude-3.7-sonnet-20250219', 'claude-4-opus-20250522'],
+  groq: ['llama3-70b-8192', 'llama3-8b-8192', 'llama-3.1-8b-instant', 'llama-3.3-70b-versatile'],
+  gemini: [
+    'gemini-1.5-flash',
+    'gemini-1.5-flash-001',
+    'gemini-1.5-flash-001-tuning',
+    'gemini-1.5-flash-002',
+    'gemini-1.5-flash-8b',
+    'gemini-1.5-flash-8b-001',
+    'gemini-2.0-flash',
+    'gemini-2.0-flash-001',
+    'gemini-2.0-flash-lite',
+    'gemini-2.0-flash-lite-001',
+  ],
+  deepseek: ['deepseek-chat', 'deepseek-coder-v2', 'deepseek-reasoner', 'deepseek-v2.5-chat'],
+} as const satisfies Record<TLlmProvider, readonly string[]>;
+
+export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
+
+export function isModelOfProvider(provider: TLlmProvider, model: string): boolean {
+  return (LLM_MODELS[provider] as readonly string[]).includes(model);
+}
+
+export const EMBEDDING_MODELS = [
+  'text-embedding-ada-002',
+  'all-MiniLM-L6-v2',
+  'all-MiniLM-L12-v2',
+  'sentence-t5-base',
+  'bge-small-en',
+  'e5-small-v2',
+] as const;
+export const ZEmbeddingModel = z.enum(EMBEDDING_MODELS);
+export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
+
+export const VECTOR_STORES = ['chromadb', 'qdrant', 'milvus', 'pinecone'] as const;
+export const ZVectorStore = z.enum(VECTOR_STORES);
+export type TVectorStore = z.infer<typeof ZVectorStore>;
+
+export const VECTOR_STORE_LABELS: Record<TVectorStore, string> = {
+  chromadb: 'ChromaDB',
+  qdrant: 'Qdrant',
+  milvus: 'Milvus',
+  pinecone: 'Pinecone',
+};
+
+export const DISTANCE_METRICS = ['cosine', 'euclidean', 'dot'] as const;
+export const ZDistanceMetric = z.enum(DISTANCE_METRICS);
+export type TDistanceMetric = z.infer<typeof ZDistanceMetric>;
+
+export const DEFAULT_VECTOR_DIMENSIONS = 384;
+export const DEFAULT_DISTANCE_METRIC: TDistanceMetric = 'cosine';
+
+export const UI_FRAMEWORKS = ['gradio', 'streamlit'] as const;
+export const ZUiFramework = z.enum(UI_FRAMEWORKS);
+export type TUiFramework = z.infer<typeof ZUiFramework>;
+
+export const SQL_FRAMEWORKS = [
+  'pandasai',
+  'vannaai_file',
+  'vannaai_db',
+  'sql_query_file',
+  'sql_query_db',
+] as const;
+export const ZSqlFramework = z.enum(SQL_FRAMEWORKS);
+export type TSqlFramework = z.infer<typeof ZSqlFramework>;
+
+/** RAG build stages (SPEC §9), in the order the build screen shows them. */
+export const RAG_BUILD_STAGES = [
+  'initializing environment',
+  'training embeddings',
+  'setting up databases',
+  'integrating AI models',
+  'generating code',
+  'deploying container',
+  'finalizing build',
+  'build complete',
+] as const;
