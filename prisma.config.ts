@@ -16,5 +16,5 @@ export default defineConfig({
   migrations: { path: path.join('prisma', 'migrations') },
   engine: 'js',
   experimental: { adapter: true },
-  adapter: async () => new MigrationAdapterFactory(databaseUrl),
+  adapter: () => Promise.resolve(new MigrationAdapterFactory(databaseUrl)),
 });

@@ -38,19 +38,19 @@ function reportCatalogTypesAsText<T>(result: T): T {
 
 /** pg client whose results never carry the two catalog types adapter-pg cannot map. */
 class CatalogTextClient extends pg.Client {
-  // pg's query() has many overloads; we only post-process whatever result comes back.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    const last = args[args.length - 1];
+  // pg's query() has many overloads (promise or callback); whichever was used, the result is
+  // post-processed the same way.
+  // @ts-expect-error -- one variadic signature stands in for pg's overload set
+  override query(...args: unknown[]): unknown {
+    const query = super.query.bind(this) as (...queryArgs: unknown[]) => unknown;
+    const last = args.at(-1);
     if (typeof last === 'function') {
-      const callback = args.pop() as (err: Error | null, res: unknown) => void;
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
-      return super.query(...(args as [any]), (err: Error | null, res: unknown) =>
-        callback(err, err ? res : reportCatalogTypesAsText(res)),
+      const callback = last as (error: Error | null, result: unknown) => void;
+      return query(...args.slice(0, -1), (error: Error | null, result: unknown) =>
+        callback(error, error ? result : reportCatalogTypesAsText(result)),
       );
     }
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
-    const result = super.query(...(args as [any])) as unknown;
+    const result = query(...args);
     return result instanceof Promise ? result.then(reportCatalogTypesAsText) : result;
   }
 }
@@ -64,7 +64,8 @@ function poolConfigFromUrl(databaseUrl: string, database?: string): pg.PoolConfi
     password: url.password ? decodeURIComponent(url.password) : undefined,
     database: database ?? decodeURIComponent(url.pathname.replace(/^\//, '')),
     max: 2,
-    Client: CatalogTextClient,
+    // The override keeps pg.Client's runtime contract; only its declared overloads differ.
+    Client: CatalogTextClient as unknown as typeof pg.Client,
   };
 }
 

@@ -17,7 +17,10 @@ export async function ensureDatabase(url) {
   if (!name) throw new Error('DATABASE_URL names no database.');
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({
+    connectionString: admin.toString(),
+    connectionTimeoutMillis: 5000,
+  });
   try {
     await client.connect();
   } catch (error) {

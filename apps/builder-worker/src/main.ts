@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadWorkerConfig } from './config/env';
+import { ConfigError, loadDotEnv } from '@agentloom/server-kit';
+import { loadWorkerConfig } from './config/env';
 import { DependencyUnavailableError } from './connectivity/connectivity.service';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
+  loadDotEnv();
   const config = loadWorkerConfig();
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), {
     bufferLogs: true,

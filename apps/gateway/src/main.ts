@@ -4,9 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { ConfigError, loadConfig } from './config/env';
+import { ConfigError, loadDotEnv } from '@agentloom/server-kit';
+import { loadConfig } from './config/env';
 
 async function bootstrap(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
     bufferLogs: true,

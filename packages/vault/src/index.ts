@@ -1,2 +1,1 @@
 export * from './vault';
-export * from './dev-secrets';

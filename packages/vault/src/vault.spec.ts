@@ -1,8 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { generateMasterKey, loadOrCreateDevSecret, parseMasterKey } from './dev-secrets';
 import { Vault, VaultDecryptError } from './vault';
 
 describe('Vault', () => {
@@ -38,23 +34,5 @@ describe('Vault', () => {
   it('refuses a different master key', () => {
     const envelope = vault.encrypt('sk-secret-value-123456', 'ctx');
     expect(() => new Vault(randomBytes(32)).decrypt(envelope, 'ctx')).toThrow(VaultDecryptError);
-  });
-});
-
-describe('master key handling', () => {
-  it('accepts 32 base64 bytes and names the variable otherwise', () => {
-    expect(parseMasterKey(generateMasterKey())).toHaveLength(32);
-    expect(() => parseMasterKey('c2hvcnQ=')).toThrow(/VAULT_MASTER_KEY must be 32 random bytes/);
-  });
-
-  it('creates a development secret once, private to the owner, and reuses it', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vault-'));
-    const warnings: string[] = [];
-    const first = loadOrCreateDevSecret(dir, 'k', generateMasterKey, (m) => warnings.push(m));
-    const second = loadOrCreateDevSecret(dir, 'k', generateMasterKey, (m) => warnings.push(m));
-    expect(second).toBe(first);
-    expect(warnings).toHaveLength(1);
-    expect(readFileSync(path.join(dir, 'k'), 'utf8').trim()).toBe(first);
-    expect(statSync(path.join(dir, 'k')).mode & 0o777).toBe(0o600);
   });
 });

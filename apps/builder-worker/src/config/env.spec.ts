@@ -1,4 +1,5 @@
-import { ConfigError, loadWorkerConfig } from './env';
+import { ConfigError } from '@agentloom/server-kit';
+import { loadWorkerConfig } from './env';
 
 describe('loadWorkerConfig', () => {
   it('runs a local checkout with no settings at all', () => {

@@ -1,3 +1,4 @@
+import { ConfigError, parseEnvironment } from '@agentloom/server-kit';
 import { z } from 'zod';
 
 const concurrencyError = 'must be a whole number from 1 to 32';
@@ -28,10 +29,6 @@ export type WorkerConfig = z.infer<typeof ZWorkerEnv>;
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /**
  * The localhost defaults are for a checkout; in production they would silently point the worker
  * at the wrong (or no) database and queue, so these must be given explicitly.
@@ -39,14 +36,10 @@ export class ConfigError extends Error {
 const REQUIRED_IN_PRODUCTION = ['DATABASE_URL', 'REDIS_URL'] as const;
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const parsed = ZWorkerEnv.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
-  }
-  if (parsed.data.NODE_ENV === 'production') {
+  const config = parseEnvironment(ZWorkerEnv, env);
+  if (config.NODE_ENV === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name]);
     if (missing) throw new ConfigError(`Missing setting ${missing}: required in production.`);
   }
-  return parsed.data;
+  return config;
 }

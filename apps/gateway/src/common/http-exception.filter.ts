@@ -9,7 +9,6 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { MulterError } from 'multer';
 import { ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
 
@@ -20,13 +19,6 @@ export function describeZodError(error: ZodError): string {
   const field = issue.path.join('.');
   return field ? `${field}: ${issue.message}` : issue.message;
 }
-
-const MULTER_MESSAGES: Partial<Record<MulterError['code'], [HttpStatus, string]>> = {
-  LIMIT_FILE_SIZE: [HttpStatus.PAYLOAD_TOO_LARGE, 'The file is too large.'],
-  LIMIT_FILE_COUNT: [HttpStatus.BAD_REQUEST, 'Send one file only.'],
-  LIMIT_UNEXPECTED_FILE: [HttpStatus.BAD_REQUEST, 'Unexpected file field.'],
-  LIMIT_FIELD_VALUE: [HttpStatus.PAYLOAD_TOO_LARGE, 'A form field is too large.'],
-};
 
 /**
  * Turns every failure into `{ "detail": "..." }` with the status codes of ARCHITECTURE.md.
@@ -55,9 +47,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof ZodValidationException) {
       return [HttpStatus.BAD_REQUEST, describeZodError(exception.getZodError() as ZodError)];
     }
-    if (exception instanceof MulterError) {
-      return MULTER_MESSAGES[exception.code] ?? [HttpStatus.BAD_REQUEST, exception.message];
-    }
     if (exception instanceof HttpException) {
       return [exception.getStatus(), this.detailOf(exception)];
     }
@@ -81,7 +70,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (Array.isArray(message)) return message.join(' ');
     // Nest's own "Cannot GET /x" for unknown routes reads better as a plain "Not found."
     if (typeof message === 'string' && !/^Cannot [A-Z]+ \//.test(message)) return message;
-    if (exception.getStatus() === HttpStatus.NOT_FOUND) return 'Not found.';
+    if (exception.getStatus() === 404) return 'Not found.';
     return exception.message;
   }
 }

@@ -1,11 +1,13 @@
 import {
-  MASTER_KEY_HINT,
+  ConfigError,
+  defaultDataDir,
   generateJwtSecret,
   generateMasterKey,
   loadOrCreateDevSecret,
+  MASTER_KEY_HINT,
+  parseEnvironment,
   parseMasterKey,
-} from '@agentloom/vault';
-import { existsSync } from 'node:fs';
+} from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -78,31 +80,11 @@ export interface AppConfig extends Omit<
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-/** The repository root when running from a checkout (so every app shares one `.data/`). */
-function defaultDataDir(): string {
-  let dir = process.cwd();
-  for (;;) {
-    if (existsSync(path.join(dir, 'turbo.json'))) return path.join(dir, '.data');
-    const parent = path.dirname(dir);
-    if (parent === dir) return path.join(process.cwd(), '.data');
-    dir = parent;
-  }
-}
-
 export function loadConfig(
   source: NodeJS.ProcessEnv = process.env,
   warn: (message: string) => void = (message) => console.warn(`[config] ${message}`),
 ): AppConfig {
-  const parsed = ZGatewayEnv.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const env = parsed.data;
+  const env = parseEnvironment(ZGatewayEnv, source);
   const dataDir = path.resolve(env.DATA_DIR ?? defaultDataDir());
   const production = env.NODE_ENV === 'production';
 

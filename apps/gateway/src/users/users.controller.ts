@@ -15,11 +15,11 @@ import {
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { createZodDto } from 'nestjs-zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
+import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { Public } from '../common/public.decorator';
 import { AvatarStorage } from './avatar-storage';
 import { toProfile, UsersService } from './users.service';
@@ -61,9 +61,7 @@ export class UsersController {
     },
   })
   @ApiOkResponse({ type: UserProfileDto })
-  @UseInterceptors(
-    FileInterceptor('file', { limits: { fileSize: PROFILE_PICTURE_MAX_BYTES, files: 1 } }),
-  )
+  @UseInterceptors(SingleFileUpload('file', PROFILE_PICTURE_MAX_BYTES, 'The profile picture'))
   update(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: UpdateProfileDto,

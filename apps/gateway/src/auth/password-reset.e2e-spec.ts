@@ -1,0 +1,188 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { SmtpCatcher } from '../testing/smtp-catcher';
+import {
+  createTestApp,
+  resetLoginThrottle,
+  signUpAndLogIn,
+  TestApp,
+  TestUser,
+} from '../testing/test-app';
+
+const RESET_LINK = /http:\/\/localhost:5173\/reset-password\?token=([\w-]+)/;
+
+describe('password recovery over real SMTP', () => {
+  const smtp = new SmtpCatcher();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const port = await smtp.start();
+    t = await createTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port) });
+  });
+  beforeEach(() => resetLoginThrottle(t.redis));
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  async function requestReset(user: TestUser, path = '/auth/forgot-password'): Promise<string> {
+    const before = smtp.countFor(user.email);
+    await t.http.post(path).query({ email: user.email }).expect(200);
+    const deadline = Date.now() + 5_000;
+    while (smtp.countFor(user.email) === before) {
+      if (Date.now() > deadline) throw new Error('no reset e-mail arrived');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const mails = smtp.messages.filter((m) => m.to?.some((a) => a.address === user.email));
+    const match = RESET_LINK.exec(mails[mails.length - 1]!.text ?? '');
+    if (!match) throw new Error('the e-mail holds no reset link');
+    return match[1]!;
+  }
+
+  const passwordHash = async (user: TestUser) =>
+    (await t.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash;
+
+  it('e-mails a link, the link resets the password, and the new password logs in', async () => {
+    const user = await signUpAndLogIn(t.http, 'reset');
+    const token = await requestReset(user);
+
+    const mail = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('Reset your Agentloom password');
+
+    await t.http
+      .post('/reset-password')
+      .send({
+        token,
+        new_password: 'a brand new password',
+        confirm_password: 'a brand new password',
+      })
+      .expect(200);
+    const login = await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: 'a brand new password' })
+      .expect(200);
+    expect(login.body.user.email).toBe(user.email);
+    await t.http
+      .post('/auth/login')
+      .send({ email: user.email, password: user.password })
+      .expect(401);
+  });
+
+  it('answers both forgot-password paths identically for known and unknown e-mails, without the token', async () => {
+    const user = await signUpAndLogIn(t.http, 'known');
+    const answers = await Promise.all([
+      t.http.post('/auth/forgot-password').query({ email: user.email }),
+      t.http.post('/auth/forgot-password').query({ email: `nobody_${randomUUID()}@example.com` }),
+      t.http.post('/forgot-password').query({ email: user.email }),
+      t.http.post('/forgot-password').query({ email: `nobody_${randomUUID()}@example.com` }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(answers[0].body);
+      expect(JSON.stringify(answer.body)).not.toMatch(/token/i);
+    }
+    await smtp.waitFor(user.email);
+  });
+
+  it('stores only a SHA-256 of the token', async () => {
+    const user = await signUpAndLogIn(t.http, 'hashed');
+    const token = await requestReset(user, '/forgot-password');
+    const rows = await t.prisma.passwordResetToken.findMany({ where: { userId: user.id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('refuses a reused token and leaves the password as the first reset set it', async () => {
+    const user = await signUpAndLogIn(t.http, 'reuse');
+    const token = await requestReset(user);
+    const body = {
+      token,
+      new_password: 'first new password',
+      confirm_password: 'first new password',
+    };
+    await t.http.post('/reset-password').send(body).expect(200);
+    const hash = await passwordHash(user);
+    const again = await t.http
+      .post('/reset-password')
+      .send({
+        ...body,
+        new_password: 'second new password',
+        confirm_password: 'second new password',
+      })
+      .expect(400);
+    expect(again.body.detail).toMatch(/invalid or has expired/);
+    expect(await passwordHash(user)).toBe(hash);
+  });
+
+  it.each([
+    ['an empty token', ''],
+    ['a made-up token', 'made-up-token-value-that-was-never-issued'],
+  ])('refuses %s and changes nothing', async (_case, token) => {
+    const user = await signUpAndLogIn(t.http, 'forged');
+    await requestReset(user);
+    const hash = await passwordHash(user);
+    const res = await t.http
+      .post('/reset-password')
+      .send({ token, new_password: 'attacker password', confirm_password: 'attacker password' })
+      .expect(400);
+    expect(res.body.detail).toBe('This reset link is invalid or has expired. Request a new one.');
+    expect(await passwordHash(user)).toBe(hash);
+  });
+
+  it('refuses an expired token', async () => {
+    const user = await signUpAndLogIn(t.http, 'expired');
+    const token = await requestReset(user);
+    await t.prisma.passwordResetToken.updateMany({
+      where: { userId: user.id },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    const hash = await passwordHash(user);
+    await t.http
+      .post('/reset-password')
+      .send({ token, new_password: 'too late password', confirm_password: 'too late password' })
+      .expect(400);
+    expect(await passwordHash(user)).toBe(hash);
+  });
+
+  it('voids the earlier token when a new one is issued', async () => {
+    const user = await signUpAndLogIn(t.http, 'voided');
+    const first = await requestReset(user);
+    const second = await requestReset(user);
+    expect(second).not.toBe(first);
+    await t.http
+      .post('/reset-password')
+      .send({ token: first, new_password: 'via old link', confirm_password: 'via old link' })
+      .expect(400);
+    await t.http
+      .post('/reset-password')
+      .send({ token: second, new_password: 'via new link', confirm_password: 'via new link' })
+      .expect(200);
+  });
+
+  it('refuses mismatched new passwords and keeps the token usable', async () => {
+    const user = await signUpAndLogIn(t.http, 'mismatch');
+    const token = await requestReset(user);
+    const res = await t.http
+      .post('/reset-password')
+      .send({ token, new_password: 'one new password', confirm_password: 'another password' })
+      .expect(400);
+    expect(res.body).toEqual({ detail: 'Passwords do not match.' });
+    await t.http
+      .post('/reset-password')
+      .send({ token, new_password: 'one new password', confirm_password: 'one new password' })
+      .expect(200);
+  });
+
+  it('signs out access tokens issued before the reset', async () => {
+    const user = await signUpAndLogIn(t.http, 'signout');
+    // Token "iat" has one-second resolution: make sure the reset happens in a later second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const token = await requestReset(user);
+    await t.http
+      .post('/reset-password')
+      .send({ token, new_password: 'fresh password here', confirm_password: 'fresh password here' })
+      .expect(200);
+    const res = await t.http.get('/users/me').set(user.auth).expect(401);
+    expect(res.body).toEqual({ detail: 'Not authenticated. Please log in again.' });
+  });
+});

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// npm run bench:api — throughput and latency of authenticated routes against a trivial route
+// on the same gateway process (issue #2 target: >= 40% of the trivial route, p99 < 50 ms).
+//
+// Starts the built gateway on its own port and database (agentloom_bench), signs a user up,
+// stores 10 API keys, then runs autocannon with 50 connections for BENCH_SECONDS (10) per route.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDatabase, migrate } from './db-migrate.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const port = Number(process.env.BENCH_PORT ?? 8765);
+const base = `http://127.0.0.1:${port}`;
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_bench';
+
+await ensureDatabase(databaseUrl);
+migrate(databaseUrl);
+
+const gateway = spawn(process.execPath, [path.join(root, 'apps/gateway/dist/main.js')], {
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: path.join(os.tmpdir(), `agentloom-bench-${process.pid}`),
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const stop = () => gateway.kill('SIGTERM');
+process.on('exit', stop);
+
+async function waitForGateway() {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${base}/health/live`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the gateway did not start');
+}
+
+async function call(method, url, body, token) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function run(url, headers = {}) {
+  return autocannon({ url: `${base}${url}`, connections, duration: seconds, headers });
+}
+
+try {
+  await waitForGateway();
+  const name = `bench_${randomUUID().slice(0, 8)}`;
+  const password = 'benchmark password';
+  await call('POST', '/auth/signup', {
+    username: name,
+    email: `${name}@example.com`,
+    password,
+    confirm_password: password,
+  });
+  const { access_token: token } = await call('POST', '/auth/login', {
+    email: `${name}@example.com`,
+    password,
+  });
+  for (let i = 0; i < 10; i += 1) {
+    await call('POST', '/apikeys', { provider: 'openai', key: `sk-bench-${randomUUID()}` }, token);
+  }
+  const keys = await call('GET', '/apikeys', undefined, token);
+  if (keys.length !== 10) throw new Error(`expected 10 keys, found ${keys.length}`);
+
+  const auth = { authorization: `Bearer ${token}` };
+  console.log(
+    `\nbench:api — ${connections} connections, ${seconds} s per route, ${os.cpus().length} cores`,
+  );
+  const results = [
+    ['GET /health/live (trivial)', await run('/health/live')],
+    ['GET /users/me', await run('/users/me', auth)],
+    ['GET /apikeys (10 keys)', await run('/apikeys', auth)],
+  ];
+  const trivial = results[0][1].requests.average;
+  const rows = results.map(([route, r]) => ({
+    route,
+    'req/s': Math.round(r.requests.average),
+    'p50 ms': r.latency.p50,
+    'p99 ms': r.latency.p99,
+    'non-2xx': r.non2xx,
+    '% of trivial': `${Math.round((r.requests.average / trivial) * 100)}%`,
+  }));
+  console.table(rows);
+  for (const row of rows.slice(1)) {
+    const share = Number.parseInt(row['% of trivial'], 10);
+    const ok = share >= 40 && row['p99 ms'] < 50 && row['non-2xx'] === 0;
+    console.log(
+      `${ok ? 'PASS' : 'MISS'} ${row.route}: ${row['% of trivial']} of trivial (target >= 40%), p99 ${row['p99 ms']} ms (target < 50 ms)`,
+    );
+  }
+} finally {
+  stop();
+}
