@@ -118,6 +118,21 @@ describe('API-key vault', () => {
     await t.http.get(`/apikeys/${body.id}/secret`).set(alice.auth).expect(200);
   });
 
+  it('a key added or deleted through one replica shows in the list of another at once', async () => {
+    const replica = await createTestApp();
+    await replica.http.get('/apikeys').set(alice.auth).expect(200); // cached there
+    const { body } = await addKey(alice, {
+      provider: 'openai',
+      key: 'sk-replica-visible-12345678',
+    }).expect(201);
+    const listed = await replica.http.get('/apikeys').set(alice.auth).expect(200);
+    expect(listed.body.map((k: { id: string }) => k.id)).toContain(body.id);
+    await t.http.delete(`/apikeys/${body.id}`).set(alice.auth).expect(200);
+    const after = await replica.http.get('/apikeys').set(alice.auth).expect(200);
+    expect(after.body.map((k: { id: string }) => k.id)).not.toContain(body.id);
+    await replica.close();
+  });
+
   it('deletes a key', async () => {
     const { body } = await addKey(alice, {
       provider: 'openai',

@@ -3,6 +3,7 @@ import { ApiKey } from '@agentloom/db';
 import { Vault, VaultDecryptError } from '@agentloom/vault';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { ApiKeyListCache } from './api-key-list.cache';
 import { ApiKeysRepository } from './api-keys.repository';
 
 export const API_KEY_NOT_FOUND = 'API key not found.';
@@ -18,11 +19,15 @@ export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly vault: Vault,
+    private readonly listCache: ApiKeyListCache,
   ) {}
 
   async list(userId: string): Promise<TApiKey[]> {
-    const rows = await this.keys.listByOwner(userId);
-    return rows.map((row) => this.toView(row));
+    const cached = await this.listCache.read(userId);
+    if (cached.value) return cached.value;
+    const view = (await this.keys.listByOwner(userId)).map((row) => this.toView(row));
+    await this.listCache.write(userId, cached.version, view);
+    return view;
   }
 
   async create(userId: string, request: TCreateApiKeyRequest): Promise<TApiKey> {
@@ -34,6 +39,7 @@ export class ApiKeysService {
       name: request.name ?? null,
       encryptedKey: this.vault.encrypt(request.key, context(userId, id)),
     });
+    await this.listCache.invalidate(userId);
     return this.toView(row);
   }
 
@@ -45,6 +51,7 @@ export class ApiKeysService {
     if (!UUID.test(id) || !(await this.keys.deleteOwned(id, userId))) {
       throw new NotFoundException(API_KEY_NOT_FOUND);
     }
+    await this.listCache.invalidate(userId);
   }
 
   /** Someone else's key and a key that does not exist get the same 404. */

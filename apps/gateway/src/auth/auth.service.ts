@@ -21,6 +21,7 @@ import { MailService } from '../mail/mail.service';
 import { UsersRepository } from '../users/users.repository';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
+import { PrincipalCache } from './principal-cache';
 import { PasswordResetRepository } from './password-reset.repository';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly throttle: LoginThrottleService,
     private readonly mail: MailService,
+    private readonly principals: PrincipalCache,
   ) {}
 
   async signup(request: TSignupRequest): Promise<TPublicUser> {
@@ -111,11 +113,13 @@ export class AuthService {
       throw new BadRequestException(PASSWORDS_DO_NOT_MATCH);
     }
     const passwordHash = await this.hasher.hash(request.new_password);
-    const changed = await this.resets.consumeAndSetPassword(
+    const userId = await this.resets.consumeAndSetPassword(
       hashToken(request.token),
       passwordHash,
       new Date(),
     );
-    if (!changed) throw new BadRequestException(INVALID_RESET_TOKEN);
+    if (!userId) throw new BadRequestException(INVALID_RESET_TOKEN);
+    // Tokens issued before now must stop working on every replica at once.
+    await this.principals.invalidate(userId);
   }
 }

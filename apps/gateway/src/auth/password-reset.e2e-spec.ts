@@ -173,8 +173,13 @@ describe('password recovery over real SMTP', () => {
       .expect(200);
   });
 
-  it('signs out access tokens issued before the reset', async () => {
+  it('signs out access tokens issued before the reset, on every replica', async () => {
     const user = await signUpAndLogIn(t.http, 'signout');
+    // A second gateway process on the same Postgres and Redis, like a second replica.
+    const replica = await createTestApp();
+    // Both replicas have seen (and cached) the principal before the reset.
+    await t.http.get('/users/me').set(user.auth).expect(200);
+    await replica.http.get('/users/me').set(user.auth).expect(200);
     // Token "iat" has one-second resolution: make sure the reset happens in a later second.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const token = await requestReset(user);
@@ -184,5 +189,7 @@ describe('password recovery over real SMTP', () => {
       .expect(200);
     const res = await t.http.get('/users/me').set(user.auth).expect(401);
     expect(res.body).toEqual({ detail: 'Not authenticated. Please log in again.' });
+    await replica.http.get('/users/me').set(user.auth).expect(401);
+    await replica.close();
   });
 });

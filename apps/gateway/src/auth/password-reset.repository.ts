@@ -17,21 +17,22 @@ export class PasswordResetRepository {
   /**
    * Spends a token and sets the new password hash atomically. The conditional update is the
    * single-use guard: of two concurrent requests with one token, only one sees count = 1.
-   * Returns false when the token is unknown, used or expired — nothing is changed then.
+   * Returns the user's id, or null when the token is unknown, used or expired — nothing is
+   * changed then.
    */
   async consumeAndSetPassword(
     tokenHash: string,
     passwordHash: string,
     now: Date,
-  ): Promise<boolean> {
+  ): Promise<string | null> {
     return this.prisma.client.$transaction(async (tx) => {
       const token = await tx.passwordResetToken.findUnique({ where: { tokenHash } });
-      if (!token) return false;
+      if (!token) return null;
       const spent = await tx.passwordResetToken.updateMany({
         where: { id: token.id, usedAt: null, expiresAt: { gt: now } },
         data: { usedAt: now },
       });
-      if (spent.count !== 1) return false;
+      if (spent.count !== 1) return null;
       await tx.user.update({
         where: { id: token.userId },
         data: { passwordHash, passwordChangedAt: now },
@@ -39,7 +40,7 @@ export class PasswordResetRepository {
       await tx.passwordResetToken.deleteMany({
         where: { userId: token.userId, id: { not: token.id } },
       });
-      return true;
+      return token.userId;
     });
   }
 }

@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../testing/test-app';
+import { createTestApp, signUpAndLogIn, TestApp } from '../testing/test-app';
 
 describe('health, docs and the HTTP surface', () => {
   let t: TestApp;
@@ -77,5 +77,11 @@ describe('health with Redis unreachable', () => {
     const res = await t.http.get('/health').expect(503);
     expect(res.body).toEqual({ status: 'degraded', database: 'up', redis: 'down' });
     await t.http.get('/health/live').expect(200);
+  });
+
+  it('still signs users up and in, and authenticates them from Postgres', async () => {
+    const user = await signUpAndLogIn(t.http, 'noredis');
+    const me = await t.http.get('/users/me').set(user.auth).expect(200);
+    expect(me.body.email).toBe(user.email);
   });
 });

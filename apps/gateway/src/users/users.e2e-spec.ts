@@ -53,6 +53,15 @@ describe('profile: GET and PUT /users/me', () => {
     expect(again.body).toEqual(res.body);
   });
 
+  it('a change made through one replica is read through another at once', async () => {
+    const replica = await createTestApp();
+    await replica.http.get('/users/me').set(user.auth).expect(200); // cached there
+    await t.http.put('/users/me').set(user.auth).field('bio', 'changed on replica A').expect(200);
+    const seen = await replica.http.get('/users/me').set(user.auth).expect(200);
+    expect(seen.body.bio).toBe('changed on replica A');
+    await replica.close();
+  });
+
   it('ignores e-mail, username, id and dates sent in the form (no mass assignment)', async () => {
     const before = await t.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     await t.http

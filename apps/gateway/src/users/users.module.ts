@@ -3,6 +3,7 @@ import { MulterModule } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { diskStorage } from 'multer';
+import { PrincipalCache } from '../auth/principal-cache';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { dataDirs } from '../files/data-dirs';
 import { AvatarStorage } from './avatar-storage';
@@ -30,7 +31,7 @@ import { UsersService } from './users.service';
     }),
   ],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService, AvatarStorage],
-  exports: [UsersRepository],
+  providers: [UsersRepository, UsersService, AvatarStorage, PrincipalCache],
+  exports: [UsersRepository, PrincipalCache],
 })
 export class UsersModule {}

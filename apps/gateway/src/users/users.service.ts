@@ -1,6 +1,7 @@
 import { TUpdateProfileRequest, TUserProfile } from '@agentloom/contracts';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { PrincipalCache } from '../auth/principal-cache';
 import { AvatarStorage, avatarUrl } from './avatar-storage';
 import { ProfileChanges, UsersRepository } from './users.repository';
 
@@ -21,6 +22,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly avatars: AvatarStorage,
+    private readonly principals: PrincipalCache,
   ) {}
 
   /**
@@ -45,6 +47,7 @@ export class UsersService {
       await this.avatars.remove(changes.profilePicture);
       throw error;
     }
+    await this.principals.invalidate(user.id);
     if (changes.profilePicture) await this.avatars.remove(user.profilePicture);
     return toProfile(updated);
   }
