@@ -28,44 +28,31 @@ class MessageDto extends createZodDto(ZMessageResponse) {}
 export const RESET_EMAIL_SENT =
   'If an account exists for this email, we have sent a link to reset its password.';
 
+/**
+ * Accounts. Paths are SPEC §7's: most live under /auth, while reset and one of the two
+ * forgot-password entries (the product calls both) are un-prefixed.
+ */
 @ApiTags('auth')
 @Public()
-@Controller('auth')
+@Controller()
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
-  @Post('signup')
+  @Post('auth/signup')
   @ApiOkResponse({ type: SignupResponseDto })
   async signup(@Body() body: SignupDto): Promise<TSignupResponse> {
     const user = await this.auth.signup(body);
     return { message: 'Account created successfully', user };
   }
 
-  @Post('login')
+  @Post('auth/login')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: LoginResponseDto })
   login(@Body() body: LoginDto, @Req() request: Request): Promise<TLoginResponse> {
     return this.auth.login(body, request.ip ?? 'unknown');
   }
 
-  @Post('forgot-password')
-  @HttpCode(HttpStatus.OK)
-  @ApiQuery({ name: 'email', required: true })
-  @ApiOkResponse({ type: MessageDto })
-  async forgotPassword(@Query() query: ForgotPasswordQueryDto): Promise<TMessageResponse> {
-    await this.auth.requestPasswordReset(query.email);
-    return { message: RESET_EMAIL_SENT };
-  }
-}
-
-/** The un-prefixed paths of SPEC §7: a second forgot-password entry and the reset itself. */
-@ApiTags('auth')
-@Public()
-@Controller()
-export class PasswordController {
-  constructor(private readonly auth: AuthService) {}
-
-  @Post('forgot-password')
+  @Post(['auth/forgot-password', 'forgot-password'])
   @HttpCode(HttpStatus.OK)
   @ApiQuery({ name: 'email', required: true })
   @ApiOkResponse({ type: MessageDto })

@@ -5,7 +5,7 @@ import { PassportModule } from '@nestjs/passport';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
-import { AuthController, PasswordController } from './auth.controller';
+import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
@@ -26,7 +26,7 @@ import { PasswordResetRepository } from './password-reset.repository';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController],
+  controllers: [AuthController],
   providers: [
     AuthService,
     PasswordHasher,
