@@ -27,13 +27,8 @@ describe('password recovery over real SMTP', () => {
   async function requestReset(user: TestUser, path = '/auth/forgot-password'): Promise<string> {
     const before = smtp.countFor(user.email);
     await t.http.post(path).query({ email: user.email }).expect(200);
-    const deadline = Date.now() + 5_000;
-    while (smtp.countFor(user.email) === before) {
-      if (Date.now() > deadline) throw new Error('no reset e-mail arrived');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    const mails = smtp.messages.filter((m) => m.to?.some((a) => a.address === user.email));
-    const match = RESET_LINK.exec(mails[mails.length - 1]!.text ?? '');
+    const mail = await smtp.waitForMessage(user.email, before);
+    const match = RESET_LINK.exec(mail.text ?? '');
     if (!match) throw new Error('the e-mail holds no reset link');
     return match[1]!;
   }

@@ -33,17 +33,27 @@ export class SmtpCatcher {
   }
 
   /** Waits for a message to `to` (polling; the gateway sends in the background). */
-  async waitFor(to: string, timeoutMs = 5_000): Promise<Email> {
+  waitFor(to: string, timeoutMs = 5_000): Promise<Email> {
+    return this.waitForMessage(to, 0, timeoutMs);
+  }
+
+  /** Waits until `to` has received message number `index` (0-based) and returns it. */
+  async waitForMessage(to: string, index: number, timeoutMs = 5_000): Promise<Email> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.messages.find((m) => m.to?.some((a) => a.address === to));
+      const found = this.messagesFor(to)[index];
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`No e-mail reached ${to} within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (Date.now() > deadline)
+        throw new Error(`No e-mail #${index + 1} reached ${to} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 
   countFor(to: string): number {
-    return this.messages.filter((m) => m.to?.some((a) => a.address === to)).length;
+    return this.messagesFor(to).length;
+  }
+
+  private messagesFor(to: string): Email[] {
+    return this.messages.filter((m) => m.to?.some((a) => a.address === to));
   }
 }
