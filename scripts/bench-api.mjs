@@ -4,6 +4,7 @@
 //
 // Starts the built gateway on its own port and database (agentloom_bench), signs a user up,
 // stores 10 API keys, then runs autocannon with 50 connections for BENCH_SECONDS (10) per route.
+// BENCH_GATEWAY_FLAGS passes Node flags to the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,20 +24,27 @@ const databaseUrl =
 await ensureDatabase(databaseUrl);
 migrate(databaseUrl);
 
-const gateway = spawn(process.execPath, [path.join(root, 'apps/gateway/dist/main.js')], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-    DATA_DIR: path.join(os.tmpdir(), `agentloom-bench-${process.pid}`),
-    LOG_LEVEL: 'warn',
+const gateway = spawn(
+  process.execPath,
+  [
+    ...(process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : []),
+    path.join(root, 'apps/gateway/dist/main.js'),
+  ],
+  {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+      DATA_DIR: path.join(os.tmpdir(), `agentloom-bench-${process.pid}`),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+);
 const stop = () => gateway.kill('SIGTERM');
 process.on('exit', stop);
 
