@@ -9,7 +9,9 @@ import type { AppConfig } from './config/env';
 import { HealthController } from './health/health.controller';
 import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
+import { PipelinesModule } from './pipelines/pipelines.module';
 import { UsersModule } from './users/users.module';
+import { WizardModule } from './wizard/wizard.module';
 import { VaultModule } from './vault/vault.module';
 
 @Module({})
@@ -43,6 +45,8 @@ export class AppModule {
         AuthModule,
         UsersModule,
         ApiKeysModule,
+        PipelinesModule,
+        WizardModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }],

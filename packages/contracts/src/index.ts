@@ -5,3 +5,6 @@ export * from './users';
 export * from './api-keys';
 export * from './health';
 export * from './queues';
+export * from './sources';
+export * from './pipelines';
+export * from './wizard';

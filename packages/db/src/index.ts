@@ -2,7 +2,15 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
 
 export { Prisma, PrismaClient } from '@prisma/client';
-export type { ApiKey, LlmProvider, PasswordResetToken, User } from '@prisma/client';
+export type {
+  AgentType,
+  ApiKey,
+  LlmProvider,
+  PasswordResetToken,
+  Pipeline,
+  PipelineStatus,
+  User,
+} from '@prisma/client';
 
 export interface PrismaClientOptions {
   databaseUrl: string;

@@ -47,6 +47,11 @@ export class ApiKeysService {
     return { key: this.decrypt(await this.findOwned(userId, id)) };
   }
 
+  /** A key of the caller's vault, masked, for another feature to refer to (404 when not theirs). */
+  async findOwnedKey(userId: string, id: string): Promise<TApiKey> {
+    return this.toView(await this.findOwned(userId, id));
+  }
+
   async remove(userId: string, id: string): Promise<void> {
     if (!UUID.test(id) || !(await this.keys.deleteOwned(id, userId))) {
       throw new NotFoundException(API_KEY_NOT_FOUND);

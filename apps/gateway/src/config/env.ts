@@ -62,6 +62,23 @@ export const ZGatewayEnv = z.object({
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Largest data-source upload accepted by the wizards, in bytes (default 50 MB). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
+  /** Zip-bomb guard: an .xlsx whose entries expand beyond this many bytes is refused. */
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
+    .default(200 * 1024 * 1024),
+  /** Hosted deployments: refuse data sources on loopback, private and link-local addresses. */
+  DATA_SOURCE_STRICT: booleanFlag.default(false),
+  /** How long the wizard waits for a user's database to answer, in milliseconds. */
+  DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

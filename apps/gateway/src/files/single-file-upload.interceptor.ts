@@ -1,41 +1,92 @@
 import {
+  BadRequestException,
   CallHandler,
   ExecutionContext,
+  Inject,
   Injectable,
   mixin,
   NestInterceptor,
+  Optional,
   PayloadTooLargeException,
   Type,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
-import type { Observable } from 'rxjs';
+import type { MulterModuleOptions } from '@nestjs/platform-express';
+// Not re-exported from the package root; the token MulterModule.register provides.
+import { MULTER_MODULE_OPTIONS } from '@nestjs/platform-express/multer/files.constants';
+import type { Request, RequestHandler, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { rm } from 'node:fs/promises';
+import { finalize, type Observable } from 'rxjs';
+import { APP_CONFIG, AppConfig } from '../config/env';
 
-const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+const readableSize = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${Math.round(bytes / 1024)} KB`
+    : `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 /**
- * Accepts one file in `field`, streamed to disk by the module's multer storage, and answers
- * 413 naming the limit ("The profile picture must be 5 MB or smaller.") when it is exceeded.
+ * Accepts one file in `field`, streamed to disk by the module's multer storage (see
+ * `incomingDiskStorage`), and answers 413 naming the limit ("The file must be 50 MB or
+ * smaller.") when it is exceeded. The limit may come from the configuration.
+ *
+ * Whatever happens next — validation error, refused content, success — the temporary file is
+ * removed when the request ends; handlers that keep an upload move it away first.
  */
 export function SingleFileUpload(
   field: string,
-  maxBytes: number,
+  maxBytes: number | ((config: AppConfig) => number),
   what: string,
 ): Type<NestInterceptor> {
-  const Base = FileInterceptor(field, { limits: { fileSize: maxBytes, files: 1 } });
-
   @Injectable()
-  class SingleFileUploadInterceptor extends Base {
-    override async intercept(
-      context: ExecutionContext,
-      next: CallHandler,
-    ): Promise<Observable<unknown>> {
-      try {
-        return await super.intercept(context, next);
-      } catch (error) {
-        if (error instanceof PayloadTooLargeException) {
-          throw new PayloadTooLargeException(`${what} must be ${megabytes(maxBytes)} or smaller.`);
-        }
-        throw error;
+  class SingleFileUploadInterceptor implements NestInterceptor {
+    private readonly limit: number;
+    private readonly upload: RequestHandler;
+
+    constructor(
+      @Inject(APP_CONFIG) config: AppConfig,
+      @Optional() @Inject(MULTER_MODULE_OPTIONS) options: MulterModuleOptions = {},
+    ) {
+      this.limit = typeof maxBytes === 'function' ? maxBytes(config) : maxBytes;
+      this.upload = multer({
+        ...options,
+        limits: { ...options.limits, fileSize: this.limit, files: 1 },
+      } as multer.Options).single(field);
+    }
+
+    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      const http = context.switchToHttp();
+      const request = http.getRequest<Request>();
+      await new Promise<void>((resolve, reject) => {
+        this.upload(request, http.getResponse<Response>(), (error: unknown) =>
+          error ? reject(this.describe(error)) : resolve(),
+        );
+      });
+      const uploaded = request.file?.path;
+      return next.handle().pipe(
+        finalize(() => {
+          if (uploaded) void rm(uploaded, { force: true });
+        }),
+      );
+    }
+
+    private describe(error: unknown): Error {
+      if (!(error instanceof MulterError)) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+      switch (error.code) {
+        case 'LIMIT_FILE_SIZE':
+          return new PayloadTooLargeException(
+            `${what} must be ${readableSize(this.limit)} or smaller.`,
+          );
+        case 'LIMIT_UNEXPECTED_FILE':
+        case 'LIMIT_FILE_COUNT':
+          return new BadRequestException(`Send one file, in the form field "${field}".`);
+        case 'LIMIT_PART_COUNT':
+        case 'LIMIT_FIELD_KEY':
+        case 'LIMIT_FIELD_VALUE':
+        case 'LIMIT_FIELD_COUNT':
+        case 'MISSING_FIELD_NAME':
+          return new BadRequestException(`The form is malformed: ${error.message}.`);
       }
     }
   }

@@ -1,0 +1,62 @@
+import {
+  TMessageResponse,
+  TPipelineCreated,
+  TPipelineDetail,
+  TPipelineListItem,
+  ZCreatePipelineRequest,
+  ZPipelineCreated,
+  ZPipelineDetail,
+  ZPipelineListItem,
+} from '@agentloom/contracts';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { createZodDto } from 'nestjs-zod';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { CurrentUser } from '../common/current-user.decorator';
+import { PipelinesService } from './pipelines.service';
+
+class CreatePipelineDto extends createZodDto(ZCreatePipelineRequest) {}
+class PipelineCreatedDto extends createZodDto(ZPipelineCreated) {}
+class PipelineListItemDto extends createZodDto(ZPipelineListItem) {}
+class PipelineDetailDto extends createZodDto(ZPipelineDetail) {}
+
+@ApiTags('pipelines')
+@ApiBearerAuth()
+@Controller('pipelines')
+export class PipelinesController {
+  constructor(private readonly pipelines: PipelinesService) {}
+
+  /** The wizard's first step: the new pipeline's id is the session id of every later call. */
+  @Post()
+  @ApiCreatedResponse({ type: PipelineCreatedDto })
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: CreatePipelineDto,
+  ): Promise<TPipelineCreated> {
+    return this.pipelines.create(user.id, body);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: [PipelineListItemDto] })
+  list(@CurrentUser() user: AuthenticatedUser): Promise<TPipelineListItem[]> {
+    return this.pipelines.list(user.id);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: PipelineDetailDto })
+  detail(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<TPipelineDetail> {
+    return this.pipelines.detail(user.id, id);
+  }
+
+  @Delete(':id')
+  async remove(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<TMessageResponse> {
+    await this.pipelines.remove(user.id, id);
+    return { message: 'Agent deleted' };
+  }
+}

@@ -1,0 +1,60 @@
+import { AgentType, Pipeline, Prisma } from '@agentloom/db';
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service';
+
+/** Columns a wizard step may change; owner, id, type, status and timestamps are not among them. */
+export type PipelineChanges = Partial<
+  Pick<
+    Pipeline,
+    | 'sourceFile'
+    | 'sourceUriEncrypted'
+    | 'llmApiKeyEncrypted'
+    | 'vectorDbApiKeyEncrypted'
+    | 'llmApiKeyId'
+  >
+> & { config?: Prisma.InputJsonValue };
+
+/** The only code that touches the pipelines table. Every query is scoped to the owner. */
+@Injectable()
+export class PipelinesRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(data: {
+    id: string;
+    userId: string;
+    name: string;
+    nameKey: string;
+    agentType: AgentType;
+  }): Promise<Pipeline> {
+    return this.prisma.client.pipeline.create({ data });
+  }
+
+  listByOwner(userId: string): Promise<Pipeline[]> {
+    return this.prisma.client.pipeline.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+  }
+
+  findOwned(id: string, userId: string): Promise<Pipeline | null> {
+    return this.prisma.client.pipeline.findFirst({ where: { id, userId } });
+  }
+
+  /** Applies the changes if the pipeline is still the caller's; null when it is gone. */
+  async updateOwned(
+    id: string,
+    userId: string,
+    changes: PipelineChanges,
+  ): Promise<Pipeline | null> {
+    const { count } = await this.prisma.client.pipeline.updateMany({
+      where: { id, userId },
+      data: changes,
+    });
+    return count === 1 ? this.findOwned(id, userId) : null;
+  }
+
+  async deleteOwned(id: string, userId: string): Promise<boolean> {
+    const { count } = await this.prisma.client.pipeline.deleteMany({ where: { id, userId } });
+    return count === 1;
+  }
+}

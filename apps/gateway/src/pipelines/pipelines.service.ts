@@ -1,0 +1,98 @@
+import {
+  maskApiKey,
+  TAgentType,
+  TCreatePipelineRequest,
+  TPipelineCreated,
+  TPipelineDetail,
+  TPipelineListItem,
+} from '@agentloom/contracts';
+import { Pipeline, Prisma, UNIQUE_VIOLATION } from '@agentloom/db';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PipelineSecrets } from './pipeline-secrets';
+import { PipelineStorage } from './pipeline-storage';
+import { MaskedSecrets, toDetail, toListItem } from './pipeline-view';
+import { PipelinesRepository } from './pipelines.repository';
+
+export const PIPELINE_NOT_FOUND = 'Agent not found.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user's agents: creation (the wizard's first step), the list, the details and deletion. */
+@Injectable()
+export class PipelinesService {
+  constructor(
+    private readonly pipelines: PipelinesRepository,
+    private readonly secrets: PipelineSecrets,
+    private readonly storage: PipelineStorage,
+  ) {}
+
+  async create(userId: string, request: TCreatePipelineRequest): Promise<TPipelineCreated> {
+    let pipeline: Pipeline;
+    try {
+      pipeline = await this.pipelines.create({
+        id: randomUUID(),
+        userId,
+        name: request.name,
+        nameKey: request.name.toLowerCase(),
+        agentType: request.agent_type,
+      });
+    } catch (error) {
+      if (
+        error instanceof Prisma.PrismaClientKnownRequestError &&
+        error.code === UNIQUE_VIOLATION
+      ) {
+        throw new ConflictException(
+          `You already have an agent named "${request.name}". Choose another name.`,
+        );
+      }
+      throw error;
+    }
+    return {
+      session_id: pipeline.id,
+      id: pipeline.id,
+      name: pipeline.name,
+      agent_type: pipeline.agentType,
+      status: pipeline.status,
+      created_at: pipeline.createdAt.toISOString(),
+    };
+  }
+
+  async list(userId: string): Promise<TPipelineListItem[]> {
+    return (await this.pipelines.listByOwner(userId)).map(toListItem);
+  }
+
+  async detail(userId: string, id: string): Promise<TPipelineDetail> {
+    const pipeline = await this.findOwned(userId, id);
+    return toDetail(pipeline, this.maskSecrets(pipeline));
+  }
+
+  /** Removes the pipeline, then its files; the row goes first so nothing points at missing files. */
+  async remove(userId: string, id: string): Promise<void> {
+    if (!UUID.test(id) || !(await this.pipelines.deleteOwned(id, userId))) {
+      throw new NotFoundException(PIPELINE_NOT_FOUND);
+    }
+    await this.storage.removeAll(id);
+  }
+
+  /**
+   * The caller's pipeline of the given kind. Someone else's id, a malformed id and an id of the
+   * other wizard's kind all get the same 404 as an id that does not exist.
+   */
+  async findOwned(userId: string, id: string, agentType?: TAgentType): Promise<Pipeline> {
+    const pipeline = UUID.test(id) ? await this.pipelines.findOwned(id, userId) : null;
+    if (!pipeline || (agentType && pipeline.agentType !== agentType)) {
+      throw new NotFoundException(PIPELINE_NOT_FOUND);
+    }
+    return pipeline;
+  }
+
+  private maskSecrets(pipeline: Pipeline): MaskedSecrets {
+    const reveal = (field: 'llm_api_key' | 'vector_db_api_key', envelope: string | null) =>
+      envelope ? maskApiKey(this.secrets.decrypt(pipeline, field, envelope)) : null;
+    return {
+      llmApiKey: reveal('llm_api_key', pipeline.llmApiKeyEncrypted),
+      vectorDbApiKey: reveal('vector_db_api_key', pipeline.vectorDbApiKeyEncrypted),
+    };
+  }
+}

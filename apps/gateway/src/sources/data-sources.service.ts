@@ -1,0 +1,116 @@
+import type { TDatabaseSource, TDatabaseSourceType } from '@agentloom/contracts';
+import {
+  BadRequestException,
+  Inject,
+  Injectable,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import {
+  checkDataSourceTarget,
+  InvalidDataSourceError,
+  parseDatabaseUri,
+  probeDatabase,
+  redactSecret,
+  RefusedDataSourceError,
+  UnreachableDataSourceError,
+} from './databases';
+
+export interface CheckedDatabaseSource {
+  /** The URI as given: the caller stores it encrypted and never shows it. */
+  uri: string;
+  /** What the wizard answers and the configuration keeps. */
+  source: TDatabaseSource;
+}
+
+/** DNS has no deadline of its own; a host that never resolves must not hold the request. */
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new UnreachableDataSourceError(
+            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An endpoint of Agentloom's own services, which a data source may never point at. */
+function endpointOf(url: string, defaultPort: number) {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port || defaultPort),
+  };
+}
+
+/**
+ * Checks a database the user wants as a data source: the URI's form, the network target
+ * (no SSRF into the platform or cloud metadata), then the table itself, within a short timeout.
+ * Failures become 400 (bad form) or 422 (refused or unreachable); none repeats the password.
+ */
+@Injectable()
+export class DataSourcesService {
+  private readonly platformEndpoints: { host: string; port: number }[];
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.platformEndpoints = [
+      endpointOf(config.DATABASE_URL, 5432),
+      endpointOf(config.REDIS_URL, 6379),
+    ];
+  }
+
+  async check(
+    type: TDatabaseSourceType,
+    uri: string,
+    database: string,
+    table: string,
+  ): Promise<CheckedDatabaseSource> {
+    let password: string | null = null;
+    try {
+      const parsed = parseDatabaseUri(type, uri);
+      password = parsed.password;
+      const addresses = await withTimeout(
+        checkDataSourceTarget(parsed, {
+          strict: this.config.DATA_SOURCE_STRICT,
+          platformEndpoints: this.platformEndpoints,
+        }),
+        this.config.DATA_SOURCE_TIMEOUT_MS,
+      );
+      const report = await probeDatabase(
+        parsed,
+        { database, table },
+        { timeoutMs: this.config.DATA_SOURCE_TIMEOUT_MS, addresses },
+      );
+      return {
+        uri: parsed.uri,
+        source: {
+          type,
+          uri: parsed.redactedUri,
+          database,
+          table,
+          columns: report.columns,
+          approximate_rows: report.approximateRows,
+          checked_at: new Date().toISOString(),
+        },
+      };
+    } catch (error) {
+      if (error instanceof InvalidDataSourceError) {
+        throw new BadRequestException(redactSecret(error.message, password));
+      }
+      if (error instanceof RefusedDataSourceError || error instanceof UnreachableDataSourceError) {
+        throw new UnprocessableEntityException(redactSecret(error.message, password));
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  InvalidDataSourceError,
+  RefusedDataSourceError,
+  UnreachableDataSourceError,
+} from './errors';
+export { parseDatabaseUri, redactSecret } from './database-uri';
+export type { ParsedDatabaseUri } from './database-uri';
+export { checkDataSourceTarget } from './network-guard';
+export type { CheckedTarget, NetworkGuardOptions } from './network-guard';
+export { probeDatabase } from './probe-database';
+export type { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-database';

@@ -1,0 +1,200 @@
+import ipaddr from 'ipaddr.js';
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { isMongoSrv, ParsedDatabaseUri } from './database-uri';
+import { RefusedDataSourceError, UnreachableDataSourceError } from './errors';
+
+export interface NetworkGuardOptions {
+  /** DATA_SOURCE_STRICT=true: refuse loopback, private, link-local, unique-local, CGNAT, unspecified… after DNS resolution. */
+  strict: boolean;
+  /** The platform's own services (from DATABASE_URL and REDIS_URL): same host (after resolution) and port is refused. */
+  platformEndpoints: { host: string; port: number }[];
+  /** Injected for tests; defaults to dns.promises.lookup(host, {all:true}). */
+  lookup?: (host: string) => Promise<string[]>;
+  /** Injected for tests; defaults to dns.promises.resolveSrv (used for mongodb+srv URIs). */
+  resolveSrv?: (name: string) => Promise<{ name: string; port: number }[]>;
+}
+
+/** One address a host resolved to, checked and safe to connect to. */
+export interface CheckedTarget {
+  host: string;
+  port: number;
+  address: string;
+}
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+const PLATFORM_MESSAGE =
+  "This address belongs to Agentloom's own database or cache and cannot be used as a data source.";
+const METADATA_MESSAGE = 'Cloud metadata addresses cannot be used as a data source.';
+const PRIVATE_MESSAGE = 'Private and loopback addresses are not allowed on this server.';
+
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata']);
+// AWS, GCP, Azure and Oracle answer on 169.254.169.254, AWS ECS on 169.254.170.2, AWS over IPv6 on
+// fd00:ec2::254, Alibaba on 100.100.100.200. The whole IPv4 link-local block is treated as
+// metadata: no real database lives there, and providers keep adding endpoints to it.
+const METADATA_ADDRESSES = new Set(
+  ['fd00:ec2::254', '100.100.100.200'].map((text) => ipaddr.parse(text).toNormalizedString()),
+);
+const LINK_LOCAL_V4 = ipaddr.IPv4.parseCIDR('169.254.0.0/16');
+
+/** Every loopback, unspecified or own-interface address is the same machine as far as ports go. */
+const THIS_MACHINE = 'this-machine';
+
+/**
+ * Resolves every host, refuses forbidden targets, and returns the addresses to connect to. The
+ * probe connects to these addresses rather than the names, so a DNS answer that changes between
+ * this check and the connection (DNS rebinding) cannot redirect it.
+ */
+export async function checkDataSourceTarget(
+  parsed: ParsedDatabaseUri,
+  options: NetworkGuardOptions,
+): Promise<CheckedTarget[]> {
+  const lookup = options.lookup ?? lookupAll;
+  const endpoints = isMongoSrv(parsed)
+    ? await resolveSrvTargets(parsed.hosts, options.resolveSrv ?? ((name) => dns.resolveSrv(name)))
+    : parsed.hosts;
+  const [platform, resolved] = await Promise.all([
+    platformKeys(options.platformEndpoints, lookup),
+    Promise.all(endpoints.map((endpoint) => resolveEndpoint(endpoint, lookup))),
+  ]);
+  const targets = resolved.flat();
+  for (const target of targets) {
+    refuseForbidden(target, platform, options.strict);
+  }
+  return targets;
+}
+
+async function lookupAll(host: string): Promise<string[]> {
+  const entries = await dns.lookup(host, { all: true, verbatim: true });
+  return entries.map((entry) => entry.address);
+}
+
+async function resolveSrvTargets(
+  hosts: ParsedDatabaseUri['hosts'],
+  resolveSrv: NonNullable<NetworkGuardOptions['resolveSrv']>,
+): Promise<ParsedDatabaseUri['hosts']> {
+  const host = hosts[0]?.host ?? '';
+  const records = await resolveSrv(`_mongodb._tcp.${host}`).catch(() => []);
+  if (records.length === 0) {
+    throw new UnreachableDataSourceError(`No MongoDB SRV record was found for ${host}.`);
+  }
+  return records.map((record) => ({ host: record.name.toLowerCase(), port: record.port }));
+}
+
+async function resolveEndpoint(
+  endpoint: { host: string; port: number },
+  lookup: (host: string) => Promise<string[]>,
+): Promise<CheckedTarget[]> {
+  // Checked before resolving: these names may not resolve here but would on the agent's host.
+  if (METADATA_HOSTS.has(endpoint.host.toLowerCase().replace(/\.$/, ''))) {
+    throw new RefusedDataSourceError(METADATA_MESSAGE);
+  }
+  const addresses = isIP(endpoint.host)
+    ? [ipaddr.process(endpoint.host)]
+    : await resolveHost(endpoint.host, lookup);
+  return sortIPv4First(addresses).map((address) => ({
+    host: endpoint.host,
+    port: endpoint.port,
+    address: address.toString(),
+  }));
+}
+
+async function resolveHost(
+  host: string,
+  lookup: (host: string) => Promise<string[]>,
+): Promise<Address[]> {
+  const answers = await lookup(host).catch(() => []);
+  const addresses = answers
+    .filter((text) => ipaddr.isValid(text))
+    .map((text) => ipaddr.process(text));
+  if (addresses.length === 0) {
+    throw new UnreachableDataSourceError(`The host ${host} could not be resolved.`);
+  }
+  return addresses;
+}
+
+// Many servers resolve to IPv6 addresses they cannot route; IPv4 first is the safer first try.
+function sortIPv4First(addresses: Address[]): Address[] {
+  const isV6 = (address: Address): number => Number(address instanceof ipaddr.IPv6);
+  return [...addresses].sort((a, b) => isV6(a) - isV6(b));
+}
+
+/** `machine|port` keys of the platform's own services; a host that does not resolve here is skipped. */
+async function platformKeys(
+  endpoints: NetworkGuardOptions['platformEndpoints'],
+  lookup: (host: string) => Promise<string[]>,
+): Promise<Set<string>> {
+  const localAddresses = ownInterfaceAddresses();
+  const keys = await Promise.all(
+    endpoints.map(async ({ host, port }) => {
+      const addresses = isLocalhostName(host)
+        ? [ipaddr.parse('127.0.0.1')]
+        : await resolveEndpointQuietly(host, lookup);
+      return addresses.map((address) => `${machineKey(address, localAddresses)}|${port}`);
+    }),
+  );
+  return new Set(keys.flat());
+}
+
+async function resolveEndpointQuietly(
+  host: string,
+  lookup: (host: string) => Promise<string[]>,
+): Promise<Address[]> {
+  return isIP(host) ? [ipaddr.process(host)] : resolveHost(host, lookup).catch(() => []);
+}
+
+function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+function refuseForbidden(target: CheckedTarget, platform: Set<string>, strict: boolean): void {
+  const address = effectiveAddress(ipaddr.parse(target.address));
+  if (isMetadata(address)) {
+    throw new RefusedDataSourceError(METADATA_MESSAGE);
+  }
+  if (platform.has(`${machineKey(address, ownInterfaceAddresses())}|${target.port}`)) {
+    throw new RefusedDataSourceError(PLATFORM_MESSAGE);
+  }
+  if (strict && address.range() !== 'unicast') {
+    throw new RefusedDataSourceError(PRIVATE_MESSAGE);
+  }
+}
+
+/** IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses reach the embedded IPv4 one. */
+function effectiveAddress(address: Address): Address {
+  if (address instanceof ipaddr.IPv6) {
+    const range = address.range();
+    if (range === 'ipv4Mapped' || range === 'rfc6052') {
+      const [high = 0, low = 0] = address.parts.slice(-2);
+      return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+    }
+  }
+  return address;
+}
+
+function isMetadata(address: Address): boolean {
+  const linkLocalV4 = address instanceof ipaddr.IPv4 && address.match(LINK_LOCAL_V4);
+  return linkLocalV4 || METADATA_ADDRESSES.has(address.toNormalizedString());
+}
+
+function machineKey(address: Address, localAddresses: Set<string>): string {
+  const effective = effectiveAddress(address);
+  const range = effective.range();
+  const normalized = effective.toNormalizedString();
+  const local = range === 'loopback' || range === 'unspecified' || localAddresses.has(normalized);
+  return local ? THIS_MACHINE : normalized;
+}
+
+/** This machine's own interface addresses: a service bound to 0.0.0.0 answers on all of them. */
+function ownInterfaceAddresses(): Set<string> {
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .map((entry) => entry.address.split('%')[0] ?? '')
+    .filter((text) => ipaddr.isValid(text));
+  return new Set(
+    addresses.map((text) => effectiveAddress(ipaddr.parse(text)).toNormalizedString()),
+  );
+}

@@ -1,0 +1,179 @@
+import { Socket } from 'node:net';
+import { Connection, createConnection, RowDataPacket, SslOptions } from 'mysql2/promise';
+import { z } from 'zod';
+import { DatabaseUriParts, ParsedDatabaseUri, splitDatabaseUri } from './database-uri';
+import { InvalidDataSourceError } from './errors';
+import { CheckedTarget } from './network-guard';
+import {
+  closeWithin,
+  DatabaseProbeReport,
+  Deadline,
+  driverTimeoutMs,
+  ProbeOptions,
+  ProbeTarget,
+  runProbe,
+  tableNotFound,
+} from './probe-support';
+
+const TABLE_SQL = `
+  SELECT TABLE_ROWS AS tableRows
+  FROM information_schema.TABLES
+  WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
+
+// COLUMN_TYPE rather than DATA_TYPE: it keeps lengths, precisions and enum values.
+const COLUMNS_SQL = `
+  SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type
+  FROM information_schema.COLUMNS
+  WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
+  ORDER BY ORDINAL_POSITION`;
+
+// TABLE_ROWS is InnoDB's estimate for tables and NULL for views.
+const ZTable = z.object({ tableRows: z.union([z.number(), z.string()]).nullable() });
+const ZColumn = z.object({ name: z.string(), type: z.string() });
+
+type SslMode = 'disabled' | 'required' | 'verify-ca' | 'verify-identity';
+
+export async function probeMysql(
+  parsed: ParsedDatabaseUri,
+  target: ProbeTarget,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+): Promise<DatabaseProbeReport> {
+  const parts = splitDatabaseUri(parsed);
+  const ssl = tlsOptions(parts.params);
+  // mysql2 would connect to `host`; handing it a socket already aimed at the checked address keeps
+  // `host` as the name for SNI and the certificate check.
+  const socket = new Socket().setNoDelay(true).connect(endpoint.port, endpoint.address);
+  socket.on('error', () => undefined);
+  let connection: Connection | null = null;
+  return runProbe(
+    { label: 'MySQL', endpoint, credentials: parts },
+    options.timeoutMs,
+    async (step) => {
+      connection = await createConnection({
+        host: endpoint.host,
+        port: endpoint.port,
+        user: parts.username ?? '',
+        password: parts.password ?? '',
+        database: target.database,
+        ssl,
+        connectTimeout: driverTimeoutMs(options.timeoutMs),
+        stream: () => socket,
+        // LOAD DATA LOCAL lets a hostile server ask for the gateway's files.
+        flags: ['-LOCAL_FILES'],
+      });
+      // Failures reach us through the awaited calls; an unheard 'error' event would crash the process.
+      connection.on('error', () => undefined);
+      step.connected = true;
+      return inspect(connection, target, step.deadline);
+    },
+    async (succeeded) => {
+      const opened: Connection | null = connection;
+      if (succeeded && opened) {
+        await closeWithin(() => opened.end());
+      }
+      socket.destroy();
+    },
+  );
+}
+
+async function inspect(
+  connection: Connection,
+  target: ProbeTarget,
+  deadline: Deadline,
+): Promise<DatabaseProbeReport> {
+  const values = [target.database, target.table];
+  const [tables] = await connection.execute<RowDataPacket[]>({
+    sql: TABLE_SQL,
+    values,
+    timeout: deadline.remainingMs(),
+  });
+  const table = tables[0] === undefined ? undefined : ZTable.parse(tables[0]);
+  if (!table) {
+    throw tableNotFound(target);
+  }
+  const [columns] = await connection.execute<RowDataPacket[]>({
+    sql: COLUMNS_SQL,
+    values,
+    timeout: deadline.remainingMs(),
+  });
+  return {
+    columns: z.array(ZColumn).parse(columns),
+    approximateRows: table.tableRows === null ? null : Number(table.tableRows),
+  };
+}
+
+/**
+ * `ssl-mode` (MySQL's names, also spelled `sslmode`) or mysql2's `ssl` (`true` or a JSON object
+ * with rejectUnauthorized). PREFERRED connects in plain text: mysql2 cannot fall back.
+ */
+function tlsOptions(params: DatabaseUriParts['params']): SslOptions | undefined {
+  const mode = sslMode(params);
+  switch (mode) {
+    case 'disabled':
+      return undefined;
+    case 'required':
+      return { rejectUnauthorized: false };
+    case 'verify-ca':
+      return { rejectUnauthorized: true, verifyIdentity: false };
+    case 'verify-identity':
+      return { rejectUnauthorized: true, verifyIdentity: true };
+  }
+}
+
+function sslMode(params: DatabaseUriParts['params']): SslMode {
+  const named = params.get('ssl-mode') ?? params.get('sslmode');
+  if (named !== null) {
+    return sslModeByName(named);
+  }
+  const flag = params.get('ssl');
+  if (flag === null || flag === 'false' || flag === '0') {
+    return 'disabled';
+  }
+  if (flag === 'true' || flag === '1') {
+    return 'verify-identity';
+  }
+  return sslModeFromJson(flag);
+}
+
+function sslModeByName(name: string): SslMode {
+  switch (name.toLowerCase().replace(/_/g, '-')) {
+    case 'disabled':
+    case 'disable':
+    case 'preferred':
+    case 'prefer':
+      return 'disabled';
+    case 'required':
+    case 'require':
+      return 'required';
+    case 'verify-ca':
+      return 'verify-ca';
+    case 'verify-identity':
+    case 'verify-full':
+      return 'verify-identity';
+    default:
+      throw new InvalidDataSourceError(
+        'The ssl-mode in the connection URI must be DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY.',
+      );
+  }
+}
+
+function sslModeFromJson(flag: string): SslMode {
+  const parsed = z
+    .object({ rejectUnauthorized: z.boolean().optional() })
+    .safeParse(parseJson(flag));
+  if (!parsed.success) {
+    throw new InvalidDataSourceError(
+      'The ssl option in the connection URI must be true, false or a JSON object such as {"rejectUnauthorized":true}.',
+    );
+  }
+  return parsed.data.rejectUnauthorized === false ? 'required' : 'verify-identity';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,195 @@
+import { isIP, Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
+import { Client, ClientConfig } from 'pg';
+import { z } from 'zod';
+import { DatabaseUriParts, ParsedDatabaseUri, splitDatabaseUri } from './database-uri';
+import { InvalidDataSourceError } from './errors';
+import { CheckedTarget } from './network-guard';
+import {
+  closeWithin,
+  DatabaseProbeReport,
+  Deadline,
+  driverTimeoutMs,
+  ProbeOptions,
+  ProbeTarget,
+  runProbe,
+  splitQualifiedName,
+  tableNotFound,
+} from './probe-support';
+
+// Views, materialized views, foreign and partitioned tables are as queryable as plain tables.
+const RELATION_SQL = `
+  SELECT c.oid, c.reltuples::float8 AS reltuples
+  FROM pg_catalog.pg_class c
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`;
+
+// pg_attribute rather than information_schema.columns, which leaves out materialized views;
+// format_type keeps lengths and precisions (numeric(10,2), character varying(40)).
+const COLUMNS_SQL = `
+  SELECT a.attname AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
+  FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
+  ORDER BY a.attnum`;
+
+// An exact count needs the table's name inside SQL. query_to_xml runs it on the server and
+// format('%I') quotes the identifiers there, so no name is ever spliced into SQL text here.
+const COUNT_SQL = `
+  SELECT (pg_catalog.xpath('/row/n/text()', pg_catalog.query_to_xml(
+    pg_catalog.format('SELECT count(*) AS n FROM %I.%I', $1::text, $2::text), false, true, ''
+  )))[1]::text AS n`;
+
+const SET_STATEMENT_TIMEOUT_SQL = `SELECT pg_catalog.set_config('statement_timeout', $1, false)`;
+
+const ZRelation = z.object({ oid: z.union([z.number(), z.string()]), reltuples: z.number() });
+const ZColumn = z.object({ name: z.string(), type: z.string() });
+const ZCount = z.object({ n: z.string().nullable() });
+
+export async function probePostgres(
+  parsed: ParsedDatabaseUri,
+  target: ProbeTarget,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+): Promise<DatabaseProbeReport> {
+  const parts = splitDatabaseUri(parsed);
+  const relation = splitQualifiedName(target.table, 'public');
+  // Our own socket, so a failed probe can be cut at once whatever state pg is in.
+  const socket = new Socket();
+  const client = new Client({
+    ...clientConfig(parts, endpoint, target, options.timeoutMs),
+    stream: () => socket,
+  });
+  // Failures reach us through the awaited calls; an unheard 'error' event would crash the process.
+  client.on('error', () => undefined);
+  return runProbe(
+    { label: 'PostgreSQL', endpoint, credentials: parts },
+    options.timeoutMs,
+    async (step) => {
+      await client.connect();
+      step.connected = true;
+      return inspect(client, relation, target, step.deadline);
+    },
+    async (succeeded) => {
+      if (succeeded) {
+        await closeWithin(() => client.end());
+      }
+      socket.destroy();
+    },
+  );
+}
+
+function clientConfig(
+  parts: DatabaseUriParts,
+  endpoint: CheckedTarget,
+  target: ProbeTarget,
+  timeoutMs: number,
+): ClientConfig {
+  if (!parts.username) {
+    // pg would otherwise sign in as PGUSER or the gateway's OS user.
+    throw new InvalidDataSourceError(
+      'The Postgres connection URI needs a user name (for example postgresql://user:password@host:5432/dbname).',
+    );
+  }
+  return {
+    host: endpoint.address,
+    port: endpoint.port,
+    user: parts.username,
+    // A function, because pg replaces an empty password with PGPASSWORD or ~/.pgpass — the
+    // gateway's own credentials, which must never be offered to a user's server.
+    password: () => parts.password ?? '',
+    database: target.database,
+    ssl: tlsOptions(parts.params, endpoint.host),
+    sslnegotiation: 'postgres',
+    application_name: 'agentloom-probe',
+    connectionTimeoutMillis: driverTimeoutMs(timeoutMs),
+    statement_timeout: driverTimeoutMs(timeoutMs),
+    query_timeout: driverTimeoutMs(timeoutMs),
+  };
+}
+
+/**
+ * libpq's sslmode meanings (plus pg's `ssl=true` and `no-verify`). The socket goes to an address,
+ * so the host name is passed as `servername`: it is both the SNI and the name the certificate is
+ * checked against. Certificate files (sslrootcert…) are not read: they name files on the machine
+ * where the agent runs, not on the gateway.
+ */
+function tlsOptions(params: URLSearchParams, host: string): false | ConnectionOptions {
+  const mode = (params.get('sslmode') ?? sslmodeFromSslFlag(params.get('ssl'))).toLowerCase();
+  const servername = isIP(host) ? {} : { servername: host };
+  switch (mode) {
+    case 'disable':
+    case 'allow':
+      return false;
+    case 'prefer':
+    case 'require':
+    case 'no-verify':
+      // libpq encrypts without checking the certificate in these modes; pg cannot fall back to plain text.
+      return { ...servername, rejectUnauthorized: false };
+    case 'verify-ca':
+      return { ...servername, checkServerIdentity: () => undefined };
+    case 'verify-full':
+      return servername;
+    default:
+      throw new InvalidDataSourceError(
+        'The sslmode in the connection URI must be disable, allow, prefer, require, verify-ca or verify-full.',
+      );
+  }
+}
+
+function sslmodeFromSslFlag(flag: string | null): string {
+  switch (flag?.toLowerCase()) {
+    case undefined:
+    case 'false':
+    case '0':
+      return 'disable';
+    case 'true':
+    case '1':
+      return 'verify-full';
+    default:
+      return flag ?? 'disable';
+  }
+}
+
+async function inspect(
+  client: Client,
+  relation: { schema: string; table: string },
+  target: ProbeTarget,
+  deadline: Deadline,
+): Promise<DatabaseProbeReport> {
+  const found = await client.query(RELATION_SQL, [relation.schema, relation.table]);
+  const row = found.rows[0] === undefined ? undefined : ZRelation.parse(found.rows[0]);
+  if (!row) {
+    throw tableNotFound(target);
+  }
+  const columns = await client.query(COLUMNS_SQL, [row.oid]);
+  return {
+    columns: z.array(ZColumn).parse(columns.rows),
+    approximateRows: await approximateRows(client, relation, row.reltuples, deadline),
+  };
+}
+
+/**
+ * The planner's estimate (pg_class.reltuples) when there is one. It is -1 (PG 14+) or 0 (older)
+ * until the table is first analyzed — typical of new and small tables, and always so for views —
+ * so then an exact count runs, capped at half the remaining time; a count that is cut short or
+ * refused reports null rather than failing a probe that has already found the columns.
+ */
+async function approximateRows(
+  client: Client,
+  relation: { schema: string; table: string },
+  reltuples: number,
+  deadline: Deadline,
+): Promise<number | null> {
+  if (reltuples > 0) {
+    return Math.round(reltuples);
+  }
+  try {
+    const budget = String(Math.max(1, Math.floor(deadline.remainingMs() / 2)));
+    await client.query(SET_STATEMENT_TIMEOUT_SQL, [budget]);
+    const counted = await client.query(COUNT_SQL, [relation.schema, relation.table]);
+    const n = ZCount.parse(counted.rows[0]).n;
+    return n === null ? null : Number(n);
+  } catch {
+    return null;
+  }
+}

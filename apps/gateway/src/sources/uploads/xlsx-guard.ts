@@ -1,0 +1,179 @@
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { ZIP_MAGIC, startsWith } from './file-signature';
+import { UnreadableUploadError, UnsupportedUploadError, reasonOf } from './upload-errors';
+
+/*
+ * Zip-bomb guard for .xlsx uploads.
+ *
+ * Step 1 reads only the central directory and refuses the file on what it declares: too many
+ * entries, too large a declared total, too high a compression ratio, or no workbook parts.
+ *
+ * Step 2 exists because those headers can lie, and because ExcelJS' streaming reader (through
+ * unzipper) does not read the central directory at all: it walks the local headers from the start
+ * of the file and, for entries with a data descriptor, inflates until it finds a signature. Entries
+ * the central directory never listed, or sizes that differ from it, would reach the parser
+ * unchecked. So ExcelJS never sees the uploaded file. Each part it needs is inflated through yauzl,
+ * which fails as soon as an entry yields more bytes than the central directory declared
+ * (validateEntrySizes): first into a discarding sink, to prove every part honest, then again into
+ * a freshly written zip stream of stored (uncompressed) entries that is handed to ExcelJS. ExcelJS
+ * therefore reads exactly the bytes step 1 counted, and inflates nothing itself.
+ *
+ * The proving pass costs a second inflate (bounded by the declared total) but keeps failures out
+ * of the stream ExcelJS reads: ExcelJS pipes its input without forwarding errors, so a stream that
+ * failed half-way would leave it waiting forever.
+ */
+
+const MAX_ENTRIES = 10_000;
+const MAX_RATIO = 200;
+/** Small parts compress far better than 200:1 when they are repetitive XML, and cannot hurt. */
+const RATIO_EXEMPT_BYTES = 1024 * 1024;
+/** Local headers carry 32-bit sizes, and the stored zip written here has no zip64 records. */
+const MAX_STORED_BYTES = 0xffffffff;
+
+const NOT_XLSX = 'The file is not an Excel workbook (.xlsx).';
+const REQUIRED_ENTRIES = ['[Content_Types].xml', 'xl/workbook.xml'];
+
+/** The parts ExcelJS' streaming reader uses, in the order that lets it stream sheets directly. */
+const PARSED_ENTRIES = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml'];
+const WORKSHEET_ENTRY = /^xl\/worksheets\/sheet(\d+)\.xml$/;
+
+/**
+ * Checks that the file is a zip that is safe to expand and returns the workbook parts as a stored
+ * zip stream for ExcelJS. The caller must consume or destroy the stream: it holds the file open.
+ */
+export async function openGuardedWorkbook(
+  filePath: string,
+  maxUncompressedBytes: number,
+): Promise<Readable> {
+  if (maxUncompressedBytes > MAX_STORED_BYTES) {
+    throw new RangeError('xlsxMaxUncompressedBytes must stay below 4 GiB.');
+  }
+  if (!(await startsWith(filePath, ZIP_MAGIC))) throw new UnsupportedUploadError(NOT_XLSX);
+  const zip = await openZip(filePath);
+  try {
+    const entries = await readCentralDirectory(zip, maxUncompressedBytes);
+    const parts = parsedParts(entries);
+    await verifyDeclaredSizes(zip, parts);
+    const stream = Readable.from(storedZip(zip, parts), { objectMode: false });
+    // On 'close' rather than in the generator: a stream destroyed before its first read never runs
+    // the generator's cleanup.
+    stream.once('close', () => zip.close());
+    return stream;
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+}
+
+async function openZip(filePath: string): Promise<ZipFile> {
+  try {
+    // autoClose off: the file is read again after the directory, so yauzl must not close it early.
+    return await yauzl.openPromise(filePath, { autoClose: false });
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+async function readCentralDirectory(zip: ZipFile, maxTotalBytes: number): Promise<Entry[]> {
+  // entryCount comes from the end-of-directory record, so a huge directory is refused unread.
+  if (zip.entryCount > MAX_ENTRIES) {
+    throw new UnsupportedUploadError(
+      `The workbook has ${zip.entryCount} parts; at most ${MAX_ENTRIES} are accepted.`,
+    );
+  }
+  const entries: Entry[] = [];
+  let totalBytes = 0;
+  try {
+    for await (const entry of zip.eachEntry()) {
+      totalBytes += entry.uncompressedSize;
+      assertExpansionAllowed(entry, totalBytes, maxTotalBytes);
+      entries.push(entry);
+    }
+  } catch (error) {
+    throw error instanceof UnsupportedUploadError ? error : unreadable(error);
+  }
+  const names = new Set(entries.map((entry) => entry.fileName));
+  if (!REQUIRED_ENTRIES.every((name) => names.has(name))) {
+    throw new UnsupportedUploadError(NOT_XLSX);
+  }
+  return entries;
+}
+
+function assertExpansionAllowed(entry: Entry, totalBytes: number, maxTotalBytes: number): void {
+  if (totalBytes > maxTotalBytes) {
+    throw new UnsupportedUploadError(
+      `The workbook expands to more than ${megabytes(maxTotalBytes)} when unpacked, beyond the limit for uploads.`,
+    );
+  }
+  const ratio = entry.uncompressedSize / entry.compressedSize; // Infinity when nothing is stored
+  if (entry.uncompressedSize >= RATIO_EXEMPT_BYTES && ratio > MAX_RATIO) {
+    throw new UnsupportedUploadError(
+      `The workbook part "${entry.fileName}" is compressed more than ${MAX_RATIO} times, beyond the limit for uploads.`,
+    );
+  }
+}
+
+/** The entries ExcelJS reads, workbook parts first and worksheets by number. */
+function parsedParts(entries: Entry[]): Entry[] {
+  const byName = (name: string) => entries.filter((entry) => entry.fileName === name);
+  const sheetNumber = (entry: Entry) => Number(WORKSHEET_ENTRY.exec(entry.fileName)?.[1]);
+  const worksheets = entries
+    .filter((entry) => WORKSHEET_ENTRY.test(entry.fileName))
+    .sort((a, b) => sheetNumber(a) - sheetNumber(b));
+  return [...PARSED_ENTRIES.flatMap(byName), ...worksheets];
+}
+
+/** Inflates every part once, discarding the bytes; yauzl fails if one exceeds its declared size. */
+async function verifyDeclaredSizes(zip: ZipFile, parts: Entry[]): Promise<void> {
+  for (const entry of parts) {
+    const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+    try {
+      await pipeline(await zip.openReadStreamPromise(entry), discard);
+    } catch (error) {
+      throw unreadable(error);
+    }
+  }
+}
+
+/** A zip stream of stored entries whose header sizes are the verified ones. */
+async function* storedZip(zip: ZipFile, parts: Entry[]): AsyncGenerator<Buffer> {
+  for (const entry of parts) {
+    yield localFileHeader(entry);
+    for await (const chunk of await zip.openReadStreamPromise(entry)) yield chunk as Buffer;
+  }
+  yield endOfCentralDirectory();
+}
+
+const UTF8_NAME_FLAG = 0x0800;
+const STORED = 0;
+
+function localFileHeader(entry: Entry): Buffer {
+  const name = Buffer.from(entry.fileName, 'utf8');
+  const header = Buffer.alloc(30);
+  header.writeUInt32LE(0x04034b50, 0); // local file header signature
+  header.writeUInt16LE(20, 4); // version needed to extract
+  header.writeUInt16LE(UTF8_NAME_FLAG, 6);
+  header.writeUInt16LE(STORED, 8);
+  header.writeUInt32LE(entry.crc32, 14);
+  header.writeUInt32LE(entry.uncompressedSize, 18); // stored: compressed size = size
+  header.writeUInt32LE(entry.uncompressedSize, 22);
+  header.writeUInt16LE(name.length, 26);
+  return Buffer.concat([header, name]);
+}
+
+/** Tells unzipper the archive is over; it needs no central directory to stream entries. */
+function endOfCentralDirectory(): Buffer {
+  const record = Buffer.alloc(22);
+  record.writeUInt32LE(0x06054b50, 0);
+  return record;
+}
+
+function unreadable(error: unknown): UnreadableUploadError {
+  return new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}

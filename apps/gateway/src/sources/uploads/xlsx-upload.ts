@@ -1,0 +1,84 @@
+import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
+import type { TUploadSummary } from '@agentloom/contracts';
+import { UnreadableUploadError, reasonOf } from './upload-errors';
+import { openGuardedWorkbook } from './xlsx-guard';
+
+type ExcelSummary = Extract<TUploadSummary, { kind: 'excel' }>;
+type SheetReader = ExcelJS.stream.xlsx.WorksheetReader;
+
+/** Sheet names and the first sheet's header and data-row count, read as a stream. */
+export async function inspectExcel(
+  filePath: string,
+  maxUncompressedBytes: number,
+): Promise<ExcelSummary> {
+  const source = await openGuardedWorkbook(filePath, maxUncompressedBytes);
+  // The guard verified every part, so the source should not fail; if the disk does, ExcelJS would
+  // not notice (it pipes without forwarding errors), hence the race.
+  const sourceFailed = new Promise<never>((_, reject) => source.once('error', reject));
+  try {
+    return await Promise.race([readWorkbook(source), sourceFailed]);
+  } catch (error) {
+    throw new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
+  } finally {
+    source.destroy();
+  }
+}
+
+async function readWorkbook(source: Readable): Promise<ExcelSummary> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+    sharedStrings: 'cache', // cells refer to shared strings by index; the guard bounds their size
+    worksheets: 'emit',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  let table: Table | undefined;
+  for await (const worksheet of reader) {
+    // workbook.xml precedes the worksheets in the guarded stream, so the tab order is known here.
+    // Other sheets are skipped unread; ExcelJS drains them.
+    if (!table && sheetName(worksheet) === sheetNames(reader)[0]) {
+      table = await readTable(worksheet);
+    }
+  }
+  const sheets = sheetNames(reader);
+  const [sheet] = sheets;
+  if (sheet === undefined) throw new Error('the workbook lists no sheets');
+  return { kind: 'excel', sheet, sheets, ...(table ?? { columns: [], rows: 0 }) };
+}
+
+interface Table {
+  columns: string[];
+  rows: number;
+}
+
+/** The first row as trimmed column names, and how many rows follow it. */
+async function readTable(worksheet: SheetReader): Promise<Table> {
+  let columns: string[] | undefined;
+  let rows = 0;
+  for await (const row of worksheet) {
+    if (columns) rows++;
+    else columns = cellTexts(row);
+  }
+  return { columns: columns ?? [], rows };
+}
+
+function cellTexts(row: ExcelJS.Row): string[] {
+  const texts: string[] = [];
+  row.eachCell({ includeEmpty: true }, (cell) => texts.push(cell.text.trim()));
+  return texts;
+}
+
+/**
+ * Sheet names in tab order. The streaming reader only has a model once it has read workbook.xml,
+ * and a workbook.xml without <sheets> leaves the list out, whatever ExcelJS' types say.
+ */
+function sheetNames(reader: ExcelJS.stream.xlsx.WorkbookReader): string[] {
+  const model = reader.model as Partial<ExcelJS.WorkbookModel> | undefined;
+  return (model?.sheets ?? []).map((sheet) => sheet.name);
+}
+
+/** ExcelJS sets the tab name on each worksheet reader but does not declare it in its types. */
+function sheetName(worksheet: SheetReader): string | undefined {
+  return 'name' in worksheet && typeof worksheet.name === 'string' ? worksheet.name : undefined;
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { incomingDiskStorage } from '../files/data-dirs';
+import { PipelinesModule } from '../pipelines/pipelines.module';
+import { DataSourcesService } from '../sources/data-sources.service';
+import { UploadsService } from '../sources/uploads.service';
+import { RagWizardController } from './rag-wizard.controller';
+import { SqlWizardController } from './sql-wizard.controller';
+import { WizardService } from './wizard.service';
+
+@Module({
+  imports: [
+    PipelinesModule,
+    ApiKeysModule,
+    MulterModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        storage: incomingDiskStorage(config),
+        limits: { fields: 10, fieldSize: 16 * 1024, parts: 12 },
+      }),
+    }),
+  ],
+  controllers: [RagWizardController, SqlWizardController],
+  providers: [WizardService, UploadsService, DataSourcesService],
+})
+export class WizardModule {}

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import {
+  ZAgentType,
+  ZDistanceMetric,
+  ZEmbeddingModel,
+  ZLlmProvider,
+  ZPipelineStatus,
+  ZRagSourceType,
+  ZSqlFramework,
+  ZSqlSourceType,
+  ZUiFramework,
+  ZVectorStore,
+} from './enums';
+import { ZDatabaseSource, ZUploadedFile } from './sources';
+
+export const PIPELINE_NAME_MAX_LENGTH = 100;
+
+/** SPEC §5: the RAG wizard's step-1 message; the SQL wizard's is AGENT_NAME_REQUIRED. */
+export const AGENT_NAME_AND_TYPE_REQUIRED = 'Agent name and type are required.';
+export const AGENT_NAME_REQUIRED = 'Agent name is required.';
+
+export const ZCreatePipelineRequest = z
+  .object({
+    name: z.string().trim().optional(),
+    agent_type: z.string().trim().toLowerCase().optional(),
+  })
+  .transform((body, context) => {
+    const type = ZAgentType.safeParse(body.agent_type);
+    if (body.agent_type && !type.success) {
+      context.addIssue({ code: 'custom', message: 'agent_type must be rag or sql.' });
+      return z.NEVER;
+    }
+    if (!body.name || !type.success) {
+      const message =
+        type.success && type.data === 'sql' ? AGENT_NAME_REQUIRED : AGENT_NAME_AND_TYPE_REQUIRED;
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    if (body.name.length > PIPELINE_NAME_MAX_LENGTH) {
+      context.addIssue({
+        code: 'custom',
+        message: `Agent name must be at most ${PIPELINE_NAME_MAX_LENGTH} characters.`,
+      });
+      return z.NEVER;
+    }
+    return { name: body.name, agent_type: type.data };
+  });
+export type TCreatePipelineRequest = z.infer<typeof ZCreatePipelineRequest>;
+
+export const ZPipelineCreated = z.object({
+  /** The pipeline's id; every wizard call carries it. */
+  session_id: z.uuid(),
+  id: z.uuid(),
+  name: z.string(),
+  agent_type: ZAgentType,
+  status: ZPipelineStatus,
+  created_at: z.iso.datetime(),
+});
+export type TPipelineCreated = z.infer<typeof ZPipelineCreated>;
+
+export const ZPipelineListItem = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** A one-line human summary of the configuration, e.g. "RAG over sales.csv · gpt-4o-mini · Streamlit". */
+  description: z.string(),
+  status: ZPipelineStatus,
+  type: ZAgentType,
+  created_at: z.iso.datetime(),
+});
+export type TPipelineListItem = z.infer<typeof ZPipelineListItem>;
+
+/** LLM settings as shown back: the key is masked, or named by the vault key it comes from. */
+export const ZLlmSettingsView = z.object({
+  provider: ZLlmProvider.nullable(),
+  model: z.string().nullable(),
+  /** Masked (first 8, `...`, last 4) or null when no key is set. */
+  api_key: z.string().nullable(),
+  /** Set when the key is taken from the user's vault instead of typed into the wizard. */
+  api_key_id: z.uuid().nullable(),
+});
+export type TLlmSettingsView = z.infer<typeof ZLlmSettingsView>;
+
+export const ZVectorStoreView = z.object({
+  vector_db: ZVectorStore,
+  /** ChromaDB, Qdrant and Milvus. */
+  url: z.string().nullable(),
+  dimensions: z.number().int().nullable(),
+  distance_metric: ZDistanceMetric.nullable(),
+  /** Pinecone. */
+  environment: z.string().nullable(),
+  index_name: z.string().nullable(),
+  /** Pinecone API key, masked. */
+  api_key: z.string().nullable(),
+});
+export type TVectorStoreView = z.infer<typeof ZVectorStoreView>;
+
+export const ZRagConfigView = z.object({
+  source_type: ZRagSourceType.nullable(),
+  file: ZUploadedFile.nullable(),
+  database: ZDatabaseSource.nullable(),
+  embedding_model: ZEmbeddingModel.nullable(),
+  vector_store: ZVectorStoreView.nullable(),
+  llm: ZLlmSettingsView,
+  system_prompt: z.string().nullable(),
+  ui: ZUiFramework.nullable(),
+});
+export type TRagConfigView = z.infer<typeof ZRagConfigView>;
+
+export const ZSqlConfigView = z.object({
+  source_type: ZSqlSourceType.nullable(),
+  file: ZUploadedFile.nullable(),
+  database: ZDatabaseSource.nullable(),
+  llm: ZLlmSettingsView,
+  system_prompt: z.string().nullable(),
+  framework: ZSqlFramework.nullable(),
+  ui: ZUiFramework.nullable(),
+});
+export type TSqlConfigView = z.infer<typeof ZSqlConfigView>;
+
+/** The wizard steps that hold configuration (the last step, Build, holds none). */
+export const RAG_WIZARD_STEPS = [
+  { key: 'name', label: 'Agent Name' },
+  { key: 'source_type', label: 'Source Type' },
+  { key: 'source_details', label: 'Source Details' },
+  { key: 'embedding', label: 'Embedding' },
+  { key: 'vector_store', label: 'Vector Store' },
+  { key: 'llm', label: 'LLM Provider' },
+  { key: 'system_prompt', label: 'System Prompt' },
+  { key: 'ui', label: 'UI Type' },
+] as const;
+export const SQL_WIZARD_STEPS = [
+  { key: 'name', label: 'Agent Name' },
+  { key: 'source_type', label: 'Source Type' },
+  { key: 'source_details', label: 'Source Details' },
+  { key: 'llm', label: 'LLM' },
+  { key: 'system_prompt', label: 'System Prompt' },
+  { key: 'framework', label: 'Framework' },
+  { key: 'ui', label: 'UI' },
+] as const;
+export type TRagWizardStep = (typeof RAG_WIZARD_STEPS)[number]['key'];
+export type TSqlWizardStep = (typeof SQL_WIZARD_STEPS)[number]['key'];
+
+export const ZWizardStepState = z.object({
+  key: z.string(),
+  label: z.string(),
+  complete: z.boolean(),
+});
+
+const pipelineDetailBase = {
+  id: z.uuid(),
+  session_id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  status: ZPipelineStatus,
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  steps: z.array(ZWizardStepState),
+  /** Labels of the steps still to complete before a build can start. */
+  missing_steps: z.array(z.string()),
+};
+
+export const ZPipelineDetail = z.object({
+  ...pipelineDetailBase,
+  agent_type: ZAgentType,
+  /** ZRagConfigView for RAG pipelines, ZSqlConfigView for SQL pipelines. */
+  config: z.union([ZRagConfigView, ZSqlConfigView]),
+});
+export type TPipelineDetail = z.infer<typeof ZPipelineDetail>;
+
+/**
+ * The wizard's answers as stored in `pipelines.config` (Postgres JSON) — no secrets: keys and
+ * connection URIs live in their own encrypted columns. The gateway writes it; the builder reads
+ * it. Every field is optional because the wizard fills it step by step.
+ */
+export const ZPipelineConfig = z.object({
+  source_type: z.union([ZRagSourceType, ZSqlSourceType]).optional(),
+  file: ZUploadedFile.optional(),
+  database: ZDatabaseSource.optional(),
+  embedding_model: ZEmbeddingModel.optional(),
+  vector_store: z
+    .object({
+      vector_db: ZVectorStore,
+      url: z.string().optional(),
+      dimensions: z.number().int().optional(),
+      distance_metric: ZDistanceMetric.optional(),
+      environment: z.string().optional(),
+      index_name: z.string().optional(),
+    })
+    .optional(),
+  llm: z.object({ provider: ZLlmProvider.optional(), model: z.string().optional() }).optional(),
+  system_prompt: z.string().optional(),
+  framework: ZSqlFramework.optional(),
+  ui: ZUiFramework.optional(),
+});
+export type TPipelineConfig = z.infer<typeof ZPipelineConfig>;

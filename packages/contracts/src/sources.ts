@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * What the gateway found in a data source when it was saved: the wizard answers this, and the
+ * builder reads it back. Shared by the RAG and SQL wizards.
+ */
+
+/** Source types backed by an uploaded file, with the one extension each accepts. */
+export const UPLOAD_EXTENSIONS = {
+  pdf: '.pdf',
+  csv: '.csv',
+  excel: '.xlsx',
+  text_file: '.txt',
+} as const;
+export type TUploadKind = keyof typeof UPLOAD_EXTENSIONS;
+export const UPLOAD_KINDS = Object.keys(UPLOAD_EXTENSIONS) as TUploadKind[];
+
+export const ZUploadSummary = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pdf'), pages: z.number().int(), characters: z.number().int() }),
+  z.object({
+    kind: z.literal('text_file'),
+    lines: z.number().int(),
+    characters: z.number().int(),
+  }),
+  z.object({ kind: z.literal('csv'), columns: z.array(z.string()), rows: z.number().int() }),
+  z.object({
+    kind: z.literal('excel'),
+    /** The sheet the agent reads (the first one). */
+    sheet: z.string(),
+    sheets: z.array(z.string()),
+    columns: z.array(z.string()),
+    rows: z.number().int(),
+  }),
+]);
+export type TUploadSummary = z.infer<typeof ZUploadSummary>;
+
+export const ZUploadedFile = z.object({
+  /** The uploader's file name, sanitized; display only, never used as a path. */
+  original_name: z.string(),
+  size_bytes: z.number().int(),
+  summary: ZUploadSummary,
+  uploaded_at: z.iso.datetime(),
+});
+export type TUploadedFile = z.infer<typeof ZUploadedFile>;
+
+export const DATABASE_SOURCE_TYPES = ['postgres', 'mysql', 'sqlite', 'mongo'] as const;
+export const ZDatabaseSourceType = z.enum(DATABASE_SOURCE_TYPES);
+export type TDatabaseSourceType = z.infer<typeof ZDatabaseSourceType>;
+
+export const ZDatabaseColumn = z.object({ name: z.string(), type: z.string() });
+export type TDatabaseColumn = z.infer<typeof ZDatabaseColumn>;
+
+export const ZDatabaseSource = z.object({
+  type: ZDatabaseSourceType,
+  /** The connection URI with the password replaced by `****`. */
+  uri: z.string(),
+  database: z.string(),
+  /** Table, or collection for MongoDB. */
+  table: z.string(),
+  /** Null when the gateway does not open the source (SQLite files live where the agent runs). */
+  columns: z.array(ZDatabaseColumn).nullable(),
+  approximate_rows: z.number().int().nullable(),
+  checked_at: z.iso.datetime(),
+});
+export type TDatabaseSource = z.infer<typeof ZDatabaseSource>;

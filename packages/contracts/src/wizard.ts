@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import {
+  DEFAULT_DISTANCE_METRIC,
+  DEFAULT_VECTOR_DIMENSIONS,
+  DISTANCE_METRICS,
+  EMBEDDING_MODELS,
+  LLM_PROVIDERS,
+  RAG_SOURCE_TYPES,
+  SQL_FRAMEWORKS,
+  SQL_SOURCE_TYPES,
+  UI_FRAMEWORKS,
+  VECTOR_STORES,
+} from './enums';
+import { DATABASE_SOURCE_TYPES } from './sources';
+
+/**
+ * Request bodies of the wizard calls (SPEC §7, "Wizard calls"). They arrive form-encoded (or
+ * multipart), so every field is a string; empty fields count as missing. The messages of
+ * SPEC §5 are kept verbatim: the web app shows them as they are.
+ */
+
+export const NO_FILE_SELECTED = 'No file selected';
+export const RAG_DB_FIELDS_REQUIRED = 'Please fill out URI, database name, and table/collection.';
+export const SQL_DB_FIELDS_REQUIRED = 'All DB fields are required.';
+export const PINECONE_FIELDS_REQUIRED = 'Please provide all Pinecone credentials.';
+export const LOCAL_VECTOR_DB_FIELDS_REQUIRED = 'Please fill local DB settings.';
+export const LLM_FIELDS_REQUIRED = 'API Key and model selection are required.';
+export const SYSTEM_PROMPT_REQUIRED = 'Please write or select a system prompt.';
+export const SQL_FRAMEWORK_REQUIRED = 'Please select a SQL framework.';
+export const SESSION_ID_REQUIRED = 'session_id is required.';
+
+export const SYSTEM_PROMPT_MAX_LENGTH = 8000;
+
+/** A text field: trimmed, and '' is the same as absent. */
+const text = (max = 2000) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `must be at most ${max} characters.` })
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+
+/** A choice from a fixed list, matched case-insensitively and answered in its canonical spelling. */
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) =>
+      value === '' || value === undefined
+        ? undefined
+        : (values.find((known) => known.toLowerCase() === value.toLowerCase()) ?? value),
+    )
+    .pipe(z.enum(values, { error: `must be one of: ${values.join(', ')}.` }).optional());
+
+const sessionId = z
+  .string({ error: SESSION_ID_REQUIRED })
+  .trim()
+  .min(1, { error: SESSION_ID_REQUIRED });
+
+/**
+ * A form whose listed fields must all be present, answered with one message for the group (the
+ * wizard shows a single sentence, not one per field).
+ */
+function form<S extends z.ZodRawShape, K extends keyof S & string>(
+  shape: S,
+  required: readonly K[],
+  message: string,
+) {
+  return z.object({ session_id: sessionId, ...shape }).check((ctx) => {
+    const value = ctx.value as Record<string, unknown>;
+    if (required.some((key) => value[key] === undefined)) {
+      ctx.issues.push({ code: 'custom', message, input: ctx.value });
+    }
+  }) as unknown as z.ZodType<FormOutput<z.output<z.ZodObject<S>>, K>, z.input<z.ZodObject<S>>>;
+}
+
+/** The parsed form: the required fields are no longer optional. */
+type FormOutput<O, K extends PropertyKey> = { session_id: string } & Omit<O, K> & {
+    [P in K & keyof O]-?: NonNullable<O[P]>;
+  };
+
+const required = (field: string) => `${field} is required.`;
+
+// ---- RAG ----
+
+export const ZRagSourceRequest = form(
+  { source_type: choice(RAG_SOURCE_TYPES) },
+  ['source_type'],
+  required('source_type'),
+);
+export type TRagSourceRequest = z.infer<typeof ZRagSourceRequest>;
+
+export const ZSessionOnlyRequest = z.object({ session_id: sessionId });
+export type TSessionOnlyRequest = z.infer<typeof ZSessionOnlyRequest>;
+
+export const ZRagDatabaseSourceRequest = form(
+  {
+    source_type: choice(DATABASE_SOURCE_TYPES),
+    uri: text(2000),
+    database: text(128),
+    collection_or_table: text(256),
+  },
+  ['source_type', 'uri', 'database', 'collection_or_table'],
+  RAG_DB_FIELDS_REQUIRED,
+);
+export type TRagDatabaseSourceRequest = z.infer<typeof ZRagDatabaseSourceRequest>;
+
+export const ZEmbeddingModelRequest = form(
+  { model_name: choice(EMBEDDING_MODELS) },
+  ['model_name'],
+  required('model_name'),
+);
+export type TEmbeddingModelRequest = z.infer<typeof ZEmbeddingModelRequest>;
+
+export const ZVectorDbRequest = form(
+  { vector_db: choice(VECTOR_STORES) },
+  ['vector_db'],
+  required('vector_db'),
+);
+export type TVectorDbRequest = z.infer<typeof ZVectorDbRequest>;
+
+export const ZPineconeCredentialsRequest = form(
+  {
+    api_key: text(512),
+    environment: text(64),
+    index_name: text(64),
+  },
+  ['api_key', 'environment', 'index_name'],
+  PINECONE_FIELDS_REQUIRED,
+);
+export type TPineconeCredentialsRequest = z.infer<typeof ZPineconeCredentialsRequest>;
+
+export const LOCAL_VECTOR_STORES = ['chromadb', 'qdrant', 'milvus'] as const;
+
+export const ZLocalVectorDbRequest = form(
+  {
+    vector_db: choice(LOCAL_VECTOR_STORES),
+    url: text(2000).pipe(
+      z.url({ protocol: /^https?$/, error: 'url must be an http:// or https:// URL.' }).optional(),
+    ),
+    dimensions: text(8).transform((value, ctx) => {
+      if (value === undefined) return DEFAULT_VECTOR_DIMENSIONS;
+      const dimensions = Number(value);
+      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 65536) {
+        ctx.issues.push({
+          code: 'custom',
+          message: 'must be a whole number between 1 and 65536.',
+          input: value,
+        });
+        return z.NEVER;
+      }
+      return dimensions;
+    }),
+    distance_metric: choice(DISTANCE_METRICS).transform(
+      (value) => value ?? DEFAULT_DISTANCE_METRIC,
+    ),
+  },
+  ['vector_db', 'url'],
+  LOCAL_VECTOR_DB_FIELDS_REQUIRED,
+);
+export type TLocalVectorDbRequest = z.infer<typeof ZLocalVectorDbRequest>;
+
+export const ZLlmProviderRequest = form(
+  { provider: choice(LLM_PROVIDERS) },
+  ['provider'],
+  required('provider'),
+);
+export type TLlmProviderRequest = z.infer<typeof ZLlmProviderRequest>;
+
+/** An LLM key typed into the wizard, or `api_key_id` naming a key already in the user's vault. */
+const llmKeyFields = { api_key: text(512), api_key_id: text(64) };
+
+export const ZLlmCredentialsRequest = z
+  .object({ session_id: sessionId, ...llmKeyFields, model_name: text(128) })
+  .check((ctx) => {
+    const { api_key, api_key_id, model_name } = ctx.value;
+    if ((!api_key && !api_key_id) || !model_name) {
+      ctx.issues.push({ code: 'custom', message: LLM_FIELDS_REQUIRED, input: ctx.value });
+    }
+  });
+export type TLlmCredentialsRequest = z.infer<typeof ZLlmCredentialsRequest>;
+
+export const ZSystemPromptRequest = form(
+  { prompt: text(SYSTEM_PROMPT_MAX_LENGTH) },
+  ['prompt'],
+  SYSTEM_PROMPT_REQUIRED,
+);
+export type TSystemPromptRequest = z.infer<typeof ZSystemPromptRequest>;
+
+export const ZUiRequest = form({ ui: choice(UI_FRAMEWORKS) }, ['ui'], required('ui'));
+export type TUiRequest = z.infer<typeof ZUiRequest>;
+
+// ---- SQL ----
+
+export const ZSqlSourceRequest = form(
+  { source_type: choice(SQL_SOURCE_TYPES) },
+  ['source_type'],
+  required('source_type'),
+);
+export type TSqlSourceRequest = z.infer<typeof ZSqlSourceRequest>;
+
+export const ZSqlDatabaseSourceRequest = form(
+  { db_uri: text(2000), db_name: text(128), table_name: text(256) },
+  ['db_uri', 'db_name', 'table_name'],
+  SQL_DB_FIELDS_REQUIRED,
+);
+export type TSqlDatabaseSourceRequest = z.infer<typeof ZSqlDatabaseSourceRequest>;
+
+export const ZSqlLlmProviderRequest = form(
+  { llm_provider: choice(LLM_PROVIDERS) },
+  ['llm_provider'],
+  required('llm_provider'),
+);
+export type TSqlLlmProviderRequest = z.infer<typeof ZSqlLlmProviderRequest>;
+
+export const ZSqlLlmKeyRequest = z
+  .object({ session_id: sessionId, ...llmKeyFields })
+  .check((ctx) => {
+    if (!ctx.value.api_key && !ctx.value.api_key_id) {
+      ctx.issues.push({ code: 'custom', message: LLM_FIELDS_REQUIRED, input: ctx.value });
+    }
+  });
+export type TSqlLlmKeyRequest = z.infer<typeof ZSqlLlmKeyRequest>;
+
+export const ZSqlModelRequest = form({ model: text(128) }, ['model'], LLM_FIELDS_REQUIRED);
+export type TSqlModelRequest = z.infer<typeof ZSqlModelRequest>;
+
+export const ZSqlFrameworkRequest = form(
+  { framework: choice(SQL_FRAMEWORKS) },
+  ['framework'],
+  SQL_FRAMEWORK_REQUIRED,
+);
+export type TSqlFrameworkRequest = z.infer<typeof ZSqlFrameworkRequest>;
+
+/** Which sources each SQL framework can serve (`*_file` and pandasai read files; `*_db` query databases). */
+export const SQL_FRAMEWORK_SOURCES = {
+  pandasai: ['csv', 'excel'],
+  vannaai_file: ['csv', 'excel'],
+  sql_query_file: ['csv', 'excel'],
+  vannaai_db: ['mysql', 'postgres', 'sqlite'],
+  sql_query_db: ['mysql', 'postgres', 'sqlite'],
+} as const satisfies Record<
+  (typeof SQL_FRAMEWORKS)[number],
+  readonly (typeof SQL_SOURCE_TYPES)[number][]
+>;
+
+// ---- answers ----
+
+/** What every wizard call answers: the session, a sentence, and the fields as saved (secrets masked). */
+export const ZWizardStepSaved = z.object({
+  session_id: z.uuid(),
+  message: z.string(),
+  saved: z.record(z.string(), z.unknown()),
+});
+export type TWizardStepSaved = z.infer<typeof ZWizardStepSaved>;
