@@ -1,7 +1,12 @@
+import { Vault } from '@agentloom/vault';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { ArtifactStore } from './builds/artifact-store';
+import { BuildProcessor } from './builds/build.processor';
+import { BuildRunner } from './builds/build-runner.service';
+import { BuildsRepository } from './builds/builds.repository';
 import { ConfigModule } from './config/config.module';
-import type { WorkerConfig } from './config/env';
+import { WORKER_CONFIG, type WorkerConfig } from './config/env';
 import { ConnectivityService } from './connectivity/connectivity.service';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
@@ -16,7 +21,20 @@ export class WorkerModule {
         // No HTTP here: pinoHttp only carries the pino options for the application logger.
         LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL } }),
       ],
-      providers: [RedisService, PrismaService, ConnectivityService],
+      providers: [
+        RedisService,
+        PrismaService,
+        ConnectivityService,
+        BuildProcessor,
+        BuildRunner,
+        BuildsRepository,
+        ArtifactStore,
+        {
+          provide: Vault,
+          inject: [WORKER_CONFIG],
+          useFactory: (c: WorkerConfig) => new Vault(c.VAULT_MASTER_KEY),
+        },
+      ],
     };
   }
 }

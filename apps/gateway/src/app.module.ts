@@ -9,6 +9,7 @@ import type { AppConfig } from './config/env';
 import { HealthController } from './health/health.controller';
 import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
+import { BuildsModule } from './builds/builds.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
 import { UsersModule } from './users/users.module';
 import { WizardModule } from './wizard/wizard.module';
@@ -47,6 +48,7 @@ export class AppModule {
         ApiKeysModule,
         PipelinesModule,
         WizardModule,
+        BuildsModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }],

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import type { AppConfig } from './config/env';
+import { ConfiguredIoAdapter } from './common/configured-io.adapter';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 
 /**
@@ -23,6 +24,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
   app.useGlobalFilters(new HttpExceptionFilter());
+  app.useWebSocketAdapter(new ConfiguredIoAdapter(app, config.CORS_ORIGINS));
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

@@ -8,3 +8,4 @@ export * from './queues';
 export * from './sources';
 export * from './pipelines';
 export * from './wizard';
+export * from './builds';

@@ -5,6 +5,7 @@ export { Prisma, PrismaClient } from '@prisma/client';
 export type {
   AgentType,
   ApiKey,
+  Build,
   LlmProvider,
   PasswordResetToken,
   Pipeline,

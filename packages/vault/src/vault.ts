@@ -55,3 +55,22 @@ export class Vault {
     }
   }
 }
+
+/** The secrets a pipeline holds, each in its own encrypted column. */
+export type PipelineSecretField = 'source_uri' | 'llm_api_key' | 'vector_db_api_key';
+
+/**
+ * The context a pipeline secret is bound to: owner, pipeline and field. The gateway encrypts
+ * with it and the builder-worker decrypts with it, so both must build it the same way.
+ */
+export function pipelineSecretContext(
+  owner: { id: string; userId: string },
+  field: PipelineSecretField,
+): string {
+  return `pipeline:${owner.userId}:${owner.id}:${field}`;
+}
+
+/** The context a key of the user's API-key vault is bound to: its owner and its id. */
+export function apiKeySecretContext(userId: string, keyId: string): string {
+  return `apikey:${userId}:${keyId}`;
+}

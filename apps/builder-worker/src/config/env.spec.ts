@@ -1,25 +1,56 @@
 import { ConfigError } from '@agentloom/server-kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadWorkerConfig } from './env';
 
+const MASTER_KEY = Buffer.alloc(32, 9).toString('base64');
+
 describe('loadWorkerConfig', () => {
-  it('runs a local checkout with no settings at all', () => {
-    expect(loadWorkerConfig({})).toEqual({
+  it('runs a local checkout with no settings but a data folder', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'worker-config-'));
+    const warnings: string[] = [];
+    const config = loadWorkerConfig({ DATA_DIR: dataDir }, (message) => warnings.push(message));
+    expect(config).toEqual({
       NODE_ENV: 'development',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/agentloom',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: 'agentloom',
       WORKER_CONCURRENCY: 2,
       LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      VAULT_MASTER_KEY: expect.any(Buffer),
     });
+    // The development key is generated once and then shared with the gateway through the folder.
+    expect(config.VAULT_MASTER_KEY).toHaveLength(32);
+    expect(loadWorkerConfig({ DATA_DIR: dataDir }, () => undefined).VAULT_MASTER_KEY).toEqual(
+      config.VAULT_MASTER_KEY,
+    );
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('requires the vault master key in production', () => {
+    expect(() =>
+      loadWorkerConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgresql://db:5432/agentloom',
+        REDIS_URL: 'redis://redis:6379',
+      }),
+    ).toThrow(/^Missing setting VAULT_MASTER_KEY: required in production/);
   });
 
   it('reads the concurrency from its text form', () => {
-    expect(loadWorkerConfig({ WORKER_CONCURRENCY: '8' }).WORKER_CONCURRENCY).toBe(8);
+    expect(
+      loadWorkerConfig({ WORKER_CONCURRENCY: '8', VAULT_MASTER_KEY: MASTER_KEY })
+        .WORKER_CONCURRENCY,
+    ).toBe(8);
   });
 
   it('accepts TLS Redis URLs', () => {
-    expect(loadWorkerConfig({ REDIS_URL: 'rediss://cache.internal:6380' }).REDIS_URL).toBe(
-      'rediss://cache.internal:6380',
-    );
+    expect(
+      loadWorkerConfig({ REDIS_URL: 'rediss://cache.internal:6380', VAULT_MASTER_KEY: MASTER_KEY })
+        .REDIS_URL,
+    ).toBe('rediss://cache.internal:6380');
   });
 
   it('names REDIS_URL when it is not a Redis URL', () => {
@@ -51,6 +82,8 @@ describe('loadWorkerConfig', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgresql://agentloom:secret@db:5432/agentloom',
       REDIS_URL: 'redis://redis:6379',
+      VAULT_MASTER_KEY: MASTER_KEY,
+      DATA_DIR: '/var/lib/agentloom',
     });
     expect(config.DATABASE_URL).toBe('postgresql://agentloom:secret@db:5432/agentloom');
     expect(config.REDIS_URL).toBe('redis://redis:6379');

@@ -1,4 +1,13 @@
-import { ConfigError, parseEnvironment } from '@agentloom/server-kit';
+import {
+  ConfigError,
+  defaultDataDir,
+  generateMasterKey,
+  loadOrCreateDevSecret,
+  MASTER_KEY_HINT,
+  parseEnvironment,
+  parseMasterKey,
+} from '@agentloom/server-kit';
+import path from 'node:path';
 import { z } from 'zod';
 
 const concurrencyError = 'must be a whole number from 1 to 32';
@@ -15,6 +24,11 @@ export const ZWorkerEnv = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
     .default('redis://127.0.0.1:6379'),
+  /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, { error: 'letters, digits, : _ - only' })
+    .default('agentloom'),
   /** Builds this process runs at the same time. */
   WORKER_CONCURRENCY: z.coerce
     .number({ error: concurrencyError })
@@ -22,10 +36,20 @@ export const ZWorkerEnv = z.object({
     .min(1, { error: concurrencyError })
     .max(32, { error: concurrencyError })
     .default(2),
+  /** The folder the gateway also uses: uploads are read from it, build zips written to it. */
+  DATA_DIR: z.string().optional(),
+  /** 32 random bytes, base64: the gateway's key, to decrypt a pipeline's secrets in memory. */
+  VAULT_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type WorkerConfig = z.infer<typeof ZWorkerEnv>;
+export type WorkerEnv = z.infer<typeof ZWorkerEnv>;
+
+/** The validated configuration the worker runs with; data folder and master key resolved. */
+export interface WorkerConfig extends Omit<WorkerEnv, 'DATA_DIR' | 'VAULT_MASTER_KEY'> {
+  DATA_DIR: string;
+  VAULT_MASTER_KEY: Buffer;
+}
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
 
@@ -35,11 +59,36 @@ export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
  */
 const REQUIRED_IN_PRODUCTION = ['DATABASE_URL', 'REDIS_URL'] as const;
 
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+export function loadWorkerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (message: string) => void = (message) => console.warn(`[config] ${message}`),
+): WorkerConfig {
   const config = parseEnvironment(ZWorkerEnv, env);
   if (config.NODE_ENV === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name]);
     if (missing) throw new ConfigError(`Missing setting ${missing}: required in production.`);
+    if (!config.VAULT_MASTER_KEY) {
+      throw new ConfigError(
+        `Missing setting VAULT_MASTER_KEY: required in production (the gateway's key). ${MASTER_KEY_HINT}`,
+      );
+    }
   }
-  return config;
+  const dataDir = path.resolve(config.DATA_DIR ?? defaultDataDir());
+  // In development the gateway and the worker share the generated key in the data folder.
+  const masterKeyText =
+    config.VAULT_MASTER_KEY ??
+    loadOrCreateDevSecret(
+      dataDir,
+      'vault-master.key',
+      generateMasterKey,
+      warn,
+      'losing it makes every stored API key and database password unreadable',
+    );
+  let masterKey: Buffer;
+  try {
+    masterKey = parseMasterKey(masterKeyText);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return { ...config, DATA_DIR: dataDir, VAULT_MASTER_KEY: masterKey };
 }

@@ -64,9 +64,8 @@ export class ConnectivityService implements OnApplicationBootstrap, OnApplicatio
     if (failures.length > 0) throw new DependencyUnavailableError(failures.join('; '));
 
     this.logger.log(
-      `Builder worker ready: Postgres and Redis answer. It will serve the "${BUILDS_QUEUE}" queue ` +
-        `(concurrency ${this.config.WORKER_CONCURRENCY}); the build processor is not installed ` +
-        'yet, so no jobs are consumed.',
+      `Builder worker ready: Postgres and Redis answer; serving the "${BUILDS_QUEUE}" queue ` +
+        `(concurrency ${this.config.WORKER_CONCURRENCY}).`,
     );
   }
 

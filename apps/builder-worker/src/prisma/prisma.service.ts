@@ -1,10 +1,10 @@
 import { PrismaClient, createPrismaClient } from '@agentloom/db';
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 
 /** The one Prisma client of this process. */
 @Injectable()
-export class PrismaService implements OnModuleDestroy {
+export class PrismaService implements OnApplicationShutdown {
   readonly client: PrismaClient;
 
   constructor(@Inject(WORKER_CONFIG) config: WorkerConfig) {
@@ -15,7 +15,8 @@ export class PrismaService implements OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the build processor has stopped (it closes in onModuleDestroy). */
+  async onApplicationShutdown(): Promise<void> {
     await this.client.$disconnect();
   }
 }

@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 
-/** The worker's Redis connection, which the BullMQ build processor will share. */
+/** The worker's Redis connection, which the BullMQ build processor shares. */
 @Injectable()
-export class RedisService implements OnModuleDestroy {
+export class RedisService implements OnApplicationShutdown {
   private readonly logger = new Logger(RedisService.name);
   readonly client: Redis;
 
@@ -16,7 +16,8 @@ export class RedisService implements OnModuleDestroy {
     this.client.on('error', (error: Error) => this.logger.warn(`Redis: ${error.message}`));
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the build processor has stopped (it closes in onModuleDestroy). */
+  async onApplicationShutdown(): Promise<void> {
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -1,6 +1,6 @@
 import { maskApiKey, TApiKey, TApiKeySecret, TCreateApiKeyRequest } from '@agentloom/contracts';
 import { ApiKey } from '@agentloom/db';
-import { Vault, VaultDecryptError } from '@agentloom/vault';
+import { apiKeySecretContext as context, Vault, VaultDecryptError } from '@agentloom/vault';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ApiKeyListCache } from './api-key-list.cache';
@@ -87,5 +87,3 @@ export class ApiKeysService {
     };
   }
 }
-
-const context = (userId: string, keyId: string) => `apikey:${userId}:${keyId}`;

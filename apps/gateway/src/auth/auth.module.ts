@@ -5,6 +5,7 @@ import { PassportModule } from '@nestjs/passport';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { AccessTokenVerifier } from './access-token.verifier';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtAuthGuard } from './jwt-auth.guard';
@@ -33,7 +34,9 @@ import { PasswordResetRepository } from './password-reset.repository';
     PasswordResetRepository,
     LoginThrottleService,
     JwtStrategy,
+    AccessTokenVerifier,
     { provide: APP_GUARD, useClass: JwtAuthGuard },
   ],
+  exports: [AccessTokenVerifier],
 })
 export class AuthModule {}

@@ -37,6 +37,11 @@ export const ZGatewayEnv = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
     .default('redis://127.0.0.1:6379'),
+  /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, { error: 'letters, digits, : _ - only' })
+    .default('agentloom'),
   /** HMAC secret for access tokens; at least 32 characters. */
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   /** Access-token lifetime in seconds. */

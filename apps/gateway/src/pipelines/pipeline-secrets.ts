@@ -1,8 +1,12 @@
-import { Vault } from '@agentloom/vault';
+import { PipelineSecretField, pipelineSecretContext, Vault } from '@agentloom/vault';
 import { Injectable } from '@nestjs/common';
 
-/** The secrets a pipeline holds, each in its own encrypted column. */
-export type PipelineSecretField = 'source_uri' | 'llm_api_key' | 'vector_db_api_key';
+export type { PipelineSecretField };
+
+export interface PipelineOwner {
+  id: string;
+  userId: string;
+}
 
 /**
  * Encrypts a pipeline's secrets with the owner, the pipeline and the field as authenticated
@@ -13,18 +17,10 @@ export class PipelineSecrets {
   constructor(private readonly vault: Vault) {}
 
   encrypt(owner: PipelineOwner, field: PipelineSecretField, plain: string): string {
-    return this.vault.encrypt(plain, context(owner, field));
+    return this.vault.encrypt(plain, pipelineSecretContext(owner, field));
   }
 
   decrypt(owner: PipelineOwner, field: PipelineSecretField, envelope: string): string {
-    return this.vault.decrypt(envelope, context(owner, field));
+    return this.vault.decrypt(envelope, pipelineSecretContext(owner, field));
   }
 }
-
-export interface PipelineOwner {
-  id: string;
-  userId: string;
-}
-
-const context = (owner: PipelineOwner, field: PipelineSecretField) =>
-  `pipeline:${owner.userId}:${owner.id}:${field}`;

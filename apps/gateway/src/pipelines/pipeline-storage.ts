@@ -34,6 +34,11 @@ export class PipelineStorage {
     if (storedName) await rm(this.uploadPath(pipelineId, storedName), { force: true });
   }
 
+  /** A build's zip, written by the builder-worker under the same shared folder. */
+  artifactPath(pipelineId: string, artifact: string): string {
+    return path.join(this.dirs.artifacts, pipelineId, path.basename(artifact));
+  }
+
   /** Everything the pipeline left on disk: its uploads and its build artifacts. */
   async removeAll(pipelineId: string): Promise<void> {
     await rm(path.join(this.dirs.uploads, pipelineId), { recursive: true, force: true });

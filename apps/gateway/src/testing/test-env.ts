@@ -16,4 +16,6 @@ Object.assign(process.env, {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-gw-')),
   WEB_URL: 'http://localhost:5173',
   LOG_LEVEL: 'silent',
+  // A queue namespace of its own per run: test builds never reach a developer's worker.
+  QUEUE_PREFIX: `agentloom-test-${process.pid}`,
 });

@@ -1,0 +1,85 @@
+import { BUILD_AGENT_JOB, BUILDS_QUEUE, TBuildJob, ZBuildJob } from '@agentloom/contracts';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { WORKER_CONFIG, WorkerConfig } from '../config/env';
+import { RedisService } from '../redis/redis.service';
+import { BuildError, BuildRunner } from './build-runner.service';
+import { BuildsRepository } from './builds.repository';
+
+const UNEXPECTED_FAILURE =
+  'The build failed unexpectedly. Please try again; if it keeps failing, contact support.';
+
+/**
+ * The consumer of the `builds` queue. Thin on purpose: it checks the job, hands it to the
+ * BuildRunner, and decides what a failure means — a BuildError ends the build at once with its
+ * message; anything else is retried (attempts in BUILD_JOB_OPTIONS) and, on the last attempt,
+ * ends the build Failed with a general message. Closing waits for running builds to finish,
+ * which is what SIGTERM does.
+ */
+@Injectable()
+export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(BuildProcessor.name);
+  private worker?: Worker<TBuildJob>;
+
+  constructor(
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    private readonly redis: RedisService,
+    private readonly runner: BuildRunner,
+    private readonly builds: BuildsRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.worker = new Worker<TBuildJob>(BUILDS_QUEUE, (job) => this.process(job), {
+      connection: this.redis.client,
+      prefix: this.config.QUEUE_PREFIX,
+      concurrency: this.config.WORKER_CONCURRENCY,
+    });
+    this.worker.on('error', (error) => this.logger.warn(`Queue: ${error.message}`));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(`Build ${job?.id ?? '?'} attempt failed: ${error.message}`),
+    );
+    this.logger.log(
+      `Consuming the "${BUILDS_QUEUE}" queue with concurrency ${this.config.WORKER_CONCURRENCY}.`,
+    );
+  }
+
+  /** For tests: resolves when the worker is connected and taking jobs. */
+  async ready(): Promise<void> {
+    await this.worker?.waitUntilReady();
+  }
+
+  async process(job: Job<TBuildJob>): Promise<void> {
+    if (job.name !== BUILD_AGENT_JOB) {
+      throw new UnrecoverableError(`This worker has no handler for "${job.name}" jobs.`);
+    }
+    const payload = ZBuildJob.safeParse(job.data);
+    if (!payload.success) throw new UnrecoverableError('The job payload is not a build id.');
+    const { buildId } = payload.data;
+    try {
+      await this.runner.run(buildId, (progress) => job.updateProgress(progress));
+    } catch (error) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (error instanceof BuildError || lastAttempt) {
+        const detail = error instanceof BuildError ? error.message : UNEXPECTED_FAILURE;
+        if (!(error instanceof BuildError)) this.logger.error((error as Error).stack);
+        const build = await this.builds.findWithPipeline(buildId);
+        if (build) await this.builds.markFailed(build, detail);
+        throw new UnrecoverableError(detail);
+      }
+      throw error;
+    }
+  }
+
+  /** Runs before Redis and Postgres close: running builds finish, then the worker stops. */
+  async onModuleDestroy(): Promise<void> {
+    if (!this.worker) return;
+    this.logger.log('Stopping: waiting for running builds to finish.');
+    await this.worker.close();
+  }
+}

@@ -1,0 +1,201 @@
+import {
+  BUILD_AGENT_JOB,
+  BUILD_JOB_OPTIONS,
+  BUILDS_QUEUE,
+  RAG_BUILD_STAGES,
+} from '@agentloom/contracts';
+import type { PrismaClient } from '@agentloom/db';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import type { WorkerConfig } from '../config/env';
+import {
+  seedRagBuild,
+  TEST_LLM_KEY,
+  testPrisma,
+  testWorkerConfig,
+} from '../testing/build-fixtures';
+import { WorkerModule } from '../worker.module';
+import { BuildProcessor } from './build.processor';
+
+/** Every entry of a zip with its content. */
+function readZip(file: string): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const entries = new Map<string, Buffer>();
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('no zip'));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
+          const parts: Buffer[] = [];
+          stream.on('data', (part: Buffer) => parts.push(part));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(parts));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('Build worker', () => {
+  let config: WorkerConfig;
+  let prisma: PrismaClient;
+  let worker: INestApplicationContext;
+  let queue: Queue;
+  let events: QueueEvents;
+  let connections: Redis[];
+
+  beforeAll(async () => {
+    config = testWorkerConfig();
+    prisma = testPrisma(config);
+    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
+      logger: false,
+    });
+    await worker.init();
+    await worker.get(BuildProcessor).ready();
+    const [producer, listener] = [0, 1].map(
+      () => new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }),
+    ) as [Redis, Redis];
+    connections = [producer, listener];
+    queue = new Queue(BUILDS_QUEUE, { connection: producer, prefix: config.QUEUE_PREFIX });
+    events = new QueueEvents(BUILDS_QUEUE, { connection: listener, prefix: config.QUEUE_PREFIX });
+    await events.waitUntilReady();
+  });
+  afterAll(async () => {
+    await worker.close();
+    await events.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await Promise.all(connections.map((connection) => connection.quit()));
+    await prisma.$disconnect();
+    await rm(config.DATA_DIR, { recursive: true, force: true });
+  });
+
+  async function runBuild(buildId: string) {
+    const progress: unknown[] = [];
+    const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
+      if (jobId === buildId) progress.push(data);
+    };
+    events.on('progress', onProgress);
+    const job = await queue.add(
+      BUILD_AGENT_JOB,
+      { buildId },
+      { ...BUILD_JOB_OPTIONS, jobId: buildId },
+    );
+    try {
+      await job.waitUntilFinished(events, 60_000);
+    } finally {
+      events.off('progress', onProgress);
+    }
+    return progress;
+  }
+
+  it('builds a RAG agent from a CSV: stages in order, one zip, no secret inside', async () => {
+    const { pipelineId, buildId } = await seedRagBuild(prisma, config);
+    const progress = await runBuild(buildId);
+
+    const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
+    expect(build.status).toBe('Built');
+    expect(build.error).toBeNull();
+    const stages = build.stages as Array<{ name: string; started_at: string; finished_at: string }>;
+    expect(stages.map((stage) => stage.name)).toEqual([...RAG_BUILD_STAGES]);
+    for (const stage of stages) expect(stage.finished_at >= stage.started_at).toBe(true);
+    expect((await prisma.pipeline.findUniqueOrThrow({ where: { id: pipelineId } })).status).toBe(
+      'Built',
+    );
+
+    // The live feed saw each stage start and finish, in order.
+    const seen = (
+      progress as Array<{ buildId: string; stage: string; index: number; state: string }>
+    ).map((event) => `${event.index}:${event.stage}:${event.state}`);
+    expect(seen).toEqual(
+      RAG_BUILD_STAGES.flatMap((stage, index) => [
+        `${index}:${stage}:started`,
+        `${index}:${stage}:finished`,
+      ]),
+    );
+    expect(progress.every((event) => (event as { buildId: string }).buildId === buildId)).toBe(
+      true,
+    );
+
+    const folder = path.join(config.DATA_DIR, 'artifacts', pipelineId);
+    expect(await readdir(folder)).toEqual([`${buildId}.zip`]);
+    const zip = await readZip(path.join(folder, `${buildId}.zip`));
+    const root = `rag-agent-${pipelineId}/`;
+    for (const name of zip.keys()) expect(name.startsWith(root)).toBe(true);
+    for (const required of [
+      'app.py',
+      'agent.json',
+      'prompts/system.txt',
+      'requirements.txt',
+      'Dockerfile',
+      'docker-compose.yml',
+      '.env.example',
+      '.github/workflows/ci.yml',
+      'README.md',
+      'data/chunks.jsonl',
+      'data/source.csv',
+    ]) {
+      expect([required, zip.has(root + required)]).toEqual([required, true]);
+    }
+    const chunks = zip
+      .get(`${root}data/chunks.jsonl`)!
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { text: string; row: number });
+    expect(chunks).toEqual([
+      expect.objectContaining({ text: 'region: North\nproduct: Widget\namount: 120', row: 1 }),
+      expect.objectContaining({ text: 'region: South\nproduct: Gadget\namount: 80', row: 2 }),
+    ]);
+    for (const [name, content] of zip) {
+      expect([name, content.includes(TEST_LLM_KEY)]).toEqual([name, false]);
+    }
+  });
+
+  it('a second run of the same build replaces its zip: exactly one artifact', async () => {
+    const { pipelineId, buildId } = await seedRagBuild(prisma, config);
+    await runBuild(buildId);
+    const job = await queue.getJob(buildId);
+    await job?.remove();
+    await prisma.build.update({ where: { id: buildId }, data: { status: 'Building' } });
+    await runBuild(buildId);
+    expect(await readdir(path.join(config.DATA_DIR, 'artifacts', pipelineId))).toEqual([
+      `${buildId}.zip`,
+    ]);
+    const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
+    expect(build).toMatchObject({ status: 'Built', attempts: 2 });
+  });
+
+  it('ends a build Failed with a human reason when its source file is gone', async () => {
+    const { pipelineId, buildId } = await seedRagBuild(prisma, config);
+    await rm(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true, force: true });
+    await expect(runBuild(buildId)).rejects.toThrow(
+      'The uploaded source file is missing; upload it again.',
+    );
+    const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
+    expect(build).toMatchObject({
+      status: 'Failed',
+      error: 'The uploaded source file is missing; upload it again.',
+    });
+    expect((await prisma.pipeline.findUniqueOrThrow({ where: { id: pipelineId } })).status).toBe(
+      'Failed',
+    );
+  });
+
+  it('refuses a job whose payload is not a build id, without retrying', async () => {
+    const job = await queue.add(BUILD_AGENT_JOB, { config: 'nope' }, { attempts: 3 });
+    await expect(job.waitUntilFinished(events, 30_000)).rejects.toThrow(
+      'The job payload is not a build id.',
+    );
+    expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  isModelOfProvider,
+  type TDistanceMetric,
+  type TEmbeddingModel,
+  type TLlmModel,
+  type TLlmProvider,
+  type TSqlFramework,
+  type TUiFramework,
+  type TVectorStore,
+} from '@agentloom/contracts';
+
+/**
+ * What each choice of the wizard means for the generated project. Every table is keyed by a
+ * contracts enum value, never by free text: these are the only values that reach templates.
+ */
+
+export interface EmbeddingSpec {
+  backend: 'openai' | 'sentence-transformers';
+  /** The id the backend loads: OpenAI's model name or the Hugging Face repository. */
+  modelId: string;
+  dimensions: number;
+  /** Text put before queries / passages, for models trained that way (e5, BGE). */
+  queryPrefix: string;
+  passagePrefix: string;
+}
+
+export const EMBEDDINGS: Record<TEmbeddingModel, EmbeddingSpec> = {
+  'text-embedding-ada-002': {
+    backend: 'openai',
+    modelId: 'text-embedding-ada-002',
+    dimensions: 1536,
+    queryPrefix: '',
+    passagePrefix: '',
+  },
+  'all-MiniLM-L6-v2': {
+    backend: 'sentence-transformers',
+    modelId: 'sentence-transformers/all-MiniLM-L6-v2',
+    dimensions: 384,
+    queryPrefix: '',
+    passagePrefix: '',
+  },
+  'all-MiniLM-L12-v2': {
+    backend: 'sentence-transformers',
+    modelId: 'sentence-transformers/all-MiniLM-L12-v2',
+    dimensions: 384,
+    queryPrefix: '',
+    passagePrefix: '',
+  },
+  'sentence-t5-base': {
+    backend: 'sentence-transformers',
+    modelId: 'sentence-transformers/sentence-t5-base',
+    dimensions: 768,
+    queryPrefix: '',
+    passagePrefix: '',
+  },
+  'bge-small-en': {
+    backend: 'sentence-transformers',
+    modelId: 'BAAI/bge-small-en',
+    dimensions: 384,
+    queryPrefix: 'Represent this sentence for searching relevant passages: ',
+    passagePrefix: '',
+  },
+  'e5-small-v2': {
+    backend: 'sentence-transformers',
+    modelId: 'intfloat/e5-small-v2',
+    dimensions: 384,
+    queryPrefix: 'query: ',
+    passagePrefix: 'passage: ',
+  },
+};
+
+export interface ProviderSpec {
+  label: string;
+  /** LiteLLM's provider prefix. */
+  litellmPrefix: string;
+  /** The environment variable LiteLLM (and the agent) read the key from. */
+  apiKeyEnv: string;
+}
+
+export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
+  openai: { label: 'OpenAI', litellmPrefix: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
+  claude: { label: 'Claude', litellmPrefix: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' },
+  groq: { label: 'Groq', litellmPrefix: 'groq', apiKeyEnv: 'GROQ_API_KEY' },
+  gemini: { label: 'Gemini', litellmPrefix: 'gemini', apiKeyEnv: 'GEMINI_API_KEY' },
+  deepseek: { label: 'DeepSeek', litellmPrefix: 'deepseek', apiKeyEnv: 'DEEPSEEK_API_KEY' },
+};
+
+/**
+ * Model names as the builder lists them (SPEC §3) where the provider's API knows them by
+ * another name. Others pass through unchanged.
+ */
+const PROVIDER_MODEL_IDS: Partial<Record<TLlmModel, string>> = {
+  'claude-3.5-haiku-20241022': 'claude-3-5-haiku-20241022',
+  'claude-3.7-sonnet-20250219': 'claude-3-7-sonnet-20250219',
+  // Claude Opus 4 was released on 2025-05-22 under the id claude-opus-4-20250514.
+  'claude-4-opus-20250522': 'claude-opus-4-20250514',
+  // DeepSeek serves its V2.5 chat and coder models as deepseek-chat.
+  'deepseek-coder-v2': 'deepseek-chat',
+  'deepseek-v2.5-chat': 'deepseek-chat',
+};
+
+/** The model name LiteLLM expects, e.g. `anthropic/claude-3-5-haiku-20241022`. */
+export function litellmModel(provider: TLlmProvider, model: string): string {
+  if (!isModelOfProvider(provider, model)) {
+    throw new Error(`${model} is not a ${PROVIDERS[provider].label} model.`);
+  }
+  const id = PROVIDER_MODEL_IDS[model as TLlmModel] ?? model;
+  return `${PROVIDERS[provider].litellmPrefix}/${id}`;
+}
+
+export interface UiSpec {
+  label: string;
+  port: number;
+  /** A URL that answers 200 once the UI serves, checked from inside the container. */
+  healthcheckUrl: string;
+  /** The container's command, as a Dockerfile exec-form array. */
+  dockerCommand: readonly string[];
+  /** How to start it on a developer's machine. */
+  localCommand: string;
+  template: string;
+}
+
+export const UIS: Record<TUiFramework, UiSpec> = {
+  streamlit: {
+    label: 'Streamlit',
+    port: 8501,
+    healthcheckUrl: 'http://127.0.0.1:8501/_stcore/health',
+    dockerCommand: ['streamlit', 'run', 'app.py', '--server.address=0.0.0.0', '--server.port=8501'],
+    localCommand: 'streamlit run app.py',
+    template: 'common/ui/streamlit_app.py',
+  },
+  gradio: {
+    label: 'Gradio',
+    port: 7860,
+    healthcheckUrl: 'http://127.0.0.1:7860/',
+    dockerCommand: ['python', 'app.py', '--host', '0.0.0.0', '--port', '7860'],
+    localCommand: 'python app.py',
+    template: 'common/ui/gradio_app.py',
+  },
+};
+
+export interface VectorStoreSpec {
+  label: string;
+  /** The store's module in the generated `agent/stores/` package. */
+  module: string;
+  /** Whether docker-compose.yml runs the store next to the agent. */
+  selfHosted: boolean;
+  /** Where docker-compose.yml publishes it on the developer's machine. */
+  localUrl?: string;
+}
+
+export const VECTOR_STORES: Record<TVectorStore, VectorStoreSpec> = {
+  chromadb: {
+    label: 'ChromaDB',
+    module: 'chroma_store',
+    selfHosted: true,
+    localUrl: 'http://localhost:8000',
+  },
+  qdrant: {
+    label: 'Qdrant',
+    module: 'qdrant_store',
+    selfHosted: true,
+    localUrl: 'http://localhost:6333',
+  },
+  milvus: {
+    label: 'Milvus',
+    module: 'milvus_store',
+    selfHosted: true,
+    localUrl: 'http://localhost:19530',
+  },
+  pinecone: { label: 'Pinecone', module: 'pinecone_store', selfHosted: false },
+};
+
+export const DISTANCE_LABELS: Record<TDistanceMetric, string> = {
+  cosine: 'cosine similarity',
+  euclidean: 'Euclidean distance',
+  dot: 'dot product',
+};
+
+export interface SqlFrameworkSpec {
+  label: string;
+  /** The engine template, copied to `agent/engine.py`. */
+  engine: 'sql_query' | 'vanna' | 'pandasai';
+}
+
+export const SQL_FRAMEWORKS_SPEC: Record<TSqlFramework, SqlFrameworkSpec> = {
+  sql_query_file: { label: 'SQL query (LLM-written SQL)', engine: 'sql_query' },
+  sql_query_db: { label: 'SQL query (LLM-written SQL)', engine: 'sql_query' },
+  vannaai_file: { label: 'Vanna', engine: 'vanna' },
+  vannaai_db: { label: 'Vanna', engine: 'vanna' },
+  pandasai: { label: 'PandasAI', engine: 'pandasai' },
+};

@@ -1,0 +1,107 @@
+import { SOURCE_TYPE_LABELS } from '@agentloom/contracts';
+import { EMBEDDINGS, PROVIDERS, VECTOR_STORES } from './catalog';
+import type { AgentManifest } from './manifest';
+
+/** An environment variable the generated app reads. */
+export interface EnvVariable {
+  name: string;
+  required: boolean;
+  /** One line, for the README table and as a comment in .env.example. */
+  purpose: string;
+  /** An illustrative value, shown in a comment only (never a working credential). */
+  example?: string;
+}
+
+const DATABASE_URL_EXAMPLES: Record<string, string> = {
+  postgres: 'postgresql://USER:PASSWORD@HOST:5432/DBNAME',
+  mysql: 'mysql://USER:PASSWORD@HOST:3306/DBNAME',
+  sqlite: 'sqlite:///data/database.db',
+  mongo: 'mongodb://USER:PASSWORD@HOST:27017',
+};
+
+/** Every variable the project's code reads, in the order .env.example lists them. */
+export function envVariables(manifest: AgentManifest): EnvVariable[] {
+  const provider = PROVIDERS[manifest.llm.provider];
+  const variables: EnvVariable[] = [
+    {
+      name: provider.apiKeyEnv,
+      required: true,
+      purpose: `API key for ${provider.label}, the LLM (${manifest.llm.model}).`,
+    },
+  ];
+
+  if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend === 'openai') {
+    if (provider.apiKeyEnv !== 'OPENAI_API_KEY') {
+      variables.push({
+        name: 'OPENAI_API_KEY',
+        required: true,
+        purpose: `API key for OpenAI, the embedding model (${manifest.embedding.model}).`,
+      });
+    }
+  }
+
+  const store = manifest.vector_store;
+  if (store) {
+    const label = VECTOR_STORES[store.provider].label;
+    if (store.provider === 'pinecone') {
+      variables.push(
+        { name: 'PINECONE_API_KEY', required: true, purpose: 'API key for Pinecone.' },
+        {
+          name: 'PINECONE_CLOUD',
+          required: false,
+          purpose:
+            'Cloud (aws, gcp or azure) for a new serverless index when the environment in ' +
+            'agent.json does not name one. Default: aws.',
+        },
+      );
+    } else {
+      variables.push(
+        {
+          name: 'VECTOR_STORE_URL',
+          required: false,
+          purpose:
+            `${label}'s URL. Default: the URL in agent.json; docker-compose.yml points it at ` +
+            'its own service.',
+        },
+        {
+          name: 'VECTOR_STORE_API_KEY',
+          required: false,
+          purpose: `Only for a hosted ${label} that needs an API key or token.`,
+        },
+      );
+    }
+    variables.push({
+      name: 'VECTOR_STORE',
+      required: false,
+      purpose:
+        `Set to "memory" to keep vectors in memory instead of ${label} ` +
+        '(nothing is kept across restarts).',
+    });
+  }
+
+  const example = DATABASE_URL_EXAMPLES[manifest.source.type];
+  if (example) {
+    variables.push({
+      name: 'DATABASE_URL',
+      required: true,
+      purpose: `Connection URL of the ${SOURCE_TYPE_LABELS[manifest.source.type]} source. Use a read-only account.`,
+      example,
+    });
+  }
+  return variables;
+}
+
+/** .env.example: every variable, empty. Placeholders only: real values go in .env. */
+export function renderEnvExample(variables: readonly EnvVariable[]): string {
+  const blocks = variables.map((variable) => {
+    const lines = [`# ${variable.required ? '' : '(optional) '}${variable.purpose}`];
+    if (variable.example) lines.push(`# Example: ${variable.example}`);
+    lines.push(`${variable.name}=`);
+    return lines.join('\n');
+  });
+  const header = [
+    '# Copy this file to .env and fill in the values. Never commit .env.',
+    '# An empty value counts as unset.',
+  ].join('\n');
+  return `${[header, ...blocks].join('\n\n')}\n`;
+}

@@ -1,0 +1,374 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LLM_MODELS, LLM_PROVIDERS, type TPipelineConfig } from '@agentloom/contracts';
+import {
+  ProjectInputError,
+  RAG_DEFAULTS,
+  TEMPLATES_DIR,
+  generateProject,
+  projectFolderName,
+  type GeneratedFile,
+  type ProjectInput,
+} from '.';
+import { litellmModel } from './catalog';
+import { markdownText } from './markdown';
+import { renderTemplate } from './templates';
+
+const SESSION = '0b5e1f9a-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
+const NOW = '2026-11-21T10:00:00.000Z';
+const HOSTILE =
+  'Robert"); DROP TABLE x;-- """ ${process.env} {{7*7}} `rm -rf` \n../../etc/passwd @@UI_PORT@@';
+
+let dir: string;
+let csvPath: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'agentloom-generate-'));
+  csvPath = path.join(dir, 'upload.csv');
+  await writeFile(csvPath, 'region,amount\nNorth,10\n');
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function ragConfig(overrides: Partial<TPipelineConfig> = {}): TPipelineConfig {
+  return {
+    source_type: 'csv',
+    file: {
+      original_name: 'sales.csv',
+      size_bytes: 20,
+      summary: { kind: 'csv', columns: ['region', 'amount'], rows: 1 },
+      uploaded_at: NOW,
+    },
+    embedding_model: 'all-MiniLM-L6-v2',
+    vector_store: { vector_db: 'qdrant', url: 'http://localhost:6333', dimensions: 384 },
+    llm: { provider: 'claude', model: 'claude-3.5-haiku-20241022' },
+    system_prompt: 'Be helpful.',
+    ui: 'streamlit',
+    ...overrides,
+  };
+}
+
+function ragInput(overrides: Partial<ProjectInput> = {}): ProjectInput {
+  return {
+    sessionId: SESSION,
+    agentType: 'rag',
+    name: 'Sales helper',
+    config: ragConfig(),
+    sourceFile: { path: csvPath, dataFileName: 'source.csv' },
+    ...overrides,
+  };
+}
+
+function sqlInput(config: Partial<TPipelineConfig> = {}): ProjectInput {
+  return {
+    sessionId: SESSION,
+    agentType: 'sql',
+    name: 'Sales analyst',
+    config: {
+      source_type: 'postgres',
+      database: {
+        type: 'postgres',
+        uri: 'postgresql://app:****@db.example.com/shop',
+        database: 'shop',
+        table: 'sales',
+        columns: [{ name: 'id', type: 'integer' }],
+        approximate_rows: 10,
+        checked_at: NOW,
+      },
+      llm: { provider: 'openai', model: 'gpt-4o-mini' },
+      system_prompt: 'Be precise.',
+      framework: 'sql_query_db',
+      ui: 'gradio',
+      ...config,
+    },
+  };
+}
+
+const text = (files: GeneratedFile[], file: string): string => {
+  const found = files.find((candidate) => candidate.path === file);
+  if (!found) throw new Error(`${file} was not generated`);
+  return found.content.toString();
+};
+
+describe('projectFolderName', () => {
+  it('names the zip folder after the type and session', () => {
+    expect(projectFolderName('rag', SESSION)).toBe(`rag-agent-${SESSION}`);
+    expect(projectFolderName('sql', SESSION)).toBe(`sql-agent-${SESSION}`);
+  });
+
+  it('refuses anything that is not a UUID', () => {
+    expect(() => projectFolderName('rag', '../../etc')).toThrow(ProjectInputError);
+  });
+});
+
+describe('generateProject', () => {
+  it('writes agent.json with the whole configuration and no secret', async () => {
+    const files = await generateProject(ragInput());
+    const manifest = JSON.parse(text(files, 'agent.json')) as Record<string, unknown>;
+
+    expect(manifest).toEqual({
+      version: 1,
+      generator: 'agentloom',
+      session_id: SESSION,
+      type: 'rag',
+      name: 'Sales helper',
+      prompt_file: 'prompts/system.txt',
+      source: {
+        type: 'csv',
+        file: 'data/source.csv',
+        original_name: 'sales.csv',
+        columns: ['region', 'amount'],
+      },
+      llm: {
+        provider: 'claude',
+        model: 'claude-3.5-haiku-20241022',
+        litellm_model: 'anthropic/claude-3-5-haiku-20241022',
+        api_key_env: 'ANTHROPIC_API_KEY',
+        temperature: 0,
+        max_tokens: 1024,
+      },
+      ui: { framework: 'streamlit', port: 8501 },
+      embedding: {
+        model: 'all-MiniLM-L6-v2',
+        backend: 'sentence-transformers',
+        model_id: 'sentence-transformers/all-MiniLM-L6-v2',
+        dimensions: 384,
+        query_prefix: '',
+        passage_prefix: '',
+      },
+      vector_store: {
+        provider: 'qdrant',
+        url: 'http://localhost:6333',
+        collection: 'agent_0b5e1f9a2c3d4e5f8a9b0c1d2e3f4a5b',
+        distance_metric: 'cosine',
+        dimensions: 384,
+      },
+      rag: { ...RAG_DEFAULTS },
+    });
+    expect(RAG_DEFAULTS).toMatchObject({ chunk_size: 800, chunk_overlap: 100, top_k: 4 });
+  });
+
+  it('keeps the database details but never the connection URI', async () => {
+    const files = await generateProject(sqlInput());
+    const manifest = JSON.parse(text(files, 'agent.json')) as { source: unknown; sql: unknown };
+
+    expect(manifest.source).toEqual({
+      type: 'postgres',
+      database: 'shop',
+      table: 'sales',
+      columns: [{ name: 'id', type: 'integer' }],
+    });
+    expect(manifest.sql).toEqual({
+      framework: 'sql_query_db',
+      max_rows: 200,
+      timeout_seconds: 15,
+    });
+    for (const file of files) expect(file.content.toString()).not.toContain('db.example.com');
+  });
+
+  it('ships the system prompt byte for byte and the source file unchanged', async () => {
+    const prompt = '  Line one\r\nline two\n\n\u2028 😀 """ {{x}} ';
+    const files = await generateProject(ragInput({ config: ragConfig({ system_prompt: prompt }) }));
+
+    const promptFile = files.find((file) => file.path === 'prompts/system.txt')!;
+    expect(Buffer.from(promptFile.content).equals(Buffer.from(prompt, 'utf8'))).toBe(true);
+    const data = files.find((file) => file.path === 'data/source.csv')!;
+    expect(Buffer.from(data.content).equals(await readFile(csvPath))).toBe(true);
+  });
+
+  it('puts a hostile name only into data files and, escaped, into the README', async () => {
+    const files = await generateProject(
+      ragInput({ name: HOSTILE, config: ragConfig({ system_prompt: HOSTILE }) }),
+    );
+
+    expect((JSON.parse(text(files, 'agent.json')) as { name: string }).name).toBe(HOSTILE);
+    expect(text(files, 'prompts/system.txt')).toBe(HOSTILE);
+    const readme = text(files, 'README.md');
+    expect(readme.split('\n')[0]).toBe(`# ${markdownText(HOSTILE)}`);
+    expect(readme).not.toContain('`rm -rf`');
+    // Every other file is a template copied as it is, or data that cannot hold the name.
+    for (const file of files) {
+      if (['agent.json', 'prompts/system.txt', 'README.md'].includes(file.path)) continue;
+      expect(file.content.toString()).not.toContain('DROP TABLE x');
+      expect(file.content.toString()).not.toContain('@@');
+    }
+  });
+
+  it('copies Python templates verbatim: no string is ever interpolated into code', async () => {
+    const files = await generateProject(ragInput({ name: HOSTILE }));
+    const config = await readFile(path.join(TEMPLATES_DIR, 'common/agent/config.py'), 'utf8');
+
+    expect(text(files, 'agent/config.py')).toBe(config);
+    for (const file of files.filter((candidate) => candidate.path.endsWith('.py'))) {
+      expect(file.content.toString()).not.toMatch(/@@[A-Z_]+@@/);
+    }
+  });
+
+  it('returns sorted, relative POSIX paths inside the project', async () => {
+    const files = await generateProject(
+      ragInput({ chunks: [{ id: 'a', text: 'x', source: 's' }] }),
+    );
+    const paths = files.map((file) => file.path);
+
+    expect(paths).toEqual([...paths].sort());
+    for (const file of paths) {
+      expect(file).not.toMatch(/^\/|\\|(^|\/)\.\.?(\/|$)/);
+    }
+    expect(paths).toContain('data/chunks.jsonl');
+    expect(paths).toContain('.github/workflows/ci.yml');
+  });
+
+  it('writes chunks one JSON object per line, whatever their text', async () => {
+    const chunks = [
+      { id: 'c1', text: 'line\nbreak "quote" \u2028', source: 'a.pdf', page: 2 },
+      { id: 'c2', text: 'row', source: 'b.csv', row: 7 },
+    ];
+    const files = await generateProject(ragInput({ chunks }));
+    const lines = text(files, 'data/chunks.jsonl').trimEnd().split('\n');
+
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(chunks);
+  });
+
+  it('lists every variable the app reads in .env.example, with empty values', async () => {
+    const pinecone = ragConfig({
+      embedding_model: 'text-embedding-ada-002',
+      vector_store: { vector_db: 'pinecone', environment: 'us-east-1', index_name: 'docs' },
+    });
+    const env = text(await generateProject(ragInput({ config: pinecone })), '.env.example');
+    const names = env
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => {
+        expect(line).toMatch(/^[A-Z_]+=$/);
+        return line.slice(0, -1);
+      });
+
+    expect(names).toEqual([
+      'ANTHROPIC_API_KEY',
+      'OPENAI_API_KEY',
+      'PINECONE_API_KEY',
+      'PINECONE_CLOUD',
+      'VECTOR_STORE',
+    ]);
+    const sqlEnv = text(await generateProject(sqlInput()), '.env.example');
+    expect(sqlEnv).toMatch(/^OPENAI_API_KEY=$/m);
+    expect(sqlEnv).toMatch(/^DATABASE_URL=$/m);
+    expect(sqlEnv).toContain('# Example: postgresql://USER:PASSWORD@HOST:5432/DBNAME');
+  });
+
+  it('pins only what the chosen options need', async () => {
+    const requirements = (files: GeneratedFile[]) =>
+      text(files, 'requirements.txt')
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'));
+
+    const rag = requirements(await generateProject(ragInput()));
+    for (const line of rag) expect(line).toMatch(/^[A-Za-z0-9_.-]+==\d[\w.]*$/);
+    expect(rag).toEqual(
+      expect.arrayContaining([
+        'litellm==1.51.0',
+        'streamlit==1.39.0',
+        'qdrant-client==1.12.0',
+        'sentence-transformers==3.2.1',
+        'pandas==2.2.3',
+      ]),
+    );
+    expect(rag.join('\n')).not.toMatch(/gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna/);
+
+    const sql = requirements(await generateProject(sqlInput()));
+    expect(sql).toEqual(
+      expect.arrayContaining(['gradio==4.44.1', 'SQLAlchemy==2.0.36', 'psycopg2-binary==2.9.10']),
+    );
+    expect(sql.join('\n')).not.toMatch(/streamlit|sentence-transformers|torch|qdrant/);
+
+    const pandasai = requirements(
+      await generateProject({
+        ...sqlInput({
+          source_type: 'csv',
+          database: undefined,
+          file: ragConfig().file,
+          framework: 'pandasai',
+        }),
+        sourceFile: { path: csvPath, dataFileName: 'source.csv' },
+      }),
+    );
+    expect(pandasai).toEqual(expect.arrayContaining(['pandasai==2.3.0', 'pandas==1.5.3']));
+    expect(pandasai).not.toContain('pandas==2.2.3');
+  });
+
+  it('builds a non-root image with a health check on the UI port', async () => {
+    const streamlit = text(await generateProject(ragInput()), 'Dockerfile');
+    expect(streamlit).toMatch(/^FROM python:3\.11-slim$/m);
+    expect(streamlit).toMatch(/^USER agent$/m);
+    expect(streamlit).toContain('http://127.0.0.1:8501/_stcore/health');
+    expect(streamlit).toMatch(/^CMD \["streamlit", "run", "app.py", .*"--server.port=8501"\]$/m);
+
+    const gradio = text(await generateProject(sqlInput()), 'Dockerfile');
+    expect(gradio).toContain('http://127.0.0.1:7860/');
+    expect(gradio).toMatch(/^EXPOSE 7860$/m);
+  });
+
+  it('refuses configurations that cannot make a working project', async () => {
+    const refused = (input: ProjectInput) =>
+      expect(generateProject(input)).rejects.toThrow(ProjectInputError);
+
+    await refused(ragInput({ sessionId: 'not-a-uuid' }));
+    await refused(ragInput({ config: ragConfig({ llm: { provider: 'openai', model: 'gpt-3' } }) }));
+    await refused(ragInput({ config: ragConfig({ embedding_model: undefined }) }));
+    await refused(ragInput({ sourceFile: undefined }));
+    await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: '../x.csv' } }));
+    await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: 'source.pdf' } }));
+    await refused(
+      ragInput({
+        chunks: [
+          { id: 'a', text: 'x', source: 's' },
+          { id: 'a', text: 'y', source: 's' },
+        ],
+      }),
+    );
+    await refused(sqlInput({ framework: 'pandasai' }));
+    await refused({ ...sqlInput(), chunks: [] });
+    await refused(
+      ragInput({ config: ragConfig({ vector_store: { vector_db: 'pinecone', index_name: 'x' } }) }),
+    );
+  });
+});
+
+describe('litellmModel', () => {
+  it('maps every model the builder offers to a provider-prefixed LiteLLM name', () => {
+    for (const provider of LLM_PROVIDERS) {
+      for (const model of LLM_MODELS[provider]) {
+        expect(litellmModel(provider, model)).toMatch(
+          /^(openai|anthropic|groq|gemini|deepseek)\/\S+$/,
+        );
+      }
+    }
+    expect(litellmModel('claude', 'claude-3.7-sonnet-20250219')).toBe(
+      'anthropic/claude-3-7-sonnet-20250219',
+    );
+    expect(litellmModel('gemini', 'gemini-2.0-flash')).toBe('gemini/gemini-2.0-flash');
+    expect(() => litellmModel('groq', 'gpt-4o')).toThrow();
+  });
+});
+
+describe('renderTemplate', () => {
+  it('fills placeholders in one pass', () => {
+    expect(renderTemplate('a @@X@@ b @@Y@@', { X: '@@Y@@', Y: 2 })).toBe('a @@Y@@ b 2');
+  });
+
+  it('fails on a missing or an unused value', () => {
+    expect(() => renderTemplate('@@X@@', {})).toThrow(/X/);
+    expect(() => renderTemplate('none', { X: 1 })).toThrow(/Unused/);
+  });
+});
+
+describe('markdownText', () => {
+  it('keeps user text on one line and literal', () => {
+    expect(markdownText('a\nb\r\n*c* `d` [e](f) <g> # h | i')).toBe(
+      'a b \\*c\\* \\`d\\` \\[e\\](f) \\<g\\> \\# h \\| i',
+    );
+  });
+});

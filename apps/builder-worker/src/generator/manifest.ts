@@ -1,0 +1,270 @@
+import {
+  DEFAULT_DISTANCE_METRIC,
+  FILE_SOURCE_TYPES,
+  RAG_SOURCE_TYPES,
+  SQL_FRAMEWORK_SOURCES,
+  SQL_SOURCE_TYPES,
+  UPLOAD_EXTENSIONS,
+  ZPipelineConfig,
+  type TDistanceMetric,
+  type TEmbeddingModel,
+  type TLlmProvider,
+  type TPipelineConfig,
+  type TRagSourceType,
+  type TSqlFramework,
+  type TUiFramework,
+  type TUploadKind,
+  type TVectorStore,
+} from '@agentloom/contracts';
+import { EMBEDDINGS, PROVIDERS, UIS, litellmModel } from './catalog';
+import { ProjectInputError, type ProjectInput } from './types';
+
+/**
+ * agent.json: the generated project's whole configuration, without secrets. The Python code
+ * reads everything user-specific from it (and the prompt from `prompt_file`) at run time.
+ * Bump the version when a field changes meaning; the Python refuses versions it does not know.
+ */
+export const AGENT_MANIFEST_VERSION = 1;
+export const PROMPT_FILE = 'prompts/system.txt';
+export const DATA_DIR = 'data';
+export const CHUNKS_FILE = `${DATA_DIR}/chunks.jsonl`;
+
+/** Chunking and retrieval, shared with the live preview so both index a source alike. */
+export const RAG_DEFAULTS = {
+  chunk_size: 800,
+  chunk_overlap: 100,
+  top_k: 4,
+  /** Rows read from a database source at startup. */
+  max_source_rows: 10_000,
+  question_template:
+    'Answer the question using only the numbered passages below. Cite the passages you use ' +
+    'like [1] or [2]. If the passages do not contain the answer, say that you do not know.\n\n' +
+    'Passages:\n{context}\n\nQuestion: {question}',
+} as const;
+
+export const SQL_DEFAULTS = { max_rows: 200, timeout_seconds: 15 } as const;
+
+export interface ManifestSource {
+  type: TRagSourceType;
+  /** File sources: the shipped file, relative to the project. */
+  file?: string;
+  /** The uploader's file name, for citations; display only. */
+  original_name?: string;
+  /** Excel: the sheet the agent reads. */
+  sheet?: string;
+  /** Database sources. */
+  database?: string;
+  /** Table, or collection for MongoDB. */
+  table?: string;
+  columns?: ({ name: string; type: string } | string)[] | null;
+  /** RAG: chunks prepared at build time. */
+  chunks_file?: string;
+}
+
+export interface AgentManifest {
+  version: typeof AGENT_MANIFEST_VERSION;
+  generator: 'agentloom';
+  session_id: string;
+  type: 'rag' | 'sql';
+  name: string;
+  prompt_file: typeof PROMPT_FILE;
+  source: ManifestSource;
+  llm: {
+    provider: TLlmProvider;
+    model: string;
+    litellm_model: string;
+    api_key_env: string;
+    temperature: number;
+    max_tokens: number;
+  };
+  ui: { framework: TUiFramework; port: number };
+  embedding?: {
+    model: TEmbeddingModel;
+    backend: 'openai' | 'sentence-transformers';
+    model_id: string;
+    dimensions: number;
+    query_prefix: string;
+    passage_prefix: string;
+  };
+  vector_store?: {
+    provider: TVectorStore;
+    /** ChromaDB, Qdrant, Milvus: the URL chosen in the builder (VECTOR_STORE_URL overrides). */
+    url?: string;
+    /** The collection (ChromaDB, Qdrant, Milvus) or Pinecone namespace of this agent. */
+    collection: string;
+    distance_metric: TDistanceMetric;
+    /** The embedding model's size: vectors of any other size would not fit. */
+    dimensions: number;
+    environment?: string;
+    index_name?: string;
+  };
+  rag?: {
+    chunk_size: number;
+    chunk_overlap: number;
+    top_k: number;
+    max_source_rows: number;
+    question_template: string;
+  };
+  sql?: { framework: TSqlFramework; max_rows: number; timeout_seconds: number };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export function assertSessionId(sessionId: string): void {
+  if (!UUID.test(sessionId)) throw new ProjectInputError('sessionId must be a UUID.');
+}
+
+const isFileSource = (type: string): type is TUploadKind =>
+  (FILE_SOURCE_TYPES as readonly string[]).includes(type);
+
+function required<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null || value === '') {
+    throw new ProjectInputError(`The configuration has no ${what}.`);
+  }
+  return value;
+}
+
+/** Check the input fits its type, and describe it as agent.json. */
+export function buildManifest(input: ProjectInput): AgentManifest {
+  assertSessionId(input.sessionId);
+  if (typeof input.name !== 'string') throw new ProjectInputError('name must be a string.');
+  const parsed = ZPipelineConfig.safeParse(input.config);
+  if (!parsed.success) {
+    throw new ProjectInputError(`The configuration is invalid: ${parsed.error.message}`);
+  }
+  const config = parsed.data;
+  if (input.agentType !== 'rag' && input.agentType !== 'sql') {
+    throw new ProjectInputError('agentType must be rag or sql.');
+  }
+  if (input.agentType === 'sql' && input.chunks) {
+    throw new ProjectInputError('Chunks are for RAG agents only.');
+  }
+
+  const provider = required(config.llm?.provider, 'LLM provider');
+  const model = required(config.llm?.model, 'LLM model');
+  let litellm: string;
+  try {
+    litellm = litellmModel(provider, model);
+  } catch (error) {
+    throw new ProjectInputError((error as Error).message);
+  }
+  required(config.system_prompt, 'system prompt');
+  const ui = required(config.ui, 'UI framework');
+
+  const manifest: AgentManifest = {
+    version: AGENT_MANIFEST_VERSION,
+    generator: 'agentloom',
+    session_id: input.sessionId,
+    type: input.agentType,
+    name: input.name,
+    prompt_file: PROMPT_FILE,
+    source: buildSource(input, config),
+    llm: {
+      provider,
+      model,
+      litellm_model: litellm,
+      api_key_env: PROVIDERS[provider].apiKeyEnv,
+      temperature: 0,
+      max_tokens: 1024,
+    },
+    ui: { framework: ui, port: UIS[ui].port },
+  };
+  return input.agentType === 'rag' ? withRag(manifest, input, config) : withSql(manifest, config);
+}
+
+function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSource {
+  const type = required(config.source_type, 'source type');
+  const allowed: readonly string[] =
+    input.agentType === 'rag' ? RAG_SOURCE_TYPES : SQL_SOURCE_TYPES;
+  if (!allowed.includes(type)) {
+    throw new ProjectInputError(`A ${input.agentType} agent cannot use a ${type} source.`);
+  }
+
+  if (isFileSource(type)) {
+    const file = required(config.file, 'uploaded file');
+    if (file.summary.kind !== type) {
+      throw new ProjectInputError(`The uploaded file is ${file.summary.kind}, not ${type}.`);
+    }
+    const sourceFile = required(input.sourceFile, 'source file (sourceFile)');
+    const name = sourceFile.dataFileName;
+    if (!SAFE_FILE_NAME.test(name) || name === 'chunks.jsonl' || name.includes('..')) {
+      throw new ProjectInputError(`${JSON.stringify(name)} is not a safe data file name.`);
+    }
+    if (!name.toLowerCase().endsWith(UPLOAD_EXTENSIONS[type])) {
+      throw new ProjectInputError(`A ${type} source must end in ${UPLOAD_EXTENSIONS[type]}.`);
+    }
+    const summary = file.summary;
+    return {
+      type,
+      file: `${DATA_DIR}/${name}`,
+      original_name: file.original_name,
+      ...(summary.kind === 'excel' ? { sheet: summary.sheet } : {}),
+      ...(summary.kind === 'csv' || summary.kind === 'excel' ? { columns: summary.columns } : {}),
+      ...(input.chunks ? { chunks_file: CHUNKS_FILE } : {}),
+    };
+  }
+
+  if (input.sourceFile) throw new ProjectInputError('sourceFile is for file sources only.');
+  const database = required(config.database, 'database details');
+  if (database.type !== type) {
+    throw new ProjectInputError(`The database details are for ${database.type}, not ${type}.`);
+  }
+  return {
+    type,
+    database: database.database,
+    table: database.table,
+    columns: database.columns,
+    ...(input.chunks ? { chunks_file: CHUNKS_FILE } : {}),
+  };
+}
+
+function withRag(
+  manifest: AgentManifest,
+  input: ProjectInput,
+  config: TPipelineConfig,
+): AgentManifest {
+  const model = required(config.embedding_model, 'embedding model');
+  const store = required(config.vector_store, 'vector store');
+  const embedding = EMBEDDINGS[model];
+  const collection = `agent_${input.sessionId.toLowerCase().replace(/-/g, '')}`;
+  const common = {
+    provider: store.vector_db,
+    collection,
+    distance_metric: store.distance_metric ?? DEFAULT_DISTANCE_METRIC,
+    dimensions: embedding.dimensions,
+  };
+  const vectorStore =
+    store.vector_db === 'pinecone'
+      ? {
+          ...common,
+          environment: required(store.environment, 'Pinecone environment'),
+          index_name: required(store.index_name, 'Pinecone index name'),
+        }
+      : { ...common, url: required(store.url, 'vector store URL') };
+
+  return {
+    ...manifest,
+    embedding: {
+      model,
+      backend: embedding.backend,
+      model_id: embedding.modelId,
+      dimensions: embedding.dimensions,
+      query_prefix: embedding.queryPrefix,
+      passage_prefix: embedding.passagePrefix,
+    },
+    vector_store: vectorStore,
+    rag: { ...RAG_DEFAULTS },
+  };
+}
+
+function withSql(manifest: AgentManifest, config: TPipelineConfig): AgentManifest {
+  const framework = required(config.framework, 'SQL framework');
+  const sources: readonly string[] = SQL_FRAMEWORK_SOURCES[framework];
+  if (!sources.includes(manifest.source.type)) {
+    throw new ProjectInputError(
+      `The ${framework} framework cannot serve a ${manifest.source.type} source.`,
+    );
+  }
+  return { ...manifest, sql: { framework, ...SQL_DEFAULTS } };
+}

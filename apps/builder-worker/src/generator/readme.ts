@@ -1,0 +1,108 @@
+import { SOURCE_TYPE_LABELS } from '@agentloom/contracts';
+import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
+import type { EnvVariable } from './environment';
+import type { AgentManifest } from './manifest';
+import { markdownText, tableRow } from './markdown';
+import { readTemplate, renderTemplate } from './templates';
+
+/** README.md: a template per agent kind, filled with enum-derived text and escaped user text. */
+export async function renderReadme(
+  manifest: AgentManifest,
+  variables: readonly EnvVariable[],
+): Promise<string> {
+  const ui = UIS[manifest.ui.framework];
+  const provider = PROVIDERS[manifest.llm.provider];
+  const common = {
+    TITLE: markdownText(manifest.name) || 'Untitled agent',
+    UI_NAME: ui.label,
+    UI_PORT: ui.port,
+    LOCAL_COMMAND: ui.localCommand,
+    ENV_TABLE: variables
+      .map((v) => tableRow([`\`${v.name}\``, v.required ? 'yes' : 'no', v.purpose]))
+      .join('\n'),
+  };
+  const llm = `${provider.label} (\`${manifest.llm.model}\`)`;
+  const source = describeSource(manifest);
+
+  if (manifest.type === 'rag') {
+    const store = manifest.vector_store!;
+    const storeSpec = VECTOR_STORES[store.provider];
+    const embedding = manifest.embedding!;
+    const rag = manifest.rag!;
+    const local = EMBEDDINGS[embedding.model].backend !== 'openai';
+    return renderTemplate(await readTemplate('rag/README.md.tmpl'), {
+      ...common,
+      SUMMARY:
+        `A question-answering (RAG) agent over ${source}. It retrieves passages with ` +
+        `\`${embedding.model}\` embeddings stored in ${storeSpec.label}, and ${llm} answers ` +
+        `from them, citing its sources, in a ${ui.label} chat.`,
+      CHUNK_SIZE: rag.chunk_size,
+      CHUNK_OVERLAP: rag.chunk_overlap,
+      TOP_K: rag.top_k,
+      EMBEDDING: local
+        ? `\`${embedding.model_id}\` (sentence-transformers, run locally; the Docker image ` +
+          'includes it)'
+        : `OpenAI's \`${embedding.model_id}\``,
+      VECTOR_STORE: storeSpec.label,
+      INDEX_NOTE: indexNote(manifest),
+      LLM: llm,
+      COMPOSE_NOTE: storeSpec.selfHosted
+        ? `Compose also runs ${storeSpec.label} and keeps its data in a volume, so the ` +
+          'source is embedded only once.'
+        : `The vectors are kept in your Pinecone index **${markdownText(store.index_name ?? '')}**, ` +
+          "in this agent's own namespace.",
+      LOCAL_NOTE: storeSpec.localUrl
+        ? `Start ${storeSpec.label} first: \`docker compose up -d ${store.provider}\` ` +
+          `serves it at ${storeSpec.localUrl} (set \`VECTOR_STORE_URL\` to that address if ` +
+          "agent.json's URL differs). Or set `VECTOR_STORE=memory` in `.env` to keep the " +
+          'vectors in memory.'
+        : 'Set `VECTOR_STORE=memory` in `.env` to try the agent without Pinecone.',
+    });
+  }
+
+  const sql = manifest.sql!;
+  const framework = SQL_FRAMEWORKS_SPEC[sql.framework];
+  const summary =
+    `A SQL agent that answers questions about ${source} with ${framework.label}, ` +
+    `using ${llm}, in a ${ui.label} chat.`;
+  if (framework.engine === 'pandasai') {
+    return renderTemplate(await readTemplate('sql/README.pandasai.md.tmpl'), {
+      ...common,
+      SUMMARY: summary,
+      MAX_ROWS: sql.max_rows,
+    });
+  }
+  return renderTemplate(await readTemplate('sql/README.md.tmpl'), {
+    ...common,
+    SUMMARY: summary,
+    ENGINE_SECTION: (await readTemplate(`sql/readme/${framework.engine}.md`)).trim(),
+    ENGINE_NAME: framework.label,
+    MAX_ROWS: sql.max_rows,
+    TIMEOUT: sql.timeout_seconds,
+  });
+}
+
+function describeSource(manifest: AgentManifest): string {
+  const source = manifest.source;
+  const label = SOURCE_TYPE_LABELS[source.type];
+  if (source.file) {
+    return `the ${label} file **${markdownText(source.original_name ?? '')}** (\`${source.file}\`)`;
+  }
+  const kind = source.type === 'mongo' ? 'collection' : 'table';
+  return `the ${label} ${kind} **${markdownText(source.table ?? '')}**`;
+}
+
+function indexNote(manifest: AgentManifest): string {
+  const source = manifest.source;
+  if (source.chunks_file) {
+    return (
+      `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are; ` +
+      '`python -m agent index --rebuild --from-source` reads the source itself instead.'
+    );
+  }
+  if (source.file) return `The source is \`${source.file}\`.`;
+  return (
+    `Up to ${manifest.rag!.max_source_rows.toLocaleString('en-US')} rows are read from the ` +
+    'database named by `DATABASE_URL`.'
+  );
+}

@@ -1,0 +1,98 @@
+import type { TPipelineConfig } from '@agentloom/contracts';
+import { createPrismaClient, type PrismaClient } from '@agentloom/db';
+import { pipelineSecretContext, Vault } from '@agentloom/vault';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadWorkerConfig, type WorkerConfig } from '../config/env';
+
+export const TEST_LLM_KEY = 'sk-proj-WorkerSpecSecret-0123456789ABCD';
+
+export function testWorkerConfig(overrides: Record<string, string> = {}): WorkerConfig {
+  return loadWorkerConfig(
+    {
+      NODE_ENV: 'test',
+      DATABASE_URL:
+        process.env.WORKER_TEST_DATABASE_URL ??
+        'postgresql://postgres@127.0.0.1:5432/agentloom_worker_test',
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-worker-')),
+      VAULT_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'),
+      QUEUE_PREFIX: `agentloom-worker-test-${process.pid}-${randomUUID().slice(0, 6)}`,
+      WORKER_CONCURRENCY: '2',
+      LOG_LEVEL: 'silent',
+      ...overrides,
+    },
+    () => undefined,
+  );
+}
+
+/**
+ * A pipeline as the gateway's wizard leaves it — configuration, encrypted key, uploaded file —
+ * and a build row in Building, written straight to Postgres and the data folder.
+ */
+export async function seedRagBuild(
+  prisma: PrismaClient,
+  config: WorkerConfig,
+  options: { name?: string; prompt?: string; csv?: string } = {},
+): Promise<{ pipelineId: string; buildId: string; userId: string }> {
+  const userId = randomUUID();
+  await prisma.user.create({
+    data: {
+      id: userId,
+      username: `u_${userId.slice(0, 8)}`,
+      email: `${userId.slice(0, 8)}@example.com`,
+      passwordHash: 'not-used-here',
+    },
+  });
+  const pipelineId = randomUUID();
+  const csv = options.csv ?? 'region,product,amount\nNorth,Widget,120\nSouth,Gadget,80\n';
+  const storedName = `${randomUUID()}.csv`;
+  mkdirSync(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true });
+  await writeFile(path.join(config.DATA_DIR, 'uploads', pipelineId, storedName), csv);
+  const pipelineConfig: TPipelineConfig = {
+    source_type: 'csv',
+    file: {
+      original_name: 'sales.csv',
+      size_bytes: Buffer.byteLength(csv),
+      summary: { kind: 'csv', columns: ['region', 'product', 'amount'], rows: 2 },
+      uploaded_at: new Date().toISOString(),
+    },
+    embedding_model: 'all-MiniLM-L6-v2',
+    vector_store: {
+      vector_db: 'chromadb',
+      url: 'http://chroma:8000',
+      dimensions: 384,
+      distance_metric: 'cosine',
+    },
+    llm: { provider: 'openai', model: 'gpt-4o-mini' },
+    system_prompt: options.prompt ?? 'Answer from the sales data only.',
+    ui: 'streamlit',
+  };
+  const vault = new Vault(config.VAULT_MASTER_KEY);
+  const name = options.name ?? `Sales bot ${pipelineId.slice(0, 6)}`;
+  await prisma.pipeline.create({
+    data: {
+      id: pipelineId,
+      userId,
+      name,
+      nameKey: name.toLowerCase(),
+      agentType: 'rag',
+      status: 'Building',
+      config: pipelineConfig,
+      sourceFile: storedName,
+      llmApiKeyEncrypted: vault.encrypt(
+        TEST_LLM_KEY,
+        pipelineSecretContext({ id: pipelineId, userId }, 'llm_api_key'),
+      ),
+    },
+  });
+  const buildId = randomUUID();
+  await prisma.build.create({ data: { id: buildId, pipelineId, userId } });
+  return { pipelineId, buildId, userId };
+}
+
+export const testPrisma = (config: WorkerConfig): PrismaClient =>
+  createPrismaClient({ databaseUrl: config.DATABASE_URL, poolSize: 2 });

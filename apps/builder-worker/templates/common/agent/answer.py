@@ -1,0 +1,68 @@
+"""What the agent answers, and how that answer is shown as Markdown."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Sequence, Tuple
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+@dataclass
+class Answer:
+    """One reply: the text, plus whatever backs it up.
+
+    RAG agents fill `sources` (citations such as "handbook.pdf, page 3"); SQL agents fill `sql`
+    and the result table (`columns`, `rows`; `truncated` when it reached the row limit).
+    """
+
+    text: str
+    sources: List[str] = field(default_factory=list)
+    sql: Optional[str] = None
+    columns: List[str] = field(default_factory=list)
+    rows: List[Tuple[Any, ...]] = field(default_factory=list)
+    truncated: bool = False
+    image: Optional[str] = None
+
+
+def escape_markdown(text: str) -> str:
+    """Show `text` literally in Markdown (names and values are data, not formatting)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return escape_markdown(" ".join(text.split()))
+
+
+def markdown_table(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], max_rows: int = 50
+) -> str:
+    if not columns:
+        return ""
+    lines = [
+        "| " + " | ".join(_cell(column) for column in columns) + " |",
+        "| " + " | ".join("---" for _ in columns) + " |",
+    ]
+    for row in rows[:max_rows]:
+        lines.append("| " + " | ".join(_cell(value) for value in row) + " |")
+    if len(rows) > max_rows:
+        lines.append(f"\n_{len(rows) - max_rows} more rows not shown._")
+    return "\n".join(lines)
+
+
+def to_markdown(answer: Answer) -> str:
+    """The whole answer as one Markdown message (used by the Gradio chat)."""
+    parts = [answer.text] if answer.text else []
+    if answer.sql:
+        parts.append("```sql\n" + answer.sql.replace("```", "` ` `") + "\n```")
+    if answer.columns:
+        parts.append(markdown_table(answer.columns, answer.rows))
+        if answer.truncated:
+            parts.append("_The result reached the row limit; there may be more rows._")
+    if answer.image:
+        parts.append(f"_Chart saved to {escape_markdown(answer.image)}_")
+    if answer.sources:
+        parts.append("**Sources**\n" + "\n".join(f"- {escape_markdown(s)}" for s in answer.sources))
+    return "\n\n".join(parts)

@@ -1,0 +1,75 @@
+"""Streamlit chat for the agent.
+
+    streamlit run app.py        # then open http://localhost:8501
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agent import ConfigError, build_agent, load_settings
+from agent.answer import Answer, escape_markdown
+
+
+@st.cache_resource(show_spinner="Preparing the agent...")
+def get_agent():
+    # Built once per server process and shared by every browser session.
+    return build_agent()
+
+
+def show(answer: Answer) -> None:
+    if answer.text:
+        st.markdown(answer.text)
+    if answer.sql:
+        st.code(answer.sql, language="sql")
+    if answer.columns:
+        st.dataframe(pd.DataFrame(answer.rows, columns=answer.columns), hide_index=True)
+        if answer.truncated:
+            st.caption("The result reached the row limit; there may be more rows.")
+    if answer.image:
+        st.image(answer.image)
+    if answer.sources:
+        st.caption("Sources: " + "; ".join(escape_markdown(source) for source in answer.sources))
+
+
+def main() -> None:
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        st.error(str(error))
+        st.stop()
+    st.set_page_config(page_title=settings.name.strip()[:100] or "Agent")
+    # The name is data: escaped so that Markdown characters in it show as typed.
+    st.title(escape_markdown(settings.name), anchor=False)
+
+    try:
+        agent = get_agent()
+    except ConfigError as error:
+        st.error(str(error))
+        st.stop()
+
+    history = st.session_state.setdefault("history", [])
+    for role, content in history:
+        with st.chat_message(role):
+            if isinstance(content, Answer):
+                show(content)
+            else:
+                st.markdown(escape_markdown(content))
+
+    question = st.chat_input("Ask a question")
+    if question:
+        history.append(("user", question))
+        with st.chat_message("user"):
+            st.markdown(escape_markdown(question))
+        with st.chat_message("assistant"):
+            with st.spinner("Thinking..."):
+                try:
+                    answer = agent.ask(question)
+                except Exception as error:  # shown in the chat rather than as a stack trace
+                    answer = Answer(text=f"Sorry, something went wrong: {error}")
+            show(answer)
+        history.append(("assistant", answer))
+
+
+main()

@@ -1,0 +1,52 @@
+"""Command line for the agent.
+
+    python -m agent ask "What does the handbook say about refunds?"
+    python -m agent index [--rebuild] [--from-source]
+    python -m agent prefetch
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import List, Optional
+
+from . import build_agent, prefetch
+from .answer import to_markdown
+from .config import ConfigError, load_settings
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agent", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    ask = commands.add_parser("ask", help="answer one question and print the answer")
+    ask.add_argument("question")
+    index = commands.add_parser("index", help="embed the source into the vector store")
+    index.add_argument("--rebuild", action="store_true", help="delete stored vectors first")
+    index.add_argument(
+        "--from-source",
+        action="store_true",
+        help="read the source itself, ignoring the shipped data/chunks.jsonl",
+    )
+    commands.add_parser("prefetch", help="download the local embedding model, if any")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    try:
+        if args.command == "prefetch":
+            prefetch(load_settings())
+        elif args.command == "index":
+            agent = build_agent(index=False)
+            count = agent.index(rebuild=args.rebuild, from_source=args.from_source)
+            print(f"Indexed {count} chunks." if count else "The vector store is already filled.")
+        else:
+            print(to_markdown(build_agent().ask(args.question)))
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""ChromaDB over HTTP (the `chromadb` service in docker-compose.yml)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence
+from urllib.parse import urlparse
+
+from ..chunking import Chunk
+from .base import Hit, VectorStore, check_batch, store_url
+
+if TYPE_CHECKING:
+    from ..config import Settings
+
+# Chroma's names for the distance metrics.
+SPACES = {"cosine": "cosine", "euclidean": "l2", "dot": "ip"}
+
+
+class ChromaStore(VectorStore):
+    def __init__(self, client: Any, collection: str, metric: str) -> None:
+        self._client = client
+        self._name = collection
+        self._space = SPACES[metric]
+        self._collection: Optional[Any] = None
+
+    @property
+    def collection(self) -> Any:
+        if self._collection is None:
+            self._collection = self._client.get_or_create_collection(
+                name=self._name, metadata={"hnsw:space": self._space}
+            )
+        return self._collection
+
+    def count(self) -> int:
+        return int(self.collection.count())
+
+    def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        check_batch(chunks, vectors)
+        if not chunks:
+            return
+        self.collection.upsert(
+            ids=[chunk.id for chunk in chunks],
+            embeddings=[[float(x) for x in vector] for vector in vectors],
+            documents=[chunk.text for chunk in chunks],
+            metadatas=[chunk.metadata() for chunk in chunks],
+        )
+
+    def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
+        result = self.collection.query(
+            query_embeddings=[[float(x) for x in vector]],
+            n_results=top_k,
+            include=["documents", "metadatas", "distances"],
+        )
+        rows = zip(
+            result["ids"][0], result["documents"][0], result["metadatas"][0], result["distances"][0]
+        )
+        return [
+            Hit(chunk=Chunk.from_metadata(id, text, metadata or {}), score=self._score(distance))
+            for id, text, metadata, distance in rows
+        ]
+
+    def _score(self, distance: float) -> float:
+        # Chroma answers distances (lower is nearer); turn them into "higher is better".
+        return -distance if self._space == "l2" else 1.0 - distance
+
+    def reset(self) -> None:
+        try:
+            self._client.delete_collection(self._name)
+        except ValueError:
+            pass  # Chroma raises ValueError when the collection does not exist yet.
+        self._collection = None
+
+
+def create_store(settings: "Settings", dimensions: int) -> ChromaStore:
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    url = urlparse(store_url(settings))
+    secure = url.scheme == "https"
+    token = settings.env("VECTOR_STORE_API_KEY")
+    client = chromadb.HttpClient(
+        host=url.hostname or "localhost",
+        port=url.port or (443 if secure else 8000),
+        ssl=secure,
+        headers={"Authorization": f"Bearer {token}"} if token else None,
+        settings=ChromaSettings(anonymized_telemetry=False),
+    )
+    config = settings.section("vector_store")
+    return ChromaStore(client, config["collection"], config.get("distance_metric", "cosine"))

@@ -1,0 +1,88 @@
+"""The ChromaDB store against a fake Chroma client (same calls, in memory)."""
+
+import dataclasses
+import math
+
+from agent.chunking import Chunk
+from agent.stores.chroma_store import ChromaStore, create_store
+from tests.fakes import install_module
+
+CHUNKS = [
+    Chunk(id="1", text="alpha", source="a.pdf", page=1),
+    Chunk(id="2", text="beta", source="b.csv", row=2),
+]
+
+
+def cosine_distance(a, b):
+    dot = sum(x * y for x, y in zip(a, b))
+    return 1.0 - dot / (math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b)))
+
+
+class FakeCollection:
+    def __init__(self, metadata):
+        self.metadata = metadata
+        self.rows = {}
+
+    def count(self):
+        return len(self.rows)
+
+    def upsert(self, ids, embeddings, documents, metadatas):
+        for metadata in metadatas:
+            assert metadata and None not in metadata.values()  # Chroma refuses both
+        for row in zip(ids, embeddings, documents, metadatas):
+            self.rows[row[0]] = row
+
+    def query(self, query_embeddings, n_results, include):
+        ranked = sorted(
+            self.rows.values(), key=lambda r: cosine_distance(r[1], query_embeddings[0])
+        )
+        ranked = ranked[:n_results]
+        return {
+            "ids": [[r[0] for r in ranked]],
+            "documents": [[r[2] for r in ranked]],
+            "metadatas": [[r[3] for r in ranked]],
+            "distances": [[cosine_distance(r[1], query_embeddings[0]) for r in ranked]],
+        }
+
+
+class FakeClient:
+    def __init__(self):
+        self.collections = {}
+
+    def get_or_create_collection(self, name, metadata):
+        return self.collections.setdefault(name, FakeCollection(metadata))
+
+    def delete_collection(self, name):
+        if name not in self.collections:
+            raise ValueError(f"Collection {name} does not exist.")
+        del self.collections[name]
+
+
+def test_chunks_are_stored_searched_and_reset():
+    client = FakeClient()
+    store = ChromaStore(client, "agent_test", "cosine")
+    store.reset()  # a missing collection is fine
+
+    store.add(CHUNKS, [[1.0, 0.0], [0.0, 1.0]])
+
+    assert client.collections["agent_test"].metadata == {"hnsw:space": "cosine"}
+    assert store.count() == 2
+    [best, other] = store.search([0.9, 0.1], top_k=2)
+    assert best.chunk == CHUNKS[0]
+    assert best.score > other.score
+    assert other.chunk.citation() == "b.csv, row 2"
+    store.reset()
+    assert store.count() == 0
+
+
+def test_the_client_points_at_the_configured_url(settings, monkeypatch):
+    calls = []
+    install_module(monkeypatch, "chromadb", HttpClient=lambda **kwargs: calls.append(kwargs))
+    install_module(monkeypatch, "chromadb.config", Settings=lambda **kwargs: kwargs)
+    environ = {"VECTOR_STORE_URL": "https://chroma.example.com"}
+
+    store = create_store(dataclasses.replace(settings, environ=environ), dimensions=8)
+
+    assert isinstance(store, ChromaStore)
+    assert calls[0]["host"] == "chroma.example.com"
+    assert calls[0]["port"] == 443 and calls[0]["ssl"] is True

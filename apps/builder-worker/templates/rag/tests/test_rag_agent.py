@@ -1,0 +1,123 @@
+"""The agent end to end, with a fake embedder, the in-memory store and a scripted model."""
+
+import pytest
+
+from agent.chunking import Chunk
+from agent.rag import RagAgent, build_messages, fill_template
+from agent.stores.memory_store import MemoryStore
+from tests.fakes import FakeChat
+from tests.rag_fakes import FakeEmbedder
+
+SAMPLE_CHUNKS = [
+    Chunk(
+        id="a", text="Refunds are paid back within five working days.", source="policy.pdf", page=2
+    ),
+    Chunk(id="b", text="Shipping to Norway takes two weeks.", source="policy.pdf", page=5),
+    Chunk(
+        id="c", text="Support answers the phone from 9 to 5.", source="contacts", row=3, ref="id=3"
+    ),
+]
+
+
+@pytest.fixture
+def agent(settings, monkeypatch):
+    # The project's own chunks when it ships them, else a small sample; never the network.
+    from agent import loaders
+
+    try:
+        chunks = loaders.load_chunks(settings)
+    except Exception:
+        chunks = []
+    if not chunks:
+        chunks = SAMPLE_CHUNKS
+    monkeypatch.setattr("agent.rag.load_chunks", lambda settings, from_source=False: chunks)
+    chat = FakeChat("The answer [1].")
+    agent = RagAgent(settings, embedder=FakeEmbedder(), store=MemoryStore("cosine"), chat=chat)
+    agent.chunks = chunks
+    return agent
+
+
+def test_indexing_fills_the_store_once(agent):
+    assert agent.index() == len(agent.chunks)
+    assert agent.index() == 0
+    assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
+    assert agent.index(rebuild=True) == len(agent.chunks)
+
+
+def test_a_question_retrieves_the_matching_chunk_first(agent):
+    agent.index()
+    target = agent.chunks[len(agent.chunks) // 2]
+
+    hits = agent.retrieve(target.text)
+
+    # The target's own words give a perfect match; another chunk can only tie with it.
+    assert hits[0].score == pytest.approx(1.0)
+    assert target.text in [hit.chunk.text for hit in hits if hit.score == pytest.approx(1.0)]
+    assert len(hits) == min(agent.top_k, agent.store.count())
+
+
+def test_the_answer_cites_its_sources_and_the_prompt_is_sent_as_written(agent, settings):
+    agent.index()
+    question = agent.chunks[0].text
+
+    answer = agent.ask(question)
+
+    assert answer.text == "The answer [1]."
+    [messages] = agent.chat.calls
+    assert messages[0] == {"role": "system", "content": settings.system_prompt}
+    user = messages[1]["content"]
+    assert user.startswith(settings.section("rag")["question_template"].split("{")[0])
+    assert f"Question: {question}" in user
+    assert f"[1] ({agent.chunks[0].citation()})" in user
+    assert answer.sources[0] == agent.chunks[0].citation()
+    assert len(answer.sources) == len(set(answer.sources))
+
+
+def test_an_empty_knowledge_base_says_so(settings):
+    agent = RagAgent(settings, FakeEmbedder(), MemoryStore(), FakeChat())
+
+    assert "empty" in agent.ask("Anything?").text
+    assert agent.chat.calls == []
+
+
+def test_placeholders_are_filled_once():
+    filled = fill_template("C: {context} Q: {question}", context="{question}", question="{context}")
+    assert filled == "C: {question} Q: {context}"
+
+
+def test_messages_keep_the_system_prompt_separate():
+    messages = build_messages("Be brief.", "{context}\n{question}", "Why?", [])
+    assert messages == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "\nWhy?"},
+    ]
+
+
+def test_indexing_waits_for_a_vector_store_that_is_starting(agent):
+    from agent import index_when_ready
+
+    attempts = []
+    index = agent.index
+
+    def starting_store():
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise ConnectionError("connection refused")
+        return index()
+
+    agent.index = starting_store
+
+    assert index_when_ready(agent, attempts=5, delay_seconds=0) == len(agent.chunks)
+    assert len(attempts) == 3
+
+
+def test_configuration_errors_are_not_retried(agent):
+    from agent import ConfigError, index_when_ready
+
+    def misconfigured():
+        raise ConfigError("Set DATABASE_URL")
+
+    agent.index = misconfigured
+
+    with pytest.raises(ConfigError):
+        index_when_ready(agent, attempts=5, delay_seconds=0)

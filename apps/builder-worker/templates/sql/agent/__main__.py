@@ -1,0 +1,40 @@
+"""Command line for the agent.
+
+    python -m agent ask "Which region sold the most in March?"
+    python -m agent prefetch
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import List, Optional
+
+from . import build_agent, prefetch
+from .answer import to_markdown
+from .config import ConfigError, load_settings
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agent", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    ask = commands.add_parser("ask", help="answer one question and print the answer")
+    ask.add_argument("question")
+    commands.add_parser("prefetch", help="download what the agent needs (nothing, for SQL)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    try:
+        if args.command == "prefetch":
+            prefetch(load_settings())
+        else:
+            print(to_markdown(build_agent().ask(args.question)))
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""The database layer: read-only connections, row limits, timeouts and URL handling."""
+
+import dataclasses
+import sqlite3
+
+import pytest
+
+from agent.config import ConfigError
+from agent.database import (
+    FILE_TABLE,
+    QueryError,
+    SqlAlchemyDatabase,
+    SqliteDatabase,
+    open_database,
+    read_frame,
+    source_table,
+)
+from agent.db import connect_args, normalize_database_url, sqlite_path
+from agent.sql_guard import UnsafeQueryError
+
+
+@pytest.fixture
+def sample_db(tmp_path):
+    """A small SQLite file with the configured table's name."""
+
+    def make(table):
+        path = tmp_path / "sample.db"
+        quoted = '"' + table.replace('"', '""') + '"'
+        with sqlite3.connect(path) as connection:
+            connection.execute(
+                f"CREATE TABLE {quoted} (id INTEGER PRIMARY KEY, region TEXT, amount REAL)"
+            )
+            connection.executemany(
+                f"INSERT INTO {quoted} (region, amount) VALUES (?, ?)",
+                [("North", 10.5), ("South", 20.0), ("North", 4.5)],
+            )
+        return path
+
+    return make
+
+
+def test_the_source_opens_and_its_schema_is_read(settings, sample_db, tmp_path):
+    table = source_table(settings)
+    if settings.source.get("file"):
+        database = open_database(settings)
+        frame = read_frame(settings.path(settings.source["file"]), settings.source["type"])
+        expected = [str(column) for column in frame.columns]
+    elif settings.source["type"] == "sqlite":
+        url = f"sqlite:///{sample_db(table)}"
+        database = open_database(dataclasses.replace(settings, environ={"DATABASE_URL": url}))
+        expected = ["id", "region", "amount"]
+    else:
+        pytest.skip("PostgreSQL and MySQL are exercised through SQLite below")
+
+    schema = database.schema(table)
+
+    assert [column.name for column in schema.columns] == expected
+    assert len(database.sample(table, rows=2).rows) <= 2
+
+
+def test_files_load_into_a_read_only_table(settings):
+    if not settings.source.get("file"):
+        pytest.skip("not a file source")
+    database = open_database(settings)
+    assert source_table(settings) == FILE_TABLE
+
+    with pytest.raises(QueryError, match="readonly|read-only|query_only"):
+        database._execute(f"DELETE FROM {FILE_TABLE}", 10)  # bypassing the guard on purpose
+    with pytest.raises(UnsafeQueryError):
+        database.run(f"DROP TABLE {FILE_TABLE}", 10)
+
+
+def test_results_are_limited_and_marked_as_cut():
+    import pandas as pd
+
+    database = SqliteDatabase.from_frame(pd.DataFrame({"n": range(30)}), "numbers")
+
+    result = database.run("SELECT n FROM numbers ORDER BY n", max_rows=5)
+
+    assert result.rows == [(0,), (1,), (2,), (3,), (4,)]
+    assert result.truncated is True
+    assert result.sql.endswith("LIMIT 5")
+
+
+def test_slow_queries_are_interrupted():
+    import pandas as pd
+
+    database = SqliteDatabase.from_frame(pd.DataFrame({"n": [1]}), "one", timeout_seconds=0.2)
+    endless = (
+        "WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter) "
+        "SELECT count(*) FROM counter"
+    )
+
+    with pytest.raises(QueryError, match="longer than"):
+        database.run(endless, max_rows=1)
+
+
+def test_sqlite_files_open_read_only(sample_db):
+    path = sample_db("sales")
+    database = SqliteDatabase.open_file(str(path))
+
+    assert database.run("SELECT count(*) FROM sales", 10).rows == [(3,)]
+    with pytest.raises(QueryError):
+        database._execute("DELETE FROM sales", 10)
+    with pytest.raises(ConfigError):
+        SqliteDatabase.open_file(str(path) + ".missing")
+
+
+def test_the_sqlalchemy_path_reads_and_never_writes(settings, sample_db):
+    pytest.importorskip("sqlalchemy")
+    table = "sales"
+    database = SqlAlchemyDatabase(f"sqlite:///{sample_db(table)}")
+
+    schema = database.schema(table)
+    result = database.run(
+        f"SELECT region, sum(amount) AS total FROM {table} GROUP BY region ORDER BY region", 10
+    )
+
+    assert [column.name for column in schema.columns] == ["id", "region", "amount"]
+    assert result.columns == ["region", "total"]
+    assert result.rows == [("North", 15.0), ("South", 20.0)]
+    with pytest.raises(QueryError):
+        database._execute(f"DELETE FROM {table}", 10)
+    database.close()
+
+
+def test_urls_point_at_the_installed_drivers():
+    assert normalize_database_url("postgres://u:p@h/db") == "postgresql+psycopg2://u:p@h/db"
+    assert normalize_database_url("mysql://u:p@h/db") == "mysql+pymysql://u:p@h/db"
+    assert normalize_database_url("mysql+pymysql://h/db") == "mysql+pymysql://h/db"
+    assert sqlite_path("sqlite:///data/app.db") == "data/app.db"
+    assert sqlite_path("sqlite:////var/app.db") == "/var/app.db"
+    with pytest.raises(ConfigError):
+        normalize_database_url("not a url")
+
+
+def test_postgres_and_mysql_sessions_are_read_only_with_a_timeout():
+    postgres = connect_args("postgresql+psycopg2://h/db", timeout_seconds=15)
+    assert "default_transaction_read_only=on" in postgres["options"]
+    assert "statement_timeout=15000" in postgres["options"]
+    assert connect_args("mysql+pymysql://h/db", timeout_seconds=15)["read_timeout"] == 20

@@ -1,0 +1,146 @@
+import {
+  BUILD_EVENTS,
+  BUILDS_NAMESPACE,
+  BUILDS_QUEUE,
+  RAG_BUILD_STAGES,
+  TBuildJob,
+  TBuildProgress,
+} from '@agentloom/contracts';
+import { Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { mkdtempSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { io, Socket } from 'socket.io-client';
+import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { configureRagAgent } from '../testing/wizard-flows';
+import { BuildQueue } from './build-queue';
+
+describe('Live build events (Socket.IO /builds)', () => {
+  let t: TestApp;
+  let url: string;
+  let alice: TestUser;
+  let bob: TestUser;
+  let csv: string;
+  let fixtures: string;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}${BUILDS_NAMESPACE}`;
+    alice = await signUpAndLogIn(t.http, 'alice');
+    bob = await signUpAndLogIn(t.http, 'bob');
+    fixtures = mkdtempSync(path.join(tmpdir(), 'build-events-'));
+    csv = path.join(fixtures, 'sales.csv');
+    await writeFile(csv, 'region,amount\nNorth,120\n');
+  });
+  afterAll(async () => {
+    sockets.forEach((socket) => socket.disconnect());
+    await t.app.get(BuildQueue).obliterate();
+    await rm(fixtures, { recursive: true, force: true });
+    await t.close();
+  });
+
+  function connect(token: string): Socket {
+    const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    return socket;
+  }
+
+  const connected = (socket: Socket) =>
+    new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+
+  it.each([
+    ['no token', ''],
+    ['a malformed token', 'not.a.jwt'],
+    ['a token signed with another key', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'],
+  ])('refuses a handshake with %s (connect_error)', async (_what, token) => {
+    await expect(connected(connect(token))).rejects.toThrow('Unauthorized: sign in again.');
+  });
+
+  it('user B cannot subscribe to user A’s agent', async () => {
+    const id = await configureRagAgent(t, alice, csv);
+    const socket = connect(bob.token);
+    await connected(socket);
+    const ack: unknown = await socket.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id });
+    expect(ack).toEqual({ ok: false, detail: 'Agent not found.' });
+  });
+
+  it('streams every stage in order and the completion; a late subscriber gets the final state', async () => {
+    const id = await configureRagAgent(t, alice, csv);
+    const socket = connect(alice.token);
+    await connected(socket);
+    const snapshot = new Promise((resolve) => socket.once(BUILD_EVENTS.snapshot, resolve));
+    expect(await socket.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id })).toEqual({
+      ok: true,
+    });
+    expect(await snapshot).toEqual({ session_id: id, build: null });
+
+    const stages: TBuildProgress[] = [];
+    socket.on(BUILD_EVENTS.stage, (event: TBuildProgress) => stages.push(event));
+    const completed = new Promise((resolve) => socket.once(BUILD_EVENTS.completed, resolve));
+
+    // A stand-in worker on the real queue: it reports progress the way builder-worker does
+    // and records the outcome in Postgres, so the relay path (Redis stream → room) is real.
+    const connection = new Redis(t.config.REDIS_URL, { maxRetriesPerRequest: null });
+    const worker = new Worker<TBuildJob>(
+      BUILDS_QUEUE,
+      async (job: Job<TBuildJob>) => {
+        for (const [index, stage] of RAG_BUILD_STAGES.entries()) {
+          for (const state of ['started', 'finished'] as const) {
+            await job.updateProgress({
+              buildId: job.data.buildId,
+              stage,
+              index,
+              total: RAG_BUILD_STAGES.length,
+              state,
+              at: new Date().toISOString(),
+            });
+          }
+        }
+        await t.prisma.build.update({
+          where: { id: job.data.buildId },
+          data: { status: 'Built', artifact: `${job.data.buildId}.zip`, finishedAt: new Date() },
+        });
+      },
+      { connection, prefix: t.config.QUEUE_PREFIX },
+    );
+    try {
+      const started = await t.http
+        .post('/rag/api/build/agent')
+        .set(alice.auth)
+        .type('form')
+        .send({ session_id: id })
+        .expect(200);
+      expect(await completed).toEqual({
+        session_id: id,
+        build_id: started.body.build_id,
+        download_url: `/rag/builds/${id}/download`,
+      });
+      expect(stages.map((event) => `${event.stage}:${event.state}`)).toEqual(
+        RAG_BUILD_STAGES.flatMap((stage) => [`${stage}:started`, `${stage}:finished`]),
+      );
+      expect(stages.every((event) => event.buildId === started.body.build_id)).toBe(true);
+
+      const late = connect(alice.token);
+      await connected(late);
+      const lateSnapshot = new Promise<{ build: { status: string; build_id: string } }>((resolve) =>
+        late.once(BUILD_EVENTS.snapshot, resolve),
+      );
+      await late.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id });
+      expect((await lateSnapshot).build).toMatchObject({
+        status: 'Built',
+        build_id: started.body.build_id,
+      });
+    } finally {
+      await worker.close();
+      await connection.quit();
+    }
+  });
+});

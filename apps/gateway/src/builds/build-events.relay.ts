@@ -1,0 +1,126 @@
+import {
+  BUILD_EVENTS,
+  BUILDS_QUEUE,
+  TBuildCompletedEvent,
+  TBuildFailedEvent,
+  TBuildStageEvent,
+  ZBuildProgress,
+} from '@agentloom/contracts';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Namespace } from 'socket.io';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { closeWithin } from './build-queue';
+import { BuildsRepository } from './builds.repository';
+import { toView } from './builds.service';
+
+/** Socket.IO room of one pipeline's build events. */
+export const pipelineRoom = (pipelineId: string) => `pipeline:${pipelineId}`;
+
+/**
+ * Relays what the workers report (BullMQ QueueEvents, a Redis stream every gateway replica
+ * reads) to the browsers subscribed on this replica. Stage events carry the build id; the build
+ * row says which pipeline — and so which room — it belongs to.
+ */
+@Injectable()
+export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(BuildEventsRelay.name);
+  private readonly connection: Redis;
+  private readonly events: QueueEvents;
+  private namespace?: Namespace;
+  /** build id → pipeline id: each build's first event looks it up, the rest reuse it. */
+  private readonly pipelineOf = new Map<string, string>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly builds: BuildsRepository,
+  ) {
+    // QueueEvents blocks on its connection, so it gets its own, which must never give up.
+    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+    this.connection.on('error', () => undefined); // reported by RedisService already
+    this.events = new QueueEvents(BUILDS_QUEUE, {
+      connection: this.connection,
+      prefix: config.QUEUE_PREFIX,
+      autorun: false,
+    });
+    this.events.on('error', (error) => this.logger.warn(`Build events: ${error.message}`));
+  }
+
+  attach(namespace: Namespace): void {
+    this.namespace = namespace;
+  }
+
+  onModuleInit(): void {
+    this.events.on('progress', ({ jobId, data }) =>
+      this.inOrder(() => this.relayStage(jobId, data)),
+    );
+    this.events.on('completed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
+    this.events.on('failed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
+    void this.events.run().catch((error: Error) => this.logger.warn(error.message));
+  }
+
+  /**
+   * Relaying may wait for a database lookup; chaining keeps the browser's order the same as the
+   * worker's (a stage never appears to finish before it started).
+   */
+  private inOrder(work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((error: Error) => this.logger.warn(error.message));
+  }
+
+  private async room(buildId: string): Promise<string | null> {
+    let pipelineId = this.pipelineOf.get(buildId);
+    if (!pipelineId) {
+      const build = await this.builds.findById(buildId);
+      if (!build) return null;
+      pipelineId = build.pipelineId;
+      this.pipelineOf.set(buildId, pipelineId);
+    }
+    return pipelineRoom(pipelineId);
+  }
+
+  private async relayStage(buildId: string, data: unknown): Promise<void> {
+    const progress = ZBuildProgress.safeParse(data);
+    const room = progress.success ? await this.room(buildId) : null;
+    if (!progress.success || !room || !this.namespace) return;
+    const event: TBuildStageEvent = {
+      ...progress.data,
+      session_id: room.slice('pipeline:'.length),
+    };
+    this.namespace.to(room).emit(BUILD_EVENTS.stage, event);
+  }
+
+  /** The build row is the truth about how it ended (a failed attempt may still be retried). */
+  private async relayEnd(buildId: string): Promise<void> {
+    try {
+      const build = await this.builds.findByIdWithPipeline(buildId);
+      this.pipelineOf.delete(buildId);
+      if (!build || !this.namespace) return;
+      const room = pipelineRoom(build.pipelineId);
+      const view = toView(build.pipeline, build);
+      if (build.status === 'Built' && view.download_url) {
+        const event: TBuildCompletedEvent = {
+          session_id: build.pipelineId,
+          build_id: build.id,
+          download_url: view.download_url,
+        };
+        this.namespace.to(room).emit(BUILD_EVENTS.completed, event);
+      } else if (build.status === 'Failed') {
+        const event: TBuildFailedEvent = {
+          session_id: build.pipelineId,
+          build_id: build.id,
+          error: build.error ?? 'The build failed.',
+        };
+        this.namespace.to(room).emit(BUILD_EVENTS.failed, event);
+      }
+    } catch (error) {
+      this.logger.warn(`Could not relay the end of build ${buildId}: ${(error as Error).message}`);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await closeWithin(this.events.close(), 2_000);
+    this.connection.disconnect();
+  }
+}

@@ -1,0 +1,76 @@
+import { BUILD_AGENT_JOB, BUILD_JOB_OPTIONS, BUILDS_QUEUE, TBuildJob } from '@agentloom/contracts';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { RedisService } from '../redis/redis.service';
+
+/** How long a build request waits for Redis before answering 503. */
+const ENQUEUE_TIMEOUT_MS = 1_500;
+
+export class QueueUnavailableError extends Error {}
+
+/**
+ * BullMQ's close() waits for Redis; with Redis away it would wait forever and hold up shutdown.
+ * Nothing is lost by giving up: the connection is being torn down anyway.
+ */
+export async function closeWithin(closing: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    closing.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * The producer side of the `builds` queue. It shares the gateway's Redis connection, which fails
+ * commands at once while Redis is away (no offline queue), so a build request never hangs.
+ */
+@Injectable()
+export class BuildQueue implements OnModuleDestroy {
+  private readonly queue: Queue<TBuildJob>;
+
+  constructor(redis: RedisService, @Inject(APP_CONFIG) config: AppConfig) {
+    this.queue = new Queue<TBuildJob>(BUILDS_QUEUE, {
+      connection: redis.client,
+      prefix: config.QUEUE_PREFIX,
+    });
+    // Connection errors are reported by RedisService; without a listener they would be thrown.
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Enqueues the build; the build id is the job id, so enqueueing twice adds one job. */
+  async enqueue(buildId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), ENQUEUE_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (error) {
+      throw new QueueUnavailableError(
+        `The build queue did not answer: ${(error as Error).message}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** For tests and operations: the job recorded for a build, if any. */
+  job(buildId: string) {
+    return this.queue.getJob(buildId);
+  }
+
+  /** For tests: removes the queue and every job in it from Redis. */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await closeWithin(this.queue.close(), 2_000);
+  }
+}

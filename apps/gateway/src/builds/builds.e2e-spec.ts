@@ -1,0 +1,135 @@
+import { BUILD_AGENT_JOB, RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { mkdtempSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
+import { BuildQueue } from './build-queue';
+
+describe('Builds (gateway side)', () => {
+  let t: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let csv: string;
+  let fixtures: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await signUpAndLogIn(t.http, 'alice');
+    bob = await signUpAndLogIn(t.http, 'bob');
+    fixtures = mkdtempSync(path.join(tmpdir(), 'builds-'));
+    csv = path.join(fixtures, 'sales.csv');
+    await writeFile(csv, 'region,amount\nNorth,120\nSouth,80\n');
+  });
+  afterAll(async () => {
+    await rm(fixtures, { recursive: true, force: true });
+    await t.app.get(BuildQueue).obliterate();
+    await t.close();
+  });
+
+  const build = (user: TestUser, id: string) =>
+    t.http.post('/rag/api/build/agent').set(user.auth).type('form').send({ session_id: id });
+
+  it('refuses an incomplete configuration with 422 listing the missing steps', async () => {
+    const created = await t.http
+      .post('/pipelines')
+      .set(alice.auth)
+      .send({ name: `Incomplete ${Math.random()}`, agent_type: 'rag' })
+      .expect(201);
+    const { body } = await build(alice, created.body.session_id).expect(422);
+    expect(body.detail).toBe(
+      'Complete these steps before building: Source Type, Source Details, Embedding, Vector Store, LLM Provider, System Prompt, UI Type.',
+    );
+    expect(await t.prisma.build.count({ where: { pipelineId: created.body.session_id } })).toBe(0);
+  });
+
+  it('records the build, enqueues one job by build id carrying ids only, and a double click reuses it', async () => {
+    const id = await configureRagAgent(t, alice, csv);
+    const [first, second] = await Promise.all([build(alice, id), build(alice, id)]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(first.body).toEqual({
+      session_id: id,
+      build_id: expect.any(String),
+      status: 'Building',
+      message: 'RAG agent build started!',
+    });
+    expect(second.body.build_id).toBe(first.body.build_id);
+    expect(await t.prisma.build.count({ where: { pipelineId: id } })).toBe(1);
+
+    const job = await t.app.get(BuildQueue).job(first.body.build_id as string);
+    expect(job?.name).toBe(BUILD_AGENT_JOB);
+    expect(job?.data).toEqual({ buildId: first.body.build_id });
+    expect(JSON.stringify(job?.data)).not.toContain(WIZARD_LLM_KEY);
+
+    const view = await t.http.get(`/builds/${id}`).set(alice.auth).expect(200);
+    expect(view.body).toMatchObject({
+      build_id: first.body.build_id,
+      session_id: id,
+      agent_type: 'rag',
+      status: 'Building',
+      stage_names: [...RAG_BUILD_STAGES],
+      stages: [],
+      error: null,
+      download_url: null,
+    });
+    expect(
+      (await t.http.get('/pipelines').set(alice.auth)).body.find((p: { id: string }) => p.id === id)
+        .status,
+    ).toBe('Building');
+
+    // Nothing to download before the build is Built; and wizard changes wait for the build.
+    const download = await t.http.get(`/rag/builds/${id}/download`).set(alice.auth).expect(404);
+    expect(download.body.detail).toBe('There is no finished build of this agent to download yet.');
+    await t.http
+      .post('/rag/api/ui')
+      .set(alice.auth)
+      .type('form')
+      .send({ session_id: id, ui: 'streamlit' })
+      .expect(409);
+  });
+
+  it('user B cannot build, read or download user A’s agent (404)', async () => {
+    const id = await configureRagAgent(t, alice, csv);
+    expect((await build(bob, id).expect(404)).body).toEqual({ detail: 'Agent not found.' });
+    await t.http.get(`/builds/${id}`).set(bob.auth).expect(404);
+    await t.http.get(`/rag/builds/${id}/download`).set(bob.auth).expect(404);
+    await t.http
+      .post('/sql/build/api/build/agent')
+      .set(alice.auth)
+      .type('form')
+      .send({ session_id: id })
+      .expect(404);
+    expect(await t.prisma.build.count({ where: { pipelineId: id } })).toBe(0);
+  });
+
+  it('with Redis down answers 503 quickly and leaves no build behind', async () => {
+    // A port that accepts nothing: the gateway's Redis connection can never become ready.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+    const down = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const carol = await signUpAndLogIn(down.http, 'carol');
+      const id = await configureRagAgent(down, carol, csv);
+      const started = Date.now();
+      const { body } = await down.http
+        .post('/rag/api/build/agent')
+        .set(carol.auth)
+        .type('form')
+        .send({ session_id: id })
+        .expect(503);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(body.detail).toMatch(/^The build service is unavailable right now/);
+      expect(await down.prisma.build.count({ where: { pipelineId: id } })).toBe(0);
+      const pipeline = await down.prisma.pipeline.findUniqueOrThrow({ where: { id } });
+      expect(pipeline.status).toBe('Draft');
+    } finally {
+      await down.close();
+    }
+  });
+});

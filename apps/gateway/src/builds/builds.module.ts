@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { PipelinesModule } from '../pipelines/pipelines.module';
+import { BuildEventsGateway } from './build-events.gateway';
+import { BuildEventsRelay } from './build-events.relay';
+import { BuildQueue } from './build-queue';
+import { BuildsController } from './builds.controller';
+import { BuildsRepository } from './builds.repository';
+import { BuildsService } from './builds.service';
+
+@Module({
+  imports: [PipelinesModule, AuthModule],
+  controllers: [BuildsController],
+  providers: [BuildsRepository, BuildsService, BuildQueue, BuildEventsRelay, BuildEventsGateway],
+  exports: [BuildsService, BuildsRepository],
+})
+export class BuildsModule {}

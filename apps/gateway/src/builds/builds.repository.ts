@@ -1,0 +1,59 @@
+import { Build, Pipeline, PipelineStatus } from '@agentloom/db';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PrismaService } from '../prisma/prisma.service';
+
+/** The only gateway code that touches the builds table. Every query is scoped to the owner. */
+@Injectable()
+export class BuildsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Marks the pipeline Building and records a new build, in one transaction. Null when the
+   * pipeline is already Building (a second click): the caller answers with the running build.
+   */
+  startBuild(pipelineId: string, userId: string): Promise<Build | null> {
+    return this.prisma.client.$transaction(async (tx) => {
+      const { count } = await tx.pipeline.updateMany({
+        where: { id: pipelineId, userId, status: { not: 'Building' } },
+        data: { status: 'Building' },
+      });
+      if (count !== 1) return null;
+      return tx.build.create({ data: { id: randomUUID(), pipelineId, userId } });
+    });
+  }
+
+  /** Undoes startBuild when the job could not be enqueued: no half-made build is left behind. */
+  async abandonBuild(build: Build, previousStatus: PipelineStatus): Promise<void> {
+    await this.prisma.client.$transaction([
+      this.prisma.client.build.deleteMany({ where: { id: build.id, userId: build.userId } }),
+      this.prisma.client.pipeline.updateMany({
+        where: { id: build.pipelineId, userId: build.userId },
+        data: { status: previousStatus },
+      }),
+    ]);
+  }
+
+  findById(id: string): Promise<Build | null> {
+    return this.prisma.client.build.findUnique({ where: { id } });
+  }
+
+  findByIdWithPipeline(id: string): Promise<(Build & { pipeline: Pipeline }) | null> {
+    return this.prisma.client.build.findUnique({ where: { id }, include: { pipeline: true } });
+  }
+
+  latestOwned(pipelineId: string, userId: string): Promise<Build | null> {
+    return this.prisma.client.build.findFirst({
+      where: { pipelineId, userId },
+      orderBy: { createdAt: 'desc' },
+    });
+  }
+
+  /** The newest build that produced a zip. */
+  latestBuiltOwned(pipelineId: string, userId: string): Promise<Build | null> {
+    return this.prisma.client.build.findFirst({
+      where: { pipelineId, userId, status: 'Built', artifact: { not: null } },
+      orderBy: { createdAt: 'desc' },
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import {
+  buildStagesOf,
+  TAgentType,
+  TBuildStarted,
+  TBuildView,
+  ZBuildStages,
+} from '@agentloom/contracts';
+import { Build, Pipeline } from '@agentloom/db';
+import {
+  Injectable,
+  Logger,
+  NotFoundException,
+  ServiceUnavailableException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { PipelineStorage } from '../pipelines/pipeline-storage';
+import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
+import { PipelinesService } from '../pipelines/pipelines.service';
+import { BuildQueue, QueueUnavailableError } from './build-queue';
+import { BuildsRepository } from './builds.repository';
+
+export const QUEUE_UNAVAILABLE =
+  'The build service is unavailable right now (its queue does not answer). Nothing was started; please try again in a minute.';
+
+const downloadPath = (type: TAgentType, sessionId: string) =>
+  `/${type}/builds/${sessionId}/download`;
+
+/** Starting builds, reading their progress back, and handing out the finished zip. */
+@Injectable()
+export class BuildsService {
+  private readonly logger = new Logger(BuildsService.name);
+
+  constructor(
+    private readonly pipelines: PipelinesService,
+    private readonly builds: BuildsRepository,
+    private readonly queue: BuildQueue,
+    private readonly storage: PipelineStorage,
+  ) {}
+
+  /**
+   * Checks the configuration is complete, records the build and enqueues it. A second click
+   * while the build runs answers the same build; if Redis is down the record is undone and the
+   * answer is 503, so no build is left half-made.
+   */
+  async start(userId: string, sessionId: string, type: TAgentType): Promise<TBuildStarted> {
+    const pipeline = await this.pipelines.findOwned(userId, sessionId, type);
+    const missing = wizardSteps(pipeline, readConfig(pipeline)).filter((step) => !step.complete);
+    if (missing.length > 0) {
+      throw new UnprocessableEntityException(
+        `Complete these steps before building: ${missing.map((step) => step.label).join(', ')}.`,
+      );
+    }
+    const build = await this.builds.startBuild(pipeline.id, userId);
+    if (!build) {
+      const running = await this.builds.latestOwned(pipeline.id, userId);
+      if (running) return this.started(pipeline, running);
+      throw new NotFoundException('Agent not found.');
+    }
+    try {
+      await this.queue.enqueue(build.id);
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      this.logger.warn(`Build ${build.id} not enqueued: ${error.message}`);
+      await this.builds.abandonBuild(build, pipeline.status);
+      throw new ServiceUnavailableException(QUEUE_UNAVAILABLE);
+    }
+    return this.started(pipeline, build);
+  }
+
+  async latest(userId: string, sessionId: string): Promise<TBuildView> {
+    const pipeline = await this.pipelines.findOwned(userId, sessionId);
+    const build = await this.builds.latestOwned(pipeline.id, userId);
+    if (!build) throw new NotFoundException('This agent has not been built yet.');
+    return toView(pipeline, build);
+  }
+
+  /** The latest Built zip of the caller's pipeline of this type. */
+  async download(
+    userId: string,
+    sessionId: string,
+    type: TAgentType,
+  ): Promise<{ stream: ReadStream; fileName: string; size: number }> {
+    const pipeline = await this.pipelines.findOwned(userId, sessionId, type);
+    const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
+    if (!build?.artifact) {
+      throw new NotFoundException('There is no finished build of this agent to download yet.');
+    }
+    const file = this.storage.artifactPath(pipeline.id, build.artifact);
+    const { size } = await stat(file).catch(() => {
+      throw new NotFoundException('The build output is missing; build the agent again.');
+    });
+    return {
+      stream: createReadStream(file),
+      fileName: `${type}-agent-${pipeline.id}.zip`,
+      size,
+    };
+  }
+
+  private started(pipeline: Pipeline, build: Build): TBuildStarted {
+    return {
+      session_id: pipeline.id,
+      build_id: build.id,
+      status: build.status,
+      message:
+        pipeline.agentType === 'rag' ? 'RAG agent build started!' : 'SQL agent build started!',
+    };
+  }
+}
+
+export function toView(pipeline: Pipeline, build: Build): TBuildView {
+  return {
+    build_id: build.id,
+    session_id: pipeline.id,
+    agent_type: pipeline.agentType,
+    status: build.status,
+    stage_names: [...buildStagesOf(pipeline.agentType)],
+    stages: ZBuildStages.parse(build.stages),
+    error: build.error,
+    created_at: build.createdAt.toISOString(),
+    finished_at: build.finishedAt?.toISOString() ?? null,
+    download_url: build.status === 'Built' ? downloadPath(pipeline.agentType, pipeline.id) : null,
+  };
+}

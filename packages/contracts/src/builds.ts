@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ZAgentType, ZPipelineStatus, RAG_BUILD_STAGES } from './enums';
+
+/**
+ * Builds: the job the gateway enqueues, the stages the worker reports, and what the build
+ * screen reads back. The worker writes stages to Postgres (the record) and to the job's progress
+ * (the live feed); both use these shapes.
+ */
+
+/** Job name on the `builds` queue. Persisted in Redis with every job: never rename. */
+export const BUILD_AGENT_JOB = 'build-agent' as const;
+
+/** Job data carries ids only — never configuration, never secrets. */
+export const ZBuildJob = z.object({ buildId: z.uuid() });
+export type TBuildJob = z.infer<typeof ZBuildJob>;
+
+/** Job options in one place: the build id is the job id, so a double click enqueues once. */
+export const BUILD_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/** SQL build stages, in the order the SQL build screen shows them (SPEC §9: ten stages). */
+export const SQL_BUILD_STAGES = [
+  'initializing environment',
+  'loading data source',
+  'profiling schema',
+  'configuring query engine',
+  'integrating AI models',
+  'securing SQL access',
+  'generating code',
+  'deploying container',
+  'finalizing build',
+  'build complete',
+] as const;
+
+export function buildStagesOf(type: z.infer<typeof ZAgentType>): readonly string[] {
+  return type === 'rag' ? RAG_BUILD_STAGES : SQL_BUILD_STAGES;
+}
+
+export const ZBuildStage = z.object({
+  name: z.string(),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+});
+export type TBuildStage = z.infer<typeof ZBuildStage>;
+export const ZBuildStages = z.array(ZBuildStage);
+
+/** What a job reports as progress when a stage starts or ends (relayed live to the browser). */
+export const ZBuildProgress = z.object({
+  buildId: z.uuid(),
+  stage: z.string(),
+  /** Position of the stage in buildStagesOf(type). */
+  index: z.number().int(),
+  total: z.number().int(),
+  state: z.enum(['started', 'finished']),
+  at: z.iso.datetime(),
+});
+export type TBuildProgress = z.infer<typeof ZBuildProgress>;
+
+export const ZBuildView = z.object({
+  build_id: z.uuid(),
+  session_id: z.uuid(),
+  agent_type: ZAgentType,
+  status: ZPipelineStatus,
+  /** Every stage of this agent type, in order. */
+  stage_names: z.array(z.string()),
+  /** The stages reached so far, with their times. */
+  stages: ZBuildStages,
+  error: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+  /** Path of the zip on the gateway once the build is Built. */
+  download_url: z.string().nullable(),
+});
+export type TBuildView = z.infer<typeof ZBuildView>;
+
+export const ZBuildStarted = z.object({
+  session_id: z.uuid(),
+  build_id: z.uuid(),
+  status: ZPipelineStatus,
+  message: z.string(),
+});
+export type TBuildStarted = z.infer<typeof ZBuildStarted>;
+
+// ---- live build events (Socket.IO) ----
+
+/** Socket.IO namespace of live build progress. The client authenticates with `auth: { token }`. */
+export const BUILDS_NAMESPACE = '/builds';
+
+/** Event names of the builds namespace; the web app and the gateway both use these. */
+export const BUILD_EVENTS = {
+  /** client → server, `{ sessionId }`; acknowledged with `{ ok: true }` or `{ ok: false, detail }`. */
+  subscribe: 'subscribe',
+  /** server → client right after subscribing: the latest build (or null when there is none). */
+  snapshot: 'build:snapshot',
+  /** server → client: a stage started or finished (TBuildProgress plus session_id). */
+  stage: 'build:stage',
+  /** server → client: the build is Built; the zip can be downloaded. */
+  completed: 'build:completed',
+  /** server → client: the build ended Failed; `error` says why. */
+  failed: 'build:failed',
+} as const;
+
+export const ZBuildSubscribe = z.object({ sessionId: z.uuid() });
+export type TBuildSubscribe = z.infer<typeof ZBuildSubscribe>;
+
+export type TBuildSubscribeAck = { ok: true } | { ok: false; detail: string };
+
+export const ZBuildSnapshot = z.object({ session_id: z.uuid(), build: ZBuildView.nullable() });
+export type TBuildSnapshot = z.infer<typeof ZBuildSnapshot>;
+
+export type TBuildStageEvent = TBuildProgress & { session_id: string };
+
+export const ZBuildCompletedEvent = z.object({
+  session_id: z.uuid(),
+  build_id: z.uuid(),
+  download_url: z.string(),
+});
+export type TBuildCompletedEvent = z.infer<typeof ZBuildCompletedEvent>;
+
+export const ZBuildFailedEvent = z.object({
+  session_id: z.uuid(),
+  build_id: z.uuid(),
+  error: z.string(),
+});
+export type TBuildFailedEvent = z.infer<typeof ZBuildFailedEvent>;
