@@ -11,6 +11,7 @@ import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Namespace } from 'socket.io';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { RedisService } from '../redis/redis.service';
 import { closeWithin } from './build-queue';
 import { BuildsRepository } from './builds.repository';
 import { toView } from './builds.service';
@@ -26,39 +27,49 @@ export const pipelineRoom = (pipelineId: string) => `pipeline:${pipelineId}`;
 @Injectable()
 export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(BuildEventsRelay.name);
-  private readonly connection: Redis;
-  private readonly events: QueueEvents;
+  private connection?: Redis;
+  private events?: QueueEvents;
   private namespace?: Namespace;
   /** build id → pipeline id: each build's first event looks it up, the rest reuse it. */
   private readonly pipelineOf = new Map<string, string>();
   private queue: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly builds: BuildsRepository,
-  ) {
-    // QueueEvents blocks on its connection, so it gets its own, which must never give up.
-    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-    this.connection.on('error', () => undefined); // reported by RedisService already
-    this.events = new QueueEvents(BUILDS_QUEUE, {
-      connection: this.connection,
-      prefix: config.QUEUE_PREFIX,
-      autorun: false,
-    });
-    this.events.on('error', (error) => this.logger.warn(`Build events: ${error.message}`));
-  }
+    private readonly redis: RedisService,
+  ) {}
 
   attach(namespace: Namespace): void {
     this.namespace = namespace;
   }
 
+  /**
+   * Starts listening once Redis answers. With Redis down at boot there is nothing to relay yet,
+   * and a listener that never connected could not be shut down cleanly.
+   */
   onModuleInit(): void {
-    this.events.on('progress', ({ jobId, data }) =>
-      this.inOrder(() => this.relayStage(jobId, data)),
-    );
-    this.events.on('completed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
-    this.events.on('failed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
-    void this.events.run().catch((error: Error) => this.logger.warn(error.message));
+    if (this.redis.client.status === 'ready') this.listen();
+    else this.redis.client.once('ready', () => this.listen());
+  }
+
+  private listen(): void {
+    if (this.events || this.closed) return;
+    // QueueEvents blocks on its connection, so it gets its own, which must never give up.
+    this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null });
+    this.connection.on('error', () => undefined); // RedisService reports connection problems
+    const events = new QueueEvents(BUILDS_QUEUE, {
+      connection: this.connection,
+      prefix: this.config.QUEUE_PREFIX,
+      autorun: false,
+    });
+    events.on('error', (error) => this.logger.warn(`Build events: ${error.message}`));
+    events.on('progress', ({ jobId, data }) => this.inOrder(() => this.relayStage(jobId, data)));
+    events.on('completed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
+    events.on('failed', ({ jobId }) => this.inOrder(() => this.relayEnd(jobId)));
+    void events.run().catch((error: Error) => this.logger.warn(error.message));
+    this.events = events;
   }
 
   /**
@@ -120,7 +131,8 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await closeWithin(this.events.close(), 2_000);
-    this.connection.disconnect();
+    this.closed = true;
+    if (this.events) await closeWithin(this.events.close(), 2_000);
+    this.connection?.disconnect();
   }
 }
