@@ -9,3 +9,4 @@ export * from './sources';
 export * from './pipelines';
 export * from './wizard';
 export * from './builds';
+export * from './wizard-steps';

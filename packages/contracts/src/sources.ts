@@ -63,3 +63,8 @@ export const ZDatabaseSource = z.object({
   checked_at: z.iso.datetime(),
 });
 export type TDatabaseSource = z.infer<typeof ZDatabaseSource>;
+
+/** Whether a source type is backed by an uploaded file (rather than a database connection). */
+export function isFileSourceType(type: string | undefined): type is TUploadKind {
+  return (UPLOAD_KINDS as readonly string[]).includes(type ?? '');
+}

@@ -1,9 +1,10 @@
 import {
   buildStagesOf,
-  FILE_SOURCE_TYPES,
+  isFileSourceType,
   TBuildProgress,
   TBuildStage,
   TPipelineConfig,
+  wizardSteps,
   ZPipelineConfig,
 } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
@@ -96,7 +97,9 @@ export class BuildRunner {
       case 'profiling schema':
       case 'configuring query engine':
       case 'securing SQL access':
-        return this.checkSettings(stage, context);
+        // Their settings were checked in 'initializing environment'; the vector-store service,
+        // schema profile, engine and read-only guard are written by 'generating code'.
+        return;
       case 'integrating AI models':
         return this.checkSecrets(context);
       case 'generating code':
@@ -119,23 +122,20 @@ export class BuildRunner {
         'The agent configuration is invalid; open the wizard and save it again.',
       );
     context.config = parsed.data;
-    const { config, pipeline } = context;
-    const missing: string[] = [];
-    if (!config.source_type) missing.push('source type');
-    if (!config.file && !config.database) missing.push('source details');
-    if (!config.llm?.provider || !config.llm.model) missing.push('LLM provider and model');
-    if (!pipeline.llmApiKeyEncrypted && !pipeline.llmApiKeyId) missing.push('LLM API key');
-    if (!config.system_prompt) missing.push('system prompt');
-    if (!config.ui) missing.push('UI');
-    if (pipeline.agentType === 'rag' && !config.embedding_model) missing.push('embedding model');
-    if (pipeline.agentType === 'rag' && !config.vector_store) missing.push('vector store');
-    if (pipeline.agentType === 'sql' && !config.framework) missing.push('framework');
-    if (missing.length > 0)
-      throw new BuildError(`The configuration is incomplete: ${missing.join(', ')}.`);
-  }
-
-  private isFileSource(context: BuildContext): boolean {
-    return (FILE_SOURCE_TYPES as readonly string[]).includes(context.config.source_type ?? '');
+    const { pipeline } = context;
+    // The same rule the gateway applied before enqueueing; the configuration may have changed
+    // since (a vault key deleted, say), so it is checked again here.
+    const missing = wizardSteps(pipeline.agentType, context.config, {
+      sourceFile: Boolean(pipeline.sourceFile),
+      sourceUri: Boolean(pipeline.sourceUriEncrypted),
+      llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
+      vectorDbKey: Boolean(pipeline.vectorDbApiKeyEncrypted),
+    }).filter((step) => !step.complete);
+    if (missing.length > 0) {
+      throw new BuildError(
+        `The configuration is incomplete: ${missing.map((step) => step.label).join(', ')}.`,
+      );
+    }
   }
 
   private uploadPath(context: BuildContext): string {
@@ -146,7 +146,7 @@ export class BuildRunner {
 
   /** Reads the source: CSV rows and text windows become chunks the agent indexes at start. */
   private async loadSource(context: BuildContext): Promise<void> {
-    if (!this.isFileSource(context)) return; // databases are read by the agent where it runs
+    if (!isFileSourceType(context.config.source_type)) return; // databases are read by the agent where it runs
     const file = this.uploadPath(context);
     await access(file).catch(() => {
       throw new BuildError('The uploaded source file is missing; upload it again.');
@@ -157,16 +157,6 @@ export class BuildRunner {
     else if (context.config.source_type === 'text_file')
       context.chunks = await chunkTextFile(file, name);
     // PDF and Excel sources are chunked by the agent's own loaders when it starts.
-  }
-
-  private checkSettings(stage: string, context: BuildContext): void {
-    const { config } = context;
-    if (stage === 'setting up databases' && !config.vector_store) {
-      throw new BuildError('Choose a vector store before building.');
-    }
-    if (stage === 'configuring query engine' && !config.framework) {
-      throw new BuildError('Choose a SQL framework before building.');
-    }
   }
 
   /** Every secret the agent needs must decrypt; the plain values are dropped right away. */
@@ -222,7 +212,7 @@ export class BuildRunner {
         name: pipeline.name,
         config,
         sourceFile:
-          this.isFileSource(context) && dataFileName
+          isFileSourceType(context.config.source_type) && dataFileName
             ? { path: this.uploadPath(context), dataFileName }
             : undefined,
         chunks: pipeline.agentType === 'rag' ? context.chunks : undefined,

@@ -1,6 +1,7 @@
 import {
   DEFAULT_DISTANCE_METRIC,
-  FILE_SOURCE_TYPES,
+  isFileSourceType,
+  isUuid,
   RAG_SOURCE_TYPES,
   SQL_FRAMEWORK_SOURCES,
   SQL_SOURCE_TYPES,
@@ -108,15 +109,11 @@ export interface AgentManifest {
   sql?: { framework: TSqlFramework; max_rows: number; timeout_seconds: number };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function assertSessionId(sessionId: string): void {
-  if (!UUID.test(sessionId)) throw new ProjectInputError('sessionId must be a UUID.');
+  if (!isUuid(sessionId)) throw new ProjectInputError('sessionId must be a UUID.');
 }
-
-const isFileSource = (type: string): type is TUploadKind =>
-  (FILE_SOURCE_TYPES as readonly string[]).includes(type);
 
 function required<T>(value: T | undefined | null, what: string): T {
   if (value === undefined || value === null || value === '') {
@@ -181,7 +178,7 @@ function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSour
     throw new ProjectInputError(`A ${input.agentType} agent cannot use a ${type} source.`);
   }
 
-  if (isFileSource(type)) {
+  if (isFileSourceType(type)) {
     const file = required(config.file, 'uploaded file');
     if (file.summary.kind !== type) {
       throw new ProjectInputError(`The uploaded file is ${file.summary.kind}, not ${type}.`);

@@ -1,4 +1,10 @@
-import { maskApiKey, TApiKey, TApiKeySecret, TCreateApiKeyRequest } from '@agentloom/contracts';
+import {
+  isUuid,
+  maskApiKey,
+  TApiKey,
+  TApiKeySecret,
+  TCreateApiKeyRequest,
+} from '@agentloom/contracts';
 import { ApiKey } from '@agentloom/db';
 import { apiKeySecretContext as context, Vault, VaultDecryptError } from '@agentloom/vault';
 import { Injectable, NotFoundException } from '@nestjs/common';
@@ -7,8 +13,6 @@ import { ApiKeyListCache } from './api-key-list.cache';
 import { ApiKeysRepository } from './api-keys.repository';
 
 export const API_KEY_NOT_FOUND = 'API key not found.';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The key vault. Keys are encrypted with the owner and key id as authenticated data, so a
@@ -53,7 +57,7 @@ export class ApiKeysService {
   }
 
   async remove(userId: string, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.keys.deleteOwned(id, userId))) {
+    if (!isUuid(id) || !(await this.keys.deleteOwned(id, userId))) {
       throw new NotFoundException(API_KEY_NOT_FOUND);
     }
     await this.listCache.invalidate(userId);
@@ -61,7 +65,7 @@ export class ApiKeysService {
 
   /** Someone else's key and a key that does not exist get the same 404. */
   private async findOwned(userId: string, id: string): Promise<ApiKey> {
-    const row = UUID.test(id) ? await this.keys.findOwned(id, userId) : null;
+    const row = isUuid(id) ? await this.keys.findOwned(id, userId) : null;
     if (!row) throw new NotFoundException(API_KEY_NOT_FOUND);
     return row;
   }

@@ -1,16 +1,11 @@
 import {
-  FILE_SOURCE_TYPES,
-  isModelOfProvider,
-  LLM_MODELS,
-  RAG_WIZARD_STEPS,
+  isFileSourceType,
   SOURCE_TYPE_LABELS,
-  SQL_FRAMEWORK_SOURCES,
-  SQL_WIZARD_STEPS,
   TLlmSettingsView,
   TPipelineConfig,
   TPipelineDetail,
   TPipelineListItem,
-  UPLOAD_EXTENSIONS,
+  wizardSteps as stepsOf,
   ZPipelineConfig,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
@@ -26,62 +21,14 @@ export function readConfig(pipeline: Pick<Pipeline, 'id' | 'config'>): TPipeline
   return parsed.data;
 }
 
-const isFileSource = (type: string | undefined): type is keyof typeof UPLOAD_EXTENSIONS =>
-  (FILE_SOURCE_TYPES as readonly string[]).includes(type ?? '');
-
-/** The source step is done when the details on record belong to the source type on record. */
-function sourceDetailsComplete(pipeline: Pipeline, config: TPipelineConfig): boolean {
-  if (isFileSource(config.source_type)) {
-    return Boolean(pipeline.sourceFile && config.file?.summary.kind === config.source_type);
-  }
-  return Boolean(
-    config.source_type &&
-    pipeline.sourceUriEncrypted &&
-    config.database?.type === config.source_type,
-  );
-}
-
-function llmComplete(pipeline: Pipeline, config: TPipelineConfig): boolean {
-  const { provider, model } = config.llm ?? {};
-  return Boolean(
-    provider &&
-    model &&
-    isModelOfProvider(provider, model) &&
-    (pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
-  );
-}
-
-function vectorStoreComplete(pipeline: Pipeline, config: TPipelineConfig): boolean {
-  const store = config.vector_store;
-  if (!store) return false;
-  if (store.vector_db === 'pinecone') {
-    return Boolean(store.environment && store.index_name && pipeline.vectorDbApiKeyEncrypted);
-  }
-  return Boolean(store.url);
-}
-
-/** Whether the chosen SQL framework can serve the chosen source. */
-export function frameworkFitsSource(framework: string, sourceType: string | undefined): boolean {
-  const sources = SQL_FRAMEWORK_SOURCES[framework as keyof typeof SQL_FRAMEWORK_SOURCES];
-  return (sources as readonly string[] | undefined)?.includes(sourceType ?? '') ?? false;
-}
-
+/** The pipeline's wizard steps and whether each is done (the rule lives in contracts). */
 export function wizardSteps(pipeline: Pipeline, config: TPipelineConfig) {
-  const done: Record<string, boolean> = {
-    name: true,
-    source_type: Boolean(config.source_type),
-    source_details: sourceDetailsComplete(pipeline, config),
-    embedding: Boolean(config.embedding_model),
-    vector_store: vectorStoreComplete(pipeline, config),
-    llm: llmComplete(pipeline, config),
-    system_prompt: Boolean(config.system_prompt),
-    framework: Boolean(
-      config.framework && frameworkFitsSource(config.framework, config.source_type),
-    ),
-    ui: Boolean(config.ui),
-  };
-  const steps = pipeline.agentType === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
-  return steps.map(({ key, label }) => ({ key, label, complete: done[key] ?? false }));
+  return stepsOf(pipeline.agentType, config, {
+    sourceFile: Boolean(pipeline.sourceFile),
+    sourceUri: Boolean(pipeline.sourceUriEncrypted),
+    llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
+    vectorDbKey: Boolean(pipeline.vectorDbApiKeyEncrypted),
+  });
 }
 
 const UI_LABELS = { gradio: 'Gradio', streamlit: 'Streamlit' } as const;
@@ -90,7 +37,7 @@ const UI_LABELS = { gradio: 'Gradio', streamlit: 'Streamlit' } as const;
 export function describePipeline(pipeline: Pipeline, config: TPipelineConfig): string {
   const kind = pipeline.agentType === 'rag' ? 'RAG' : 'SQL';
   let source: string | undefined;
-  if (config.file && isFileSource(config.source_type)) source = config.file.original_name;
+  if (config.file && isFileSourceType(config.source_type)) source = config.file.original_name;
   else if (config.database && config.database.type === config.source_type) {
     source = `${config.database.table} (${SOURCE_TYPE_LABELS[config.database.type]})`;
   } else if (config.source_type) {
@@ -142,8 +89,8 @@ export function toDetail(pipeline: Pipeline, masked: MaskedSecrets): TPipelineDe
     missing_steps: steps.filter((step) => !step.complete).map((step) => step.label),
   };
   const source = {
-    file: isFileSource(config.source_type) ? (config.file ?? null) : null,
-    database: !isFileSource(config.source_type) ? (config.database ?? null) : null,
+    file: isFileSourceType(config.source_type) ? (config.file ?? null) : null,
+    database: !isFileSourceType(config.source_type) ? (config.database ?? null) : null,
   };
   if (pipeline.agentType === 'rag') {
     const store = config.vector_store;
@@ -184,6 +131,3 @@ export function toDetail(pipeline: Pipeline, masked: MaskedSecrets): TPipelineDe
     },
   };
 }
-
-/** Every model the provider offers, for error messages. */
-export const modelsOf = (provider: keyof typeof LLM_MODELS) => LLM_MODELS[provider].join(', ');

@@ -1,4 +1,5 @@
 import {
+  isUuid,
   maskApiKey,
   TAgentType,
   TCreatePipelineRequest,
@@ -15,8 +16,6 @@ import { MaskedSecrets, toDetail, toListItem } from './pipeline-view';
 import { PipelinesRepository } from './pipelines.repository';
 
 export const PIPELINE_NOT_FOUND = 'Agent not found.';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The user's agents: creation (the wizard's first step), the list, the details and deletion. */
 @Injectable()
@@ -69,7 +68,7 @@ export class PipelinesService {
 
   /** Removes the pipeline, then its files; the row goes first so nothing points at missing files. */
   async remove(userId: string, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.pipelines.deleteOwned(id, userId))) {
+    if (!isUuid(id) || !(await this.pipelines.deleteOwned(id, userId))) {
       throw new NotFoundException(PIPELINE_NOT_FOUND);
     }
     await this.storage.removeAll(id);
@@ -80,7 +79,7 @@ export class PipelinesService {
    * other wizard's kind all get the same 404 as an id that does not exist.
    */
   async findOwned(userId: string, id: string, agentType?: TAgentType): Promise<Pipeline> {
-    const pipeline = UUID.test(id) ? await this.pipelines.findOwned(id, userId) : null;
+    const pipeline = isUuid(id) ? await this.pipelines.findOwned(id, userId) : null;
     if (!pipeline || (agentType && pipeline.agentType !== agentType)) {
       throw new NotFoundException(PIPELINE_NOT_FOUND);
     }

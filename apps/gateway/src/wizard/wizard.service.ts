@@ -1,6 +1,7 @@
 import {
   API_KEY_MIN_LENGTH,
-  FILE_SOURCE_TYPES,
+  frameworkFitsSource,
+  isFileSourceType,
   isModelOfProvider,
   LLM_MODELS,
   LLM_PROVIDER_LABELS,
@@ -32,7 +33,7 @@ import path from 'node:path';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
-import { frameworkFitsSource, readConfig } from '../pipelines/pipeline-view';
+import { readConfig } from '../pipelines/pipeline-view';
 import { PipelineChanges, PipelinesRepository } from '../pipelines/pipelines.repository';
 import { PIPELINE_NOT_FOUND, PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
@@ -58,9 +59,6 @@ export interface LlmKeyChoice {
   api_key?: string;
   api_key_id?: string;
 }
-
-const isFileSource = (type: string | undefined): type is TUploadKind =>
-  (FILE_SOURCE_TYPES as readonly string[]).includes(type ?? '');
 
 /** "A PDF", "An Excel". */
 const withArticle = (label: string) => `${/^[AEIOU]/i.test(label) ? 'An' : 'A'} ${label}`;
@@ -114,7 +112,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const kind = config.source_type;
-    if (!isFileSource(kind)) {
+    if (!isFileSourceType(kind)) {
       throw new UnprocessableEntityException(
         call.agentType === 'rag'
           ? 'Choose PDF, CSV, Excel or TXT as the source type before uploading a file.'
@@ -155,7 +153,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const type = request.source_type ?? config.source_type;
-    if (!type || isFileSource(type)) {
+    if (!type || isFileSourceType(type)) {
       throw new UnprocessableEntityException(
         'Choose MySQL, Postgres or SQLite as the source type before connecting a database.',
       );

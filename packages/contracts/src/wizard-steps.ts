@@ -1,0 +1,81 @@
+import { isModelOfProvider, TAgentType } from './enums';
+import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, TPipelineConfig } from './pipelines';
+import { isFileSourceType } from './sources';
+import { SQL_FRAMEWORK_SOURCES } from './wizard';
+
+/**
+ * When is a wizard step complete? One rule for the gateway (which lists the missing steps and
+ * refuses to build before they are done) and the builder-worker (which checks again before it
+ * builds), so the two can never disagree.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** Which secrets and files a pipeline holds outside its configuration JSON. */
+export interface StoredPipelineParts {
+  sourceFile: boolean;
+  sourceUri: boolean;
+  /** A typed key or a key of the owner's vault. */
+  llmKey: boolean;
+  vectorDbKey: boolean;
+}
+
+/** Whether the chosen SQL framework can serve the chosen source. */
+export function frameworkFitsSource(framework: string, sourceType: string | undefined): boolean {
+  const sources = SQL_FRAMEWORK_SOURCES[framework as keyof typeof SQL_FRAMEWORK_SOURCES];
+  return (sources as readonly string[] | undefined)?.includes(sourceType ?? '') ?? false;
+}
+
+/** The source step is done when the details on record belong to the source type on record. */
+function sourceDetailsComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {
+  if (isFileSourceType(config.source_type)) {
+    return stored.sourceFile && config.file?.summary.kind === config.source_type;
+  }
+  return Boolean(
+    config.source_type && stored.sourceUri && config.database?.type === config.source_type,
+  );
+}
+
+function llmComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {
+  const { provider, model } = config.llm ?? {};
+  return Boolean(provider && model && isModelOfProvider(provider, model) && stored.llmKey);
+}
+
+function vectorStoreComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {
+  const store = config.vector_store;
+  if (!store) return false;
+  if (store.vector_db === 'pinecone') {
+    return Boolean(store.environment && store.index_name && stored.vectorDbKey);
+  }
+  return Boolean(store.url);
+}
+
+export interface WizardStepState {
+  key: string;
+  label: string;
+  complete: boolean;
+}
+
+export function wizardSteps(
+  agentType: TAgentType,
+  config: TPipelineConfig,
+  stored: StoredPipelineParts,
+): WizardStepState[] {
+  const done: Record<string, boolean> = {
+    name: true,
+    source_type: Boolean(config.source_type),
+    source_details: sourceDetailsComplete(config, stored),
+    embedding: Boolean(config.embedding_model),
+    vector_store: vectorStoreComplete(config, stored),
+    llm: llmComplete(config, stored),
+    system_prompt: Boolean(config.system_prompt),
+    framework: Boolean(
+      config.framework && frameworkFitsSource(config.framework, config.source_type),
+    ),
+    ui: Boolean(config.ui),
+  };
+  const steps = agentType === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
+  return steps.map(({ key, label }) => ({ key, label, complete: done[key] ?? false }));
+}
