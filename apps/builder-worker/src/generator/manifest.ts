@@ -14,7 +14,6 @@ import {
   type TRagSourceType,
   type TSqlFramework,
   type TUiFramework,
-  type TUploadKind,
   type TVectorStore,
 } from '@agentloom/contracts';
 import { EMBEDDINGS, PROVIDERS, UIS, litellmModel } from './catalog';

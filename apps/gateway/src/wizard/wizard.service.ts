@@ -15,7 +15,6 @@ import {
   TRagSourceType,
   TSqlFramework,
   TUiFramework,
-  TUploadKind,
   TVectorStore,
   TWizardStepSaved,
   UPLOAD_EXTENSIONS,
