@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './environment';
 
 export const MASTER_KEY_HINT =
   "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"";
@@ -56,3 +57,29 @@ export function loadOrCreateDevSecret(
 
 export const generateMasterKey = (): string => randomBytes(32).toString('base64');
 export const generateJwtSecret = (): string => randomBytes(48).toString('base64url');
+
+/**
+ * The vault master key the gateway and the builder-worker both run with: VAULT_MASTER_KEY when
+ * set, otherwise (development only — callers refuse production first) the key generated once
+ * in the shared data folder. A malformed key stops the process with a ConfigError.
+ */
+export function resolveMasterKey(
+  value: string | undefined,
+  dataDir: string,
+  warn: (message: string) => void,
+): Buffer {
+  const text =
+    value ??
+    loadOrCreateDevSecret(
+      dataDir,
+      'vault-master.key',
+      generateMasterKey,
+      warn,
+      'losing it makes every stored API key and database password unreadable',
+    );
+  try {
+    return parseMasterKey(text);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}

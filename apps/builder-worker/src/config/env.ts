@@ -1,11 +1,9 @@
 import {
   ConfigError,
   defaultDataDir,
-  generateMasterKey,
-  loadOrCreateDevSecret,
   MASTER_KEY_HINT,
   parseEnvironment,
-  parseMasterKey,
+  resolveMasterKey,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -75,20 +73,6 @@ export function loadWorkerConfig(
   }
   const dataDir = path.resolve(config.DATA_DIR ?? defaultDataDir());
   // In development the gateway and the worker share the generated key in the data folder.
-  const masterKeyText =
-    config.VAULT_MASTER_KEY ??
-    loadOrCreateDevSecret(
-      dataDir,
-      'vault-master.key',
-      generateMasterKey,
-      warn,
-      'losing it makes every stored API key and database password unreadable',
-    );
-  let masterKey: Buffer;
-  try {
-    masterKey = parseMasterKey(masterKeyText);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+  const masterKey = resolveMasterKey(config.VAULT_MASTER_KEY, dataDir, warn);
   return { ...config, DATA_DIR: dataDir, VAULT_MASTER_KEY: masterKey };
 }

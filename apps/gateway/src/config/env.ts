@@ -2,11 +2,10 @@ import {
   ConfigError,
   defaultDataDir,
   generateJwtSecret,
-  generateMasterKey,
   loadOrCreateDevSecret,
   MASTER_KEY_HINT,
   parseEnvironment,
-  parseMasterKey,
+  resolveMasterKey,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -129,21 +128,7 @@ export function loadConfig(
       warn,
       'replacing it signs everyone out',
     );
-  const masterKeyText =
-    env.VAULT_MASTER_KEY ??
-    loadOrCreateDevSecret(
-      dataDir,
-      'vault-master.key',
-      generateMasterKey,
-      warn,
-      'losing it makes every stored API key and database password unreadable',
-    );
-  let masterKey: Buffer;
-  try {
-    masterKey = parseMasterKey(masterKeyText);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+  const masterKey = resolveMasterKey(env.VAULT_MASTER_KEY, dataDir, warn);
 
   return {
     ...env,
