@@ -10,9 +10,9 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Namespace } from 'socket.io';
+import { closeWithin } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
-import { closeWithin } from './build-queue';
 import { BuildsRepository } from './builds.repository';
 import { toView } from './builds.service';
 

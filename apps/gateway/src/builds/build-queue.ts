@@ -1,6 +1,7 @@
 import { BUILD_AGENT_JOB, BUILD_JOB_OPTIONS, BUILDS_QUEUE, TBuildJob } from '@agentloom/contracts';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { closeWithin, withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
 
@@ -8,21 +9,6 @@ import { RedisService } from '../redis/redis.service';
 const ENQUEUE_TIMEOUT_MS = 1_500;
 
 export class QueueUnavailableError extends Error {}
-
-/**
- * BullMQ's close() waits for Redis; with Redis away it would wait forever and hold up shutdown.
- * Nothing is lost by giving up: the connection is being torn down anyway.
- */
-export async function closeWithin(closing: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    closing.catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-}
 
 /**
  * The producer side of the `builds` queue. It shares the gateway's Redis connection, which fails
@@ -43,20 +29,16 @@ export class BuildQueue implements OnModuleDestroy {
 
   /** Enqueues the build; the build id is the job id, so enqueueing twice adds one job. */
   async enqueue(buildId: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
+      await withDeadline(
         this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), ENQUEUE_TIMEOUT_MS);
-        }),
-      ]);
+        ENQUEUE_TIMEOUT_MS,
+        () => new Error('timeout'),
+      );
     } catch (error) {
       throw new QueueUnavailableError(
         `The build queue did not answer: ${(error as Error).message}`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 
 /** The gateway's Redis connection (rate limits now; queues and socket fan-out later). */
@@ -38,10 +39,7 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
 
   async isReachable(): Promise<boolean> {
     try {
-      const answer = await Promise.race([
-        this.client.ping(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000)),
-      ]);
+      const answer = await withDeadline(this.client.ping(), 1_000, () => new Error('timeout'));
       return answer === 'PONG';
     } catch {
       return false;

@@ -5,6 +5,7 @@ import {
   Injectable,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
   checkDataSourceTarget,
@@ -21,27 +22,6 @@ export interface CheckedDatabaseSource {
   uri: string;
   /** What the wizard answers and the configuration keeps. */
   source: TDatabaseSource;
-}
-
-/** DNS has no deadline of its own; a host that never resolves must not hold the request. */
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new UnreachableDataSourceError(
-            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
-          ),
-        ),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** An endpoint of Agentloom's own services, which a data source may never point at. */
@@ -79,12 +59,18 @@ export class DataSourcesService {
     try {
       const parsed = parseDatabaseUri(type, uri);
       password = parsed.password;
-      const addresses = await withTimeout(
+      // DNS has no deadline of its own; a host that never resolves must not hold the request.
+      const timeoutMs = this.config.DATA_SOURCE_TIMEOUT_MS;
+      const addresses = await withDeadline(
         checkDataSourceTarget(parsed, {
           strict: this.config.DATA_SOURCE_STRICT,
           platformEndpoints: this.platformEndpoints,
         }),
-        this.config.DATA_SOURCE_TIMEOUT_MS,
+        timeoutMs,
+        () =>
+          new UnreachableDataSourceError(
+            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
+          ),
       );
       const report = await probeDatabase(
         parsed,
