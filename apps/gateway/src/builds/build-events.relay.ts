@@ -80,7 +80,7 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
     this.queue = this.queue.then(work).catch((error: Error) => this.logger.warn(error.message));
   }
 
-  private async room(buildId: string): Promise<string | null> {
+  private async pipelineOfBuild(buildId: string): Promise<string | null> {
     let pipelineId = this.pipelineOf.get(buildId);
     if (!pipelineId) {
       const build = await this.builds.findById(buildId);
@@ -88,18 +88,15 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
       pipelineId = build.pipelineId;
       this.pipelineOf.set(buildId, pipelineId);
     }
-    return pipelineRoom(pipelineId);
+    return pipelineId;
   }
 
   private async relayStage(buildId: string, data: unknown): Promise<void> {
     const progress = ZBuildProgress.safeParse(data);
-    const room = progress.success ? await this.room(buildId) : null;
-    if (!progress.success || !room || !this.namespace) return;
-    const event: TBuildStageEvent = {
-      ...progress.data,
-      session_id: room.slice('pipeline:'.length),
-    };
-    this.namespace.to(room).emit(BUILD_EVENTS.stage, event);
+    const pipelineId = progress.success ? await this.pipelineOfBuild(buildId) : null;
+    if (!progress.success || !pipelineId || !this.namespace) return;
+    const event: TBuildStageEvent = { ...progress.data, session_id: pipelineId };
+    this.namespace.to(pipelineRoom(pipelineId)).emit(BUILD_EVENTS.stage, event);
   }
 
   /** The build row is the truth about how it ended (a failed attempt may still be retried). */
