@@ -4,94 +4,29 @@
 //
 // Starts the built gateway on its own port and database (agentloom_bench), signs a user up,
 // stores 10 API keys, then runs autocannon with 50 connections for BENCH_SECONDS (10) per route.
-// BENCH_GATEWAY_FLAGS passes Node flags to the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// BENCH_GATEWAY_FLAGS passes Node flags to the gateway (see bench-gateway.mjs).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ensureDatabase, migrate } from './db-migrate.mjs';
+import { signedInUser, startGateway } from './bench-gateway.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const port = Number(process.env.BENCH_PORT ?? 8765);
-const base = `http://127.0.0.1:${port}`;
-const databaseUrl =
-  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_bench';
 
-await ensureDatabase(databaseUrl);
-migrate(databaseUrl);
-
-const gateway = spawn(
-  process.execPath,
-  [
-    ...(process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : []),
-    path.join(root, 'apps/gateway/dist/main.js'),
-  ],
-  {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-      DATA_DIR: path.join(os.tmpdir(), `agentloom-bench-${process.pid}`),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
-const stop = () => gateway.kill('SIGTERM');
-process.on('exit', stop);
-
-async function waitForGateway() {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${base}/health/live`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the gateway did not start');
-}
-
-async function call(method, url, body, token) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
-  return response.json();
-}
+const gateway = await startGateway({
+  port,
+  dataDir: path.join(os.tmpdir(), `agentloom-bench-${process.pid}`),
+});
+const { base, call, stop } = gateway;
 
 function run(url, headers = {}) {
   return autocannon({ url: `${base}${url}`, connections, duration: seconds, headers });
 }
 
 try {
-  await waitForGateway();
-  const name = `bench_${randomUUID().slice(0, 8)}`;
-  const password = 'benchmark password';
-  await call('POST', '/auth/signup', {
-    username: name,
-    email: `${name}@example.com`,
-    password,
-    confirm_password: password,
-  });
-  const { access_token: token } = await call('POST', '/auth/login', {
-    email: `${name}@example.com`,
-    password,
-  });
+  const token = await signedInUser(gateway);
   for (let i = 0; i < 10; i += 1) {
     await call('POST', '/apikeys', { provider: 'openai', key: `sk-bench-${randomUUID()}` }, token);
   }

@@ -6,85 +6,30 @@
 // SQL pipeline, and uploads a 50 MB CSV to each and a 50 MB text file, streamed from disk by the
 // client, after a 1 KB warm-up upload. The gateway's peak RSS (VmHWM from /proc, reset before each upload through
 // /proc/<pid>/clear_refs) is compared with its RSS just before the upload.
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ensureDatabase, migrate } from './db-migrate.mjs';
+import { signedInUser, startGateway } from './bench-gateway.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.BENCH_PORT ?? 8766);
-const base = `http://127.0.0.1:${port}`;
 const sizeMb = Number(process.env.BENCH_UPLOAD_MB ?? 50);
 const targetMb = 30;
-const databaseUrl =
-  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_bench';
-
-await ensureDatabase(databaseUrl);
-migrate(databaseUrl);
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'agentloom-bench-upload-'));
-const gateway = spawn(process.execPath, [path.join(root, 'apps/gateway/dist/main.js')], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-    DATA_DIR: path.join(work, 'data'),
-    UPLOAD_MAX_BYTES: String((sizeMb + 1) * 1024 * 1024),
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
+const gateway = await startGateway({
+  port,
+  dataDir: path.join(work, 'data'),
+  env: { UPLOAD_MAX_BYTES: String((sizeMb + 1) * 1024 * 1024) },
 });
-const stop = () => gateway.kill('SIGTERM');
-process.on('exit', stop);
+const { call, stop } = gateway;
 
 /** Resident and peak resident memory of the gateway, in MB, from /proc. */
 async function memory() {
   const status = await readFile(`/proc/${gateway.pid}/status`, 'utf8');
   const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-async function waitForGateway() {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${base}/health/live`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the gateway did not start');
-}
-
-async function call(method, url, body, token, type = 'json') {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(type === 'json' ? { 'content-type': 'application/json' } : {}),
-      ...(type === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body:
-      body === undefined
-        ? undefined
-        : type === 'json'
-          ? JSON.stringify(body)
-          : type === 'form'
-            ? new URLSearchParams(body).toString()
-            : body,
-  });
-  if (!response.ok) {
-    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
-  }
-  return response.json();
 }
 
 /** A CSV (or plain text) of about `megabytes` MB, written in chunks. */
@@ -156,19 +101,7 @@ async function measuredUpload(label, token, agentType, sourceType, file, name, m
 }
 
 try {
-  await waitForGateway();
-  const name = `bench_${randomUUID().slice(0, 8)}`;
-  const password = 'benchmark password';
-  await call('POST', '/auth/signup', {
-    username: name,
-    email: `${name}@example.com`,
-    password,
-    confirm_password: password,
-  });
-  const { access_token: token } = await call('POST', '/auth/login', {
-    email: `${name}@example.com`,
-    password,
-  });
+  const token = await signedInUser(gateway);
   const csv = path.join(work, 'large.csv');
   const text = path.join(work, 'large.txt');
   await writeLargeFile(csv, sizeMb, true);
