@@ -10,7 +10,7 @@ import {
   inspectUpload,
   UnreadableUploadError,
   UnsupportedUploadError,
-} from './uploads/inspect-upload';
+} from '@agentloom/source-readers';
 
 /** Reads an upload once, by content: 415 when it is not what it claims, 422 when it cannot be parsed. */
 @Injectable()

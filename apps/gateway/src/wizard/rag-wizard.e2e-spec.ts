@@ -19,7 +19,7 @@ import {
   twoPagePdf,
   oneSheetWorkbook,
   zip,
-} from '../testing/upload-fixtures';
+} from '@agentloom/source-readers/testing';
 
 const OPENAI_KEY = 'sk-proj-RagWizardKey-1234567890abcdWXYZ';
 const PINECONE_KEY = 'pcsk_PineconeSecret_0987654321_qrst';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
 import { createMariaDbSource, dropMariaDbSource, MARIADB } from '../testing/source-databases';
-import { peopleWorkbook } from '../testing/upload-fixtures';
+import { peopleWorkbook } from '@agentloom/source-readers/testing';
 
 const DEEPSEEK_KEY = 'sk-deepseek-SqlWizard-1234567890LMNO';
 

@@ -36,7 +36,7 @@ import { readConfig } from '../pipelines/pipeline-view';
 import { PipelineChanges, PipelinesRepository } from '../pipelines/pipelines.repository';
 import { PIPELINE_NOT_FOUND, PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
-import { sanitizeOriginalName } from '../sources/uploads/inspect-upload';
+import { sanitizeOriginalName } from '@agentloom/source-readers';
 import { UploadsService } from '../sources/uploads.service';
 
 /** Who is calling and which wizard: every step starts by finding the caller's own pipeline. */

@@ -19,7 +19,7 @@ import {
   twoPagePdf,
   peopleWorkbook,
   type ZipEntry,
-} from '../../testing/upload-fixtures';
+} from './testing/fixtures';
 
 const limits: UploadInspectionLimits = { xlsxMaxUncompressedBytes: 200 * MB };
 

@@ -25,14 +25,61 @@ export async function inspectExcel(
   }
 }
 
+/**
+ * The data rows of one sheet (the first, unless named) as records keyed by the header row's
+ * trimmed texts, streamed through the same zip-bomb guard as `inspectExcel`. Empty header cells
+ * are named like pandas names them (`Unnamed: 3`), so the agent's own loader labels them alike.
+ */
+export async function* readExcelRecords(
+  filePath: string,
+  maxUncompressedBytes: number,
+  sheet?: string,
+): AsyncGenerator<Record<string, string>> {
+  const source = await openGuardedWorkbook(filePath, maxUncompressedBytes);
+  const sourceFailed = new Promise<never>((_, reject) => source.once('error', reject));
+  sourceFailed.catch(() => undefined); // observed through the race below
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, READER_OPTIONS);
+  const worksheets = reader[Symbol.asyncIterator]();
+  const next = <T>(iterator: AsyncIterator<T>) => Promise.race([iterator.next(), sourceFailed]);
+  try {
+    for (let sheetResult = await next(worksheets); !sheetResult.done;) {
+      const worksheet = sheetResult.value;
+      const wanted = sheet ?? sheetNames(reader)[0];
+      if (sheetName(worksheet) === wanted) {
+        let columns: string[] | undefined;
+        const rows = worksheet[Symbol.asyncIterator]();
+        for (let row = await next(rows); !row.done; row = await next(rows)) {
+          const cells = cellTexts(row.value);
+          if (!columns) {
+            columns = cells.map((text, index) => text || `Unnamed: ${index}`);
+            continue;
+          }
+          const record: Record<string, string> = {};
+          columns.forEach((column, index) => (record[column] = cells[index] ?? ''));
+          yield record;
+        }
+        return; // the rest of the workbook is not needed
+      }
+      sheetResult = await next(worksheets);
+    }
+    throw new Error(`it has no sheet named "${sheet ?? sheetNames(reader)[0] ?? ''}"`);
+  } catch (error) {
+    throw new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
+  } finally {
+    source.destroy();
+  }
+}
+
+const READER_OPTIONS = {
+  sharedStrings: 'cache', // cells refer to shared strings by index; the guard bounds their size
+  worksheets: 'emit',
+  hyperlinks: 'ignore',
+  styles: 'ignore',
+  entries: 'ignore',
+} as const;
+
 async function readWorkbook(source: Readable): Promise<ExcelSummary> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-    sharedStrings: 'cache', // cells refer to shared strings by index; the guard bounds their size
-    worksheets: 'emit',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, READER_OPTIONS);
   let table: Table | undefined;
   for await (const worksheet of reader) {
     // workbook.xml precedes the worksheets in the guarded stream, so the tab order is known here.

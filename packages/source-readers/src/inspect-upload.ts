@@ -1,8 +1,8 @@
 import type { TUploadKind, TUploadSummary } from '@agentloom/contracts';
-import { inspectCsv } from './csv-upload';
-import { inspectPdf } from './pdf-upload';
-import { inspectText } from './text-upload';
-import { inspectExcel } from './xlsx-upload';
+import { inspectCsv } from './csv';
+import { inspectPdf } from './pdf';
+import { inspectText } from './text';
+import { inspectExcel } from './excel';
 
 export { UnreadableUploadError, UnsupportedUploadError } from './upload-errors';
 

@@ -50,10 +50,15 @@ export async function inspectPdf(
   if (!(await startsWith(filePath, PDF_MAGIC))) {
     throw new UnsupportedUploadError('The file is not a PDF.');
   }
+  const text = await readPdfPages(filePath);
+  const characters = text.reduce((sum, page) => sum + countCodePoints(page), 0);
+  return { kind: 'pdf', pages: text.length, characters };
+}
+
+/** The text of each page, in order (an empty string for a page without text). */
+export async function readPdfPages(filePath: string): Promise<string[]> {
   try {
-    const { pages, text } = await parseInWorker(filePath);
-    const characters = text.reduce((sum, page) => sum + countCodePoints(page), 0);
-    return { kind: 'pdf', pages, characters };
+    return (await parseInWorker(filePath)).text;
   } catch (error) {
     throw new UnreadableUploadError(`The PDF could not be read: ${reasonOf(error)}`);
   }

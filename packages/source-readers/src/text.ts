@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { TUploadSummary } from '@agentloom/contracts';
 import { UnreadableUploadError } from './upload-errors';
 import { scanUtf8Text } from './utf8-text';
@@ -9,4 +10,9 @@ export async function inspectText(
   const { lines, characters } = await scanUtf8Text(filePath);
   if (characters === 0) throw new UnreadableUploadError('The text file is empty.');
   return { kind: 'text_file', lines, characters };
+}
+
+/** The whole text of a UTF-8 file without its byte-order mark (the upload limit bounds its size). */
+export async function readTextFile(filePath: string): Promise<string> {
+  return (await readFile(filePath, 'utf8')).replace(/^\uFEFF/, '');
 }

@@ -23,6 +23,29 @@ export async function inspectCsv(
   return { kind: 'csv', columns, rows };
 }
 
+/**
+ * The data rows of a CSV file as records keyed by the trimmed header names, streamed. Used to
+ * chunk a source at build time; `inspectCsv` has already proved the file is readable text.
+ */
+export async function* readCsvRecords(filePath: string): AsyncGenerator<Record<string, string>> {
+  const parser = createReadStream(filePath).pipe(
+    parse({
+      bom: true,
+      columns: (header: string[]) => header.map((column) => column.trim()),
+      skip_empty_lines: true,
+      relax_column_count: true,
+      max_record_size: MAX_RECORD_BYTES,
+    }),
+  );
+  try {
+    for await (const record of parser as AsyncIterable<Record<string, string>>) yield record;
+  } catch (error) {
+    throw new UnreadableUploadError(`The CSV file could not be read: ${reasonOf(error)}`);
+  } finally {
+    parser.destroy();
+  }
+}
+
 async function parseCsv(filePath: string): Promise<{ columns?: string[]; rows: number }> {
   let columns: string[] | undefined;
   let rows = 0;

@@ -1,0 +1,6 @@
+export * from './inspect-upload';
+export { readCsvRecords } from './csv';
+export { readExcelRecords } from './excel';
+export { readPdfPages } from './pdf';
+export { readTextFile } from './text';
+export { reasonOf } from './upload-errors';
