@@ -14,23 +14,47 @@ import {
   Vault,
   VaultDecryptError,
 } from '@agentloom/vault';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import {
-  generateProject,
+  assertProjectPaths,
+  chunkDocuments,
+  generateProjectPart,
+  planProject,
   ProjectInputError,
   projectFolderName,
+  RAG_DEFAULTS,
+  sortedByPath,
+  writeChunksJsonl,
   type GeneratedFile,
-  type SourceChunk,
+  type ProjectPart,
+  type ProjectPlan,
 } from '../generator';
 import { PrismaService } from '../prisma/prisma.service';
 import { ArtifactFile, ArtifactStore } from './artifact-store';
 import { BuildsRepository } from './builds.repository';
-import { chunkCsv, chunkTextFile } from './source-chunks';
+import { sourceDocuments, tableRecords, type SourceReadOptions } from './source-documents';
+import { UnreadableUploadError } from '@agentloom/source-readers';
 
 /** A failure the user can act on; its message is shown on the build screen as it is. */
 export class BuildError extends Error {}
+
+/**
+ * Runs work that reads the upload. It was checked when it arrived, so a file that no longer
+ * reads is the user's to replace: that becomes a BuildError with the reader's reason.
+ */
+async function readingUpload<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UnreadableUploadError) {
+      throw new BuildError(`${error.message} Upload the file again.`);
+    }
+    throw error;
+  }
+}
 
 /** Files that belong to "deploying container" rather than "generating code". */
 const DEPLOYMENT_FILES = /^(Dockerfile|docker-compose\.yml|\.dockerignore|\.github\/)/;
@@ -41,7 +65,10 @@ interface BuildContext {
   build: Build;
   pipeline: Pipeline;
   config: TPipelineConfig;
-  chunks: SourceChunk[];
+  /** RAG file sources: data/chunks.jsonl, written in the build's work folder. */
+  chunksFile?: string;
+  plan?: ProjectPlan;
+  /** The project's files, added part by part by the stages that make them. */
   files: GeneratedFile[];
   artifact?: { name: string; bytes: number };
 }
@@ -60,6 +87,7 @@ export class BuildRunner {
     private readonly artifacts: ArtifactStore,
     private readonly vault: Vault,
     private readonly prisma: PrismaService,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
   ) {}
 
   async run(buildId: string, report: ReportProgress): Promise<void> {
@@ -68,9 +96,25 @@ export class BuildRunner {
     const { pipeline } = found;
     const build = await this.builds.markStarted(buildId);
     const names = buildStagesOf(pipeline.agentType);
-    const stages: TBuildStage[] = [];
-    const context: BuildContext = { build, pipeline, config: {}, chunks: [], files: [] };
+    const context: BuildContext = { build, pipeline, config: {}, files: [] };
 
+    try {
+      await this.runStages(context, names, report);
+    } finally {
+      await this.artifacts.removeWorkDir(build.id);
+    }
+    if (!context.artifact) throw new Error('The build ended without an artifact.');
+    await this.builds.markBuilt(build, context.artifact.name, context.artifact.bytes);
+    this.logger.log(`Build ${build.id} built (${context.artifact.bytes} bytes).`);
+  }
+
+  private async runStages(
+    context: BuildContext,
+    names: readonly string[],
+    report: ReportProgress,
+  ): Promise<void> {
+    const { build } = context;
+    const stages: TBuildStage[] = [];
     for (const [index, name] of names.entries()) {
       const stage: TBuildStage = { name, started_at: new Date().toISOString(), finished_at: null };
       stages.push(stage);
@@ -81,9 +125,6 @@ export class BuildRunner {
       await this.builds.saveStages(build.id, stages);
       await report(this.progress(build, name, index, names.length, 'finished'));
     }
-    if (!context.artifact) throw new Error('The build ended without an artifact.');
-    await this.builds.markBuilt(build, context.artifact.name, context.artifact.bytes);
-    this.logger.log(`Build ${build.id} built (${context.artifact.bytes} bytes).`);
   }
 
   private async perform(stage: string, context: BuildContext): Promise<void> {
@@ -94,17 +135,23 @@ export class BuildRunner {
       case 'loading data source':
         return this.loadSource(context);
       case 'setting up databases':
+        // The vector store's client module, its test, and the compose file with its service.
+        return this.addPart(context, 'vector-store');
       case 'profiling schema':
+        return this.profileSchema(context);
       case 'configuring query engine':
+        return this.addPart(context, 'query-engine');
       case 'securing SQL access':
-        // Their settings were checked in 'initializing environment'; the vector-store service,
-        // schema profile, engine and read-only guard are written by 'generating code'.
-        return;
+        // The read-only connection and the single-SELECT guard (PandasAI runs no SQL).
+        return this.addPart(context, 'sql-guard');
       case 'integrating AI models':
-        return this.checkSecrets(context);
+        await this.checkSecrets(context);
+        return this.addPart(context, 'models');
       case 'generating code':
-        return this.generate(context);
+        await this.addPart(context, 'data');
+        return this.addPart(context, 'code');
       case 'deploying container':
+        await this.addPart(context, 'deployment');
         return this.checkDeployment(context);
       case 'finalizing build':
         return this.store(context);
@@ -136,6 +183,79 @@ export class BuildRunner {
         `The configuration is incomplete: ${missing.map((step) => step.label).join(', ')}.`,
       );
     }
+    this.plan(context);
+  }
+
+  /** Plans the project from what is known so far; a plan that cannot work is the user's to fix. */
+  private plan(context: BuildContext): void {
+    const { pipeline, config } = context;
+    const dataFileName = config.file
+      ? `source${path.extname(config.file.original_name).toLowerCase()}`
+      : undefined;
+    try {
+      context.plan = planProject({
+        sessionId: pipeline.id,
+        agentType: pipeline.agentType,
+        name: pipeline.name,
+        config,
+        sourceFile:
+          isFileSourceType(config.source_type) && dataFileName
+            ? { path: this.uploadPath(context), dataFileName }
+            : undefined,
+        chunksFile: context.chunksFile,
+      });
+    } catch (error) {
+      if (error instanceof ProjectInputError) throw new BuildError(error.message);
+      throw error;
+    }
+  }
+
+  private async addPart(context: BuildContext, part: ProjectPart): Promise<void> {
+    if (!context.plan) throw new Error('The project was not planned.');
+    context.files.push(...(await generateProjectPart(context.plan, part)));
+  }
+
+  /**
+   * SQL file sources: reads the whole table once through the same reader the wizard used, so a
+   * file that no longer parses, or has a header and no rows, fails here with a reason rather
+   * than in the user's agent. Database tables were profiled when the wizard connected to them.
+   */
+  private async profileSchema(context: BuildContext): Promise<void> {
+    const kind = context.config.source_type;
+    if (kind !== 'csv' && kind !== 'excel') return;
+    const { file, name, options } = this.uploadedSource(context);
+    let rows = 0;
+    let columns: string[] = [];
+    await readingUpload(async () => {
+      for await (const record of tableRecords(kind, file, options)) {
+        if (rows === 0) columns = Object.keys(record);
+        rows += 1;
+      }
+    });
+    if (rows === 0) {
+      throw new BuildError(`${name} has no data rows to query; upload a file with data.`);
+    }
+    this.logger.log(
+      `Build ${context.build.id}: ${name} has ${rows} rows, ${columns.length} columns.`,
+    );
+  }
+
+  /** The uploaded file, its name for citations and messages, and how to read it. */
+  private uploadedSource(context: BuildContext): {
+    file: string;
+    name: string;
+    options: SourceReadOptions;
+  } {
+    const file = this.uploadPath(context);
+    const summary = context.config.file?.summary;
+    return {
+      file,
+      name: context.config.file?.original_name ?? path.basename(file),
+      options: {
+        maxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
+        sheet: summary?.kind === 'excel' ? summary.sheet : undefined,
+      },
+    };
   }
 
   private uploadPath(context: BuildContext): string {
@@ -144,19 +264,34 @@ export class BuildRunner {
     return this.artifacts.sourcePath(context.pipeline.id, context.pipeline.sourceFile);
   }
 
-  /** Reads the source: CSV rows and text windows become chunks the agent indexes at start. */
+  /**
+   * Reads the uploaded source. For a RAG agent it is parsed and chunked exactly as the agent's
+   * own loaders would (PDF pages, CSV/Excel rows, text windows) and streamed to
+   * data/chunks.jsonl, which the agent indexes when it starts. Database sources are read by the
+   * agent itself where it runs: the platform never copies a user's tables.
+   */
   private async loadSource(context: BuildContext): Promise<void> {
-    if (!isFileSourceType(context.config.source_type)) return; // databases are read by the agent where it runs
-    const file = this.uploadPath(context);
+    const { config, pipeline } = context;
+    const type = config.source_type;
+    if (!type || !isFileSourceType(type)) return;
+    const { file, name, options } = this.uploadedSource(context);
     await access(file).catch(() => {
       throw new BuildError('The uploaded source file is missing; upload it again.');
     });
-    if (context.pipeline.agentType !== 'rag') return;
-    const name = context.config.file?.original_name ?? path.basename(file);
-    if (context.config.source_type === 'csv') context.chunks = await chunkCsv(file, name);
-    else if (context.config.source_type === 'text_file')
-      context.chunks = await chunkTextFile(file, name);
-    // PDF and Excel sources are chunked by the agent's own loaders when it starts.
+    if (pipeline.agentType !== 'rag') return;
+    const documents = sourceDocuments(type, file, name, options);
+    const chunksFile = path.join(await this.artifacts.workDir(context.build.id), 'chunks.jsonl');
+    const count = await readingUpload(() =>
+      writeChunksJsonl(
+        chunksFile,
+        chunkDocuments(documents, RAG_DEFAULTS.chunk_size, RAG_DEFAULTS.chunk_overlap),
+      ),
+    );
+    if (count === 0) {
+      throw new BuildError(`${name} contains no text to answer from; upload another file.`);
+    }
+    context.chunksFile = chunksFile;
+    this.plan(context); // agent.json now names the chunks file
   }
 
   /** Every secret the agent needs must decrypt; the plain values are dropped right away. */
@@ -200,30 +335,6 @@ export class BuildRunner {
     }
   }
 
-  private async generate(context: BuildContext): Promise<void> {
-    const { pipeline, config } = context;
-    const dataFileName = config.file
-      ? `source${path.extname(config.file.original_name).toLowerCase()}`
-      : undefined;
-    try {
-      context.files = await generateProject({
-        sessionId: pipeline.id,
-        agentType: pipeline.agentType,
-        name: pipeline.name,
-        config,
-        sourceFile:
-          isFileSourceType(context.config.source_type) && dataFileName
-            ? { path: this.uploadPath(context), dataFileName }
-            : undefined,
-        chunks: pipeline.agentType === 'rag' ? context.chunks : undefined,
-      });
-    } catch (error) {
-      // A configuration that cannot make a working project is the user's to fix.
-      if (error instanceof ProjectInputError) throw new BuildError(error.message);
-      throw error;
-    }
-  }
-
   private checkDeployment(context: BuildContext): void {
     const deployment = context.files.filter((file) => DEPLOYMENT_FILES.test(file.path));
     for (const required of ['Dockerfile', 'docker-compose.yml', '.github/workflows/ci.yml']) {
@@ -235,7 +346,8 @@ export class BuildRunner {
 
   private async store(context: BuildContext): Promise<void> {
     const { build, pipeline } = context;
-    const files: ArtifactFile[] = context.files.map((file) => ({ ...file }));
+    assertProjectPaths(context.files);
+    const files: ArtifactFile[] = sortedByPath(context.files);
     context.artifact = await this.artifacts.writeZip(
       pipeline.id,
       build.id,

@@ -14,13 +14,16 @@ import { BuildsRepository } from './builds.repository';
 
 const UNEXPECTED_FAILURE =
   'The build failed unexpectedly. Please try again; if it keeps failing, contact support.';
+/** Shown when BullMQ gave up on a build itself: each run of it stopped its worker. */
+export const BUILD_INTERRUPTED =
+  'The build was interrupted: the worker running it stopped more than once. Please try again; if it keeps failing, contact support.';
 
 /**
  * The consumer of the `builds` queue. Thin on purpose: it checks the job, hands it to the
  * BuildRunner, and decides what a failure means — a BuildError ends the build at once with its
  * message; anything else is retried (attempts in BUILD_JOB_OPTIONS) and, on the last attempt,
- * ends the build Failed with a general message. Closing waits for running builds to finish,
- * which is what SIGTERM does.
+ * ends the build Failed with a general message; a job BullMQ itself gives up on ends its build
+ * Failed too. Closing waits for running builds to finish, which is what SIGTERM does.
  */
 @Injectable()
 export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -39,11 +42,16 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
       connection: this.redis.client,
       prefix: this.config.QUEUE_PREFIX,
       concurrency: this.config.WORKER_CONCURRENCY,
+      // A worker that dies mid-build stops renewing its lock; once the lock expires, the next
+      // stalled-job check (on any worker) puts the build back in the queue to run again.
+      lockDuration: this.config.WORKER_LOCK_DURATION_MS,
+      stalledInterval: this.config.WORKER_STALLED_INTERVAL_MS,
     });
     this.worker.on('error', (error) => this.logger.warn(`Queue: ${error.message}`));
-    this.worker.on('failed', (job, error) =>
-      this.logger.warn(`Build ${job?.id ?? '?'} attempt failed: ${error.message}`),
-    );
+    this.worker.on('failed', (job, error) => {
+      this.logger.warn(`Build ${job?.id ?? '?'} attempt failed: ${error.message}`);
+      if (job) void this.endAbandonedBuild(job);
+    });
     this.logger.log(
       `Consuming the "${BUILDS_QUEUE}" queue with concurrency ${this.config.WORKER_CONCURRENCY}.`,
     );
@@ -73,6 +81,27 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
         throw new UnrecoverableError(detail);
       }
       throw error;
+    }
+  }
+
+  /**
+   * A job can fail for good without `process` running: BullMQ fails a job that stalled more
+   * than once (its worker died with it each time, say from running out of memory) when a worker
+   * next picks it up. Its build would stay Building forever; it ends Failed here instead. A
+   * failure `process` already recorded is left as it is (markFailed only ends a Building build).
+   */
+  private async endAbandonedBuild(job: Job<TBuildJob>): Promise<void> {
+    // finishedOn is set only when the job moved to failed, not when it waits for a retry.
+    if (!job.finishedOn) return;
+    const payload = ZBuildJob.safeParse(job.data);
+    if (!payload.success) return;
+    try {
+      const build = await this.builds.findWithPipeline(payload.data.buildId);
+      if (build?.status === 'Building') await this.builds.markFailed(build, BUILD_INTERRUPTED);
+    } catch (error) {
+      this.logger.error(
+        `Build ${payload.data.buildId} could not be marked Failed: ${(error as Error).message}`,
+      );
     }
   }
 

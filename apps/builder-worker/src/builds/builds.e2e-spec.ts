@@ -11,7 +11,6 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import type { WorkerConfig } from '../config/env';
 import {
   seedRagBuild,
@@ -19,31 +18,9 @@ import {
   testPrisma,
   testWorkerConfig,
 } from '../testing/build-fixtures';
+import { readZip } from '../testing/read-zip';
 import { WorkerModule } from '../worker.module';
 import { BuildProcessor } from './build.processor';
-
-/** Every entry of a zip with its content. */
-function readZip(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    const entries = new Map<string, Buffer>();
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const parts: Buffer[] = [];
-          stream.on('data', (part: Buffer) => parts.push(part));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(parts));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 describe('Build worker', () => {
   let config: WorkerConfig;

@@ -29,8 +29,13 @@ export class BuildsRepository {
     });
   }
 
+  /**
+   * Called twice per stage, so it is the worker's most frequent query: one plain UPDATE, where
+   * the client's `update` compiles the query and reads the row back (about 3x the time).
+   */
   async saveStages(buildId: string, stages: TBuildStage[]): Promise<void> {
-    await this.prisma.client.build.update({ where: { id: buildId }, data: { stages } });
+    await this.prisma.client.$executeRaw`
+      UPDATE builds SET stages = ${JSON.stringify(stages)}::jsonb WHERE id = ${buildId}::uuid`;
   }
 
   async markBuilt(build: Build, artifact: string, artifactBytes: number): Promise<void> {
@@ -47,16 +52,18 @@ export class BuildsRepository {
     ]);
   }
 
+  /**
+   * Only a build still Building can fail: an attempt that lost its lock (its worker stalled and
+   * another one ran the build again) may fail late, after the build was already Built.
+   */
   async markFailed(build: Build, error: string): Promise<void> {
-    await this.prisma.client.$transaction([
-      this.prisma.client.build.update({
-        where: { id: build.id },
+    await this.prisma.client.$transaction(async (tx) => {
+      const { count } = await tx.build.updateMany({
+        where: { id: build.id, status: 'Building' },
         data: { status: 'Failed', error, finishedAt: new Date() },
-      }),
-      this.prisma.client.pipeline.update({
-        where: { id: build.pipelineId },
-        data: { status: 'Failed' },
-      }),
-    ]);
+      });
+      if (count === 0) return;
+      await tx.pipeline.update({ where: { id: build.pipelineId }, data: { status: 'Failed' } });
+    });
   }
 }

@@ -17,6 +17,9 @@ describe('loadWorkerConfig', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: 'agentloom',
       WORKER_CONCURRENCY: 2,
+      WORKER_LOCK_DURATION_MS: 30_000,
+      WORKER_STALLED_INTERVAL_MS: 30_000,
+      XLSX_MAX_UNCOMPRESSED_BYTES: 200 * 1024 * 1024,
       LOG_LEVEL: 'info',
       DATA_DIR: dataDir,
       VAULT_MASTER_KEY: expect.any(Buffer),
@@ -62,6 +65,31 @@ describe('loadWorkerConfig', () => {
   it.each(['0', '33', '1.5', 'two'])('refuses WORKER_CONCURRENCY=%s', (value) => {
     expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: value })).toThrow(
       new ConfigError('Invalid setting WORKER_CONCURRENCY: must be a whole number from 1 to 32'),
+    );
+  });
+
+  it('reads the stalled-build settings from their text form', () => {
+    const config = loadWorkerConfig({
+      WORKER_LOCK_DURATION_MS: '2000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
+      VAULT_MASTER_KEY: MASTER_KEY,
+    });
+    expect(config).toMatchObject({
+      WORKER_LOCK_DURATION_MS: 2000,
+      WORKER_STALLED_INTERVAL_MS: 1000,
+    });
+  });
+
+  it.each([
+    ['WORKER_LOCK_DURATION_MS', '100'],
+    ['WORKER_LOCK_DURATION_MS', '2.5s'],
+    ['WORKER_STALLED_INTERVAL_MS', '0'],
+    ['WORKER_STALLED_INTERVAL_MS', '3600000'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadWorkerConfig({ [name]: value })).toThrow(
+      new ConfigError(
+        `Invalid setting ${name}: must be a whole number of milliseconds from 500 to 600000`,
+      ),
     );
   });
 

@@ -9,6 +9,15 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const concurrencyError = 'must be a whole number from 1 to 32';
+const millisecondsError = 'must be a whole number of milliseconds from 500 to 600000';
+
+const milliseconds = (fallback: number) =>
+  z.coerce
+    .number({ error: millisecondsError })
+    .int({ error: millisecondsError })
+    .min(500, { error: millisecondsError })
+    .max(600_000, { error: millisecondsError })
+    .default(fallback);
 
 /**
  * Every setting the builder-worker reads. Values are validated once at boot and the process
@@ -34,8 +43,22 @@ export const ZWorkerEnv = z.object({
     .min(1, { error: concurrencyError })
     .max(32, { error: concurrencyError })
     .default(2),
+  /**
+   * How long a running build's lock in Redis lasts unless renewed (the worker renews it at half
+   * this). When a worker dies mid-build, its build runs again elsewhere once the lock expires.
+   */
+  WORKER_LOCK_DURATION_MS: milliseconds(30_000),
+  /** How often the worker looks for builds whose lock expired (their worker died) to rerun them. */
+  WORKER_STALLED_INTERVAL_MS: milliseconds(30_000),
   /** The folder the gateway also uses: uploads are read from it, build zips written to it. */
   DATA_DIR: z.string().optional(),
+  /** Zip-bomb guard when an Excel source is read: the gateway's limit, which it was checked by. */
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(0xffffffff)
+    .default(200 * 1024 * 1024),
   /** 32 random bytes, base64: the gateway's key, to decrypt a pipeline's secrets in memory. */
   VAULT_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

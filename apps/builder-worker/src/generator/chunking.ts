@@ -1,3 +1,5 @@
+import type { SourceChunk, SourceDocument } from './types';
+
 /**
  * The chunking rules of generated RAG agents (agent/chunking.py), in TypeScript, so the
  * worker and the live preview can produce the same chunks the Python agent would. Lengths
@@ -56,4 +58,23 @@ function breakPoint(chars: string[], floor: number, end: number): number {
     }
   }
   return end;
+}
+
+/**
+ * agent/chunking.py's chunk_documents: every document split by `chunkText`, the pieces numbered
+ * `chunk-000000`, `chunk-000001`, … across the whole source and cited like their document.
+ */
+export async function* chunkDocuments(
+  documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>,
+  size: number,
+  overlap: number,
+): AsyncGenerator<SourceChunk> {
+  let count = 0;
+  for await (const document of documents) {
+    for (const text of chunkText(document.text, size, overlap)) {
+      const { source, page, row, ref } = document;
+      yield { id: `chunk-${String(count).padStart(6, '0')}`, text, source, page, row, ref };
+      count += 1;
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +8,15 @@ import {
   RAG_DEFAULTS,
   TEMPLATES_DIR,
   generateProject,
+  generateProjectPart,
+  planProject,
   projectFolderName,
+  PROJECT_PARTS,
+  writeChunksJsonl,
+  type ProjectPart,
   type GeneratedFile,
   type ProjectInput,
+  type SourceChunk,
 } from '.';
 import { litellmModel } from './catalog';
 import { markdownText } from './markdown';
@@ -87,11 +94,22 @@ function sqlInput(config: Partial<TPipelineConfig> = {}): ProjectInput {
   };
 }
 
+/** A generated file's bytes, whether held in memory or copied from disk when zipped. */
+const bytesOf = (file: GeneratedFile): Buffer =>
+  'sourcePath' in file ? readFileSync(file.sourcePath) : Buffer.from(file.content);
+
 const text = (files: GeneratedFile[], file: string): string => {
   const found = files.find((candidate) => candidate.path === file);
   if (!found) throw new Error(`${file} was not generated`);
-  return found.content.toString();
+  return bytesOf(found).toString();
 };
+
+/** A chunks file as the worker writes it. */
+async function chunksFile(chunks: SourceChunk[]): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'chunks-')), 'chunks.jsonl');
+  await writeChunksJsonl(file, chunks);
+  return file;
+}
 
 describe('projectFolderName', () => {
   it('names the zip folder after the type and session', () => {
@@ -166,7 +184,7 @@ describe('generateProject', () => {
       max_rows: 200,
       timeout_seconds: 15,
     });
-    for (const file of files) expect(file.content.toString()).not.toContain('db.example.com');
+    for (const file of files) expect(bytesOf(file).toString()).not.toContain('db.example.com');
   });
 
   it('ships the system prompt byte for byte and the source file unchanged', async () => {
@@ -174,9 +192,9 @@ describe('generateProject', () => {
     const files = await generateProject(ragInput({ config: ragConfig({ system_prompt: prompt }) }));
 
     const promptFile = files.find((file) => file.path === 'prompts/system.txt')!;
-    expect(Buffer.from(promptFile.content).equals(Buffer.from(prompt, 'utf8'))).toBe(true);
+    expect(bytesOf(promptFile).equals(Buffer.from(prompt, 'utf8'))).toBe(true);
     const data = files.find((file) => file.path === 'data/source.csv')!;
-    expect(Buffer.from(data.content).equals(await readFile(csvPath))).toBe(true);
+    expect(bytesOf(data).equals(await readFile(csvPath))).toBe(true);
   });
 
   it('puts a hostile name only into data files and, escaped, into the README', async () => {
@@ -192,8 +210,8 @@ describe('generateProject', () => {
     // Every other file is a template copied as it is, or data that cannot hold the name.
     for (const file of files) {
       if (['agent.json', 'prompts/system.txt', 'README.md'].includes(file.path)) continue;
-      expect(file.content.toString()).not.toContain('DROP TABLE x');
-      expect(file.content.toString()).not.toContain('@@');
+      expect(bytesOf(file).toString()).not.toContain('DROP TABLE x');
+      expect(bytesOf(file).toString()).not.toContain('@@');
     }
   });
 
@@ -203,13 +221,13 @@ describe('generateProject', () => {
 
     expect(text(files, 'agent/config.py')).toBe(config);
     for (const file of files.filter((candidate) => candidate.path.endsWith('.py'))) {
-      expect(file.content.toString()).not.toMatch(/@@[A-Z_]+@@/);
+      expect(bytesOf(file).toString()).not.toMatch(/@@[A-Z_]+@@/);
     }
   });
 
   it('returns sorted, relative POSIX paths inside the project', async () => {
     const files = await generateProject(
-      ragInput({ chunks: [{ id: 'a', text: 'x', source: 's' }] }),
+      ragInput({ chunksFile: await chunksFile([{ id: 'a', text: 'x', source: 's' }]) }),
     );
     const paths = files.map((file) => file.path);
 
@@ -221,12 +239,43 @@ describe('generateProject', () => {
     expect(paths).toContain('.github/workflows/ci.yml');
   });
 
+  it('is made of parts that together are the whole project, each file in one part', async () => {
+    for (const input of [ragInput(), sqlInput()]) {
+      const whole = (await generateProject(input)).map((file) => file.path);
+      const plan = planProject(input);
+      const byPart = await Promise.all(
+        PROJECT_PARTS.map(async (part) =>
+          (await generateProjectPart(plan, part)).map((file) => file.path),
+        ),
+      );
+      expect(byPart.flat().sort()).toEqual(whole);
+    }
+    const rag = planProject(ragInput());
+    const paths = async (part: ProjectPart) =>
+      (await generateProjectPart(rag, part)).map((file) => file.path).sort();
+    expect(await paths('vector-store')).toEqual([
+      'agent/stores/__init__.py',
+      'agent/stores/base.py',
+      'agent/stores/memory_store.py',
+      'agent/stores/qdrant_store.py',
+      'docker-compose.yml',
+      'tests/test_vector_store.py',
+    ]);
+    expect(await paths('deployment')).toEqual(
+      expect.arrayContaining(['.dockerignore', '.github/workflows/ci.yml', 'Dockerfile']),
+    );
+    expect(await paths('models')).toEqual(
+      expect.arrayContaining(['.env.example', 'agent/llm.py', 'requirements.txt']),
+    );
+  });
+
   it('writes chunks one JSON object per line, whatever their text', async () => {
     const chunks = [
       { id: 'c1', text: 'line\nbreak "quote" \u2028', source: 'a.pdf', page: 2 },
       { id: 'c2', text: 'row', source: 'b.csv', row: 7 },
+      { id: 'c3', text: 'db row', source: 'orders', row: 1, ref: 'id=42' },
     ];
-    const files = await generateProject(ragInput({ chunks }));
+    const files = await generateProject(ragInput({ chunksFile: await chunksFile(chunks) }));
     const lines = text(files, 'data/chunks.jsonl').trimEnd().split('\n');
 
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(chunks);
@@ -321,16 +370,14 @@ describe('generateProject', () => {
     await refused(ragInput({ sourceFile: undefined }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: '../x.csv' } }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: 'source.pdf' } }));
-    await refused(
-      ragInput({
-        chunks: [
-          { id: 'a', text: 'x', source: 's' },
-          { id: 'a', text: 'y', source: 's' },
-        ],
-      }),
-    );
+    await expect(
+      chunksFile([
+        { id: 'a', text: 'x', source: 's' },
+        { id: 'a', text: 'y', source: 's' },
+      ]),
+    ).rejects.toThrow(ProjectInputError);
     await refused(sqlInput({ framework: 'pandasai' }));
-    await refused({ ...sqlInput(), chunks: [] });
+    await refused({ ...sqlInput(), chunksFile: await chunksFile([]) });
     await refused(
       ragInput({ config: ragConfig({ vector_store: { vector_db: 'pinecone', index_name: 'x' } }) }),
     );

@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -8,10 +8,12 @@ import type { TDatabaseSource, TPipelineConfig, TUploadedFile } from '@agentloom
 import {
   chunkText,
   generateProject,
+  writeChunksJsonl,
   projectFolderName,
   type ProjectInput,
   type SourceChunk,
 } from '.';
+import { PYTHON, runProcess, type ProcessRun } from '../testing/run-process';
 
 /**
  * Generates real projects for a spread of configurations, writes them to disk and checks
@@ -19,37 +21,11 @@ import {
  * packages): every file compiles, pyflakes is clean, and the project's own pytest suite passes.
  */
 
-const PYTHON = '/usr/bin/python3';
 const HOSTILE =
   'Robert"); DROP TABLE x;-- """ ${process.env} {{7*7}} `rm -rf` \n../../etc/passwd \\ \'\'\' ' +
   '\r\n\u2028 émoji 🤖';
 const HOSTILE_TABLE = 'Robert"); DROP TABLE x;--';
 const NOW = '2026-11-21T10:00:00.000Z';
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string, timeoutMs = 90_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd,
-      // No API keys or proxies from the developer's shell leak into the projects' tests.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
 
 async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
@@ -138,8 +114,10 @@ function database(type: TDatabaseSource['type'], table: string): TDatabaseSource
 
 interface Scenario {
   title: string;
-  input: Omit<ProjectInput, 'sourceFile'>;
+  input: Omit<ProjectInput, 'sourceFile' | 'chunksFile'>;
   fixture?: { kind: 'pdf' | 'csv' | 'excel' | 'text_file'; file: string };
+  /** RAG: chunks prepared "at build time", written with writeChunksJsonl as the worker does. */
+  chunks?: SourceChunk[];
   /** The vector store's extra compose services. */
   services?: string[];
 }
@@ -158,18 +136,18 @@ const llm = (provider: NonNullable<TPipelineConfig['llm']>['provider'], model: s
 function rag(
   title: string,
   config: TPipelineConfig,
-  extra: Partial<Scenario> & { name?: string; chunks?: SourceChunk[] } = {},
+  extra: Partial<Scenario> & { name?: string } = {},
 ): Scenario {
   return {
     title,
     fixture: extra.fixture,
     services: extra.services,
+    chunks: extra.chunks,
     input: {
       sessionId: sessionId(),
       agentType: 'rag',
       name: extra.name ?? `Helpful ${title}`,
       config: { system_prompt: 'You answer questions about the company documents.', ...config },
-      chunks: extra.chunks,
     },
   };
 }
@@ -387,13 +365,13 @@ const SCENARIOS: Scenario[] = [
 interface Checked {
   dir: string;
   paths: string[];
-  compile: Run;
-  pyflakes: Run;
-  pytest: Run;
-  yaml: Run;
-  roundTrip: Run;
-  app: Run;
-  compose?: Run;
+  compile: ProcessRun;
+  pyflakes: ProcessRun;
+  pytest: ProcessRun;
+  yaml: ProcessRun;
+  roundTrip: ProcessRun;
+  app: ProcessRun;
+  compose?: ProcessRun;
 }
 
 /** Debian's docker-compose (v1) validates a compose file offline, where it is installed. */
@@ -415,9 +393,13 @@ const READ_YAML = [
   'print(json.dumps(docs, default=str))',
 ].join('\n');
 
-async function validateCompose(dir: string): Promise<Run> {
+async function validateCompose(dir: string): Promise<ProcessRun> {
   await writeFile(path.join(dir, '.env'), ''); // compose's env_file must exist
-  const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], dir);
+  const result = await runProcess(
+    'docker-compose',
+    ['-f', 'docker-compose.yml', 'config', '-q'],
+    dir,
+  );
   await rm(path.join(dir, '.env'));
   return result;
 }
@@ -446,11 +428,17 @@ beforeAll(async () => {
           dataFileName: `source${extensions[scenario.fixture.kind]}`,
         };
       }
+      if (scenario.chunks) {
+        input.chunksFile = path.join(fixtures, `chunks-${input.sessionId}.jsonl`);
+        await writeChunksJsonl(input.chunksFile, scenario.chunks);
+      }
       const files = await generateProject(input);
       const dir = path.join(root, projectFolderName(input.agentType, input.sessionId));
       for (const file of files) {
         await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
-        await writeFile(path.join(dir, file.path), file.content);
+        const target = path.join(dir, file.path);
+        if ('sourcePath' in file) await copyFile(file.sourcePath, target);
+        else await writeFile(target, file.content);
       }
       return { scenario, dir, paths: files.map((file) => file.path) };
     }),
@@ -460,12 +448,12 @@ beforeAll(async () => {
     title: p.scenario.title,
     dir: p.dir,
     paths: p.paths,
-    compile: await run(PYTHON, ['-m', 'compileall', '-q', '.'], p.dir),
-    pyflakes: await run(PYTHON, ['-m', 'pyflakes', '.'], p.dir),
-    pytest: await run(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], p.dir),
-    yaml: await run(PYTHON, ['-c', READ_YAML], p.dir),
-    roundTrip: await run(PYTHON, ['-c', ROUND_TRIP], p.dir),
-    app: await run(PYTHON, [RUN_APP], p.dir),
+    compile: await runProcess(PYTHON, ['-m', 'compileall', '-q', '.'], p.dir),
+    pyflakes: await runProcess(PYTHON, ['-m', 'pyflakes', '.'], p.dir),
+    pytest: await runProcess(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], p.dir),
+    yaml: await runProcess(PYTHON, ['-c', READ_YAML], p.dir),
+    roundTrip: await runProcess(PYTHON, ['-c', ROUND_TRIP], p.dir),
+    app: await runProcess(PYTHON, [RUN_APP], p.dir),
     compose: DOCKER_COMPOSE ? await validateCompose(p.dir) : undefined,
   }));
   for (const result of results) checked.set(result.title, result);
@@ -517,7 +505,7 @@ const SQL_GUARDED_FILES = ['agent/database.py', 'agent/sql_guard.py', 'tests/tes
 
 describe.each(SCENARIOS)('$title', (scenario) => {
   const result = () => checked.get(scenario.title)!;
-  const failure = (run: Run) => `${run.stdout}\n${run.stderr}`;
+  const failure = (run: ProcessRun) => `${run.stdout}\n${run.stderr}`;
 
   it('has the expected files', () => {
     const { paths } = result();
@@ -531,7 +519,7 @@ describe.each(SCENARIOS)('$title', (scenario) => {
         pinecone: 'pinecone_store',
       }[config.vector_store!.vector_db];
       expected.push(...RAG_FILES, `agent/stores/${module}.py`);
-      if (scenario.input.chunks) expected.push('data/chunks.jsonl');
+      if (scenario.chunks) expected.push('data/chunks.jsonl');
     } else {
       expected.push(...SQL_ENGINE_FILES);
       if (config.framework !== 'pandasai') expected.push(...SQL_GUARDED_FILES);

@@ -1,17 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { envVariables, renderEnvExample } from './environment';
-import { CHUNKS_FILE, PROMPT_FILE, buildManifest } from './manifest';
-import { templateFiles } from './project-files';
+import { CHUNKS_FILE, PROMPT_FILE, buildManifest, type AgentManifest } from './manifest';
+import { PROJECT_PARTS, templateFiles, type ProjectPart } from './project-files';
 import { renderReadme } from './readme';
 import { requirementsDevTxt, requirementsTxt } from './requirements';
 import { readTemplate, renderTemplate } from './templates';
-import {
-  ProjectInputError,
-  type GeneratedFile,
-  type ProjectInput,
-  type SourceChunk,
-} from './types';
+import { ProjectInputError, type GeneratedFile, type ProjectInput } from './types';
 
 /**
  * The generator of the product's output: a pipeline's stored configuration in, the files of a
@@ -23,11 +17,13 @@ import {
  * filled from contracts enum values alone.
  */
 
-export type { GeneratedFile, ProjectInput, SourceChunk } from './types';
+export type { GeneratedFile, ProjectInput, SourceChunk, SourceDocument } from './types';
 export { ProjectInputError } from './types';
 export type { AgentManifest } from './manifest';
+export { PROJECT_PARTS, type ProjectPart } from './project-files';
 export { AGENT_MANIFEST_VERSION, RAG_DEFAULTS, SQL_DEFAULTS, buildManifest } from './manifest';
-export { chunkText } from './chunking';
+export { chunkDocuments, chunkText } from './chunking';
+export { writeChunksJsonl } from './chunks-jsonl';
 export { TEMPLATES_DIR } from './templates';
 
 /** The zip's top folder: `${agentType}-agent-${sessionId}`. */
@@ -41,58 +37,70 @@ export function projectFolderName(agentType: 'rag' | 'sql', sessionId: string): 
   return `${agentType}-agent-${sessionId}`;
 }
 
-export async function generateProject(input: ProjectInput): Promise<GeneratedFile[]> {
-  const manifest = buildManifest(input);
-  const variables = envVariables(manifest);
-  const files: GeneratedFile[] = [
-    { path: 'agent.json', content: `${JSON.stringify(manifest, null, 2)}\n` },
-    // Written exactly as stored: no trimming, no newline added.
-    { path: PROMPT_FILE, content: Buffer.from(input.config.system_prompt ?? '', 'utf8') },
-    { path: '.env.example', content: renderEnvExample(variables) },
-    { path: 'requirements.txt', content: requirementsTxt(manifest) },
-    { path: 'requirements-dev.txt', content: requirementsDevTxt(manifest) },
-    { path: 'README.md', content: await renderReadme(manifest, variables) },
-  ];
-  if (input.sourceFile && manifest.source.file) {
-    files.push({ path: manifest.source.file, content: await readFile(input.sourceFile.path) });
+/** A validated project: the input and the agent.json it describes. */
+export interface ProjectPlan {
+  input: ProjectInput;
+  manifest: AgentManifest;
+}
+
+/** Checks the input can make a working project (ProjectInputError if not) and plans it. */
+export function planProject(input: ProjectInput): ProjectPlan {
+  return { input, manifest: buildManifest(input) };
+}
+
+/** The files of one part of the project (see PROJECT_PARTS). */
+export async function generateProjectPart(
+  plan: ProjectPlan,
+  part: ProjectPart,
+): Promise<GeneratedFile[]> {
+  const { input, manifest } = plan;
+  const files: GeneratedFile[] = [];
+  if (part === 'code') {
+    files.push(
+      { path: 'agent.json', content: `${JSON.stringify(manifest, null, 2)}\n` },
+      // Written exactly as stored: no trimming, no newline added.
+      { path: PROMPT_FILE, content: Buffer.from(input.config.system_prompt ?? '', 'utf8') },
+      { path: 'requirements-dev.txt', content: requirementsDevTxt(manifest) },
+      { path: 'README.md', content: await renderReadme(manifest, envVariables(manifest)) },
+    );
   }
-  if (input.chunks) {
-    files.push({ path: CHUNKS_FILE, content: chunksJsonl(input.chunks) });
+  if (part === 'models') {
+    files.push(
+      { path: '.env.example', content: renderEnvExample(envVariables(manifest)) },
+      { path: 'requirements.txt', content: requirementsTxt(manifest) },
+    );
   }
-  for (const template of templateFiles(manifest)) {
+  if (part === 'data') {
+    if (input.sourceFile && manifest.source.file) {
+      files.push({ path: manifest.source.file, sourcePath: input.sourceFile.path });
+    }
+    if (input.chunksFile) files.push({ path: CHUNKS_FILE, sourcePath: input.chunksFile });
+  }
+  for (const template of templateFiles(manifest).filter((file) => file.part === part)) {
     const text = await readTemplate(template.from);
     files.push({
       path: template.to,
       content: template.values ? renderTemplate(text, template.values) : text,
     });
   }
+  return files;
+}
+
+/** The whole project at once: every part, paths checked, sorted. */
+export async function generateProject(input: ProjectInput): Promise<GeneratedFile[]> {
+  const plan = planProject(input);
+  const files: GeneratedFile[] = [];
+  for (const part of PROJECT_PARTS) files.push(...(await generateProjectPart(plan, part)));
   assertProjectPaths(files);
+  return sortedByPath(files);
+}
+
+export function sortedByPath(files: GeneratedFile[]): GeneratedFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** One JSON object per line. JSON escapes every newline inside a value, so lines stay whole. */
-function chunksJsonl(chunks: readonly SourceChunk[]): string {
-  const ids = new Set<string>();
-  const lines = chunks.map((chunk, index) => {
-    if (typeof chunk.id !== 'string' || chunk.id === '' || typeof chunk.text !== 'string') {
-      throw new ProjectInputError(`Chunk ${index} needs a non-empty string id and a text.`);
-    }
-    if (ids.has(chunk.id)) throw new ProjectInputError(`Chunk id ${chunk.id} is repeated.`);
-    ids.add(chunk.id);
-    for (const key of ['page', 'row'] as const) {
-      const value = chunk[key];
-      if (value !== undefined && !Number.isInteger(value)) {
-        throw new ProjectInputError(`Chunk ${chunk.id}: ${key} must be a whole number.`);
-      }
-    }
-    const { id, text, source, page, row } = chunk;
-    return JSON.stringify({ id, text, source: String(source ?? ''), page, row });
-  });
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
-}
-
 /** Every path must stay inside the project folder once zipped. */
-function assertProjectPaths(files: readonly GeneratedFile[]): void {
+export function assertProjectPaths(files: readonly GeneratedFile[]): void {
   const seen = new Set<string>();
   for (const { path: file } of files) {
     const normalized = path.posix.normalize(file);

@@ -133,7 +133,7 @@ export function buildManifest(input: ProjectInput): AgentManifest {
   if (input.agentType !== 'rag' && input.agentType !== 'sql') {
     throw new ProjectInputError('agentType must be rag or sql.');
   }
-  if (input.agentType === 'sql' && input.chunks) {
+  if (input.agentType === 'sql' && input.chunksFile) {
     throw new ProjectInputError('Chunks are for RAG agents only.');
   }
 
@@ -197,7 +197,7 @@ function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSour
       original_name: file.original_name,
       ...(summary.kind === 'excel' ? { sheet: summary.sheet } : {}),
       ...(summary.kind === 'csv' || summary.kind === 'excel' ? { columns: summary.columns } : {}),
-      ...(input.chunks ? { chunks_file: CHUNKS_FILE } : {}),
+      ...(input.chunksFile ? { chunks_file: CHUNKS_FILE } : {}),
     };
   }
 
@@ -211,7 +211,7 @@ function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSour
     database: database.database,
     table: database.table,
     columns: database.columns,
-    ...(input.chunks ? { chunks_file: CHUNKS_FILE } : {}),
+    ...(input.chunksFile ? { chunks_file: CHUNKS_FILE } : {}),
   };
 }
 

@@ -1,16 +1,42 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 
+/**
+ * The parts a project is generated in, each by the build stage that names it: the vector store
+ * ("setting up databases"), the model wiring ("integrating AI models"), the SQL engine
+ * ("configuring query engine") and its read-only guard ("securing SQL access"), the container
+ * and CI files ("deploying container"), the shipped data, and the rest of the code.
+ */
+export const PROJECT_PARTS = [
+  'data',
+  'vector-store',
+  'models',
+  'query-engine',
+  'sql-guard',
+  'code',
+  'deployment',
+] as const;
+export type ProjectPart = (typeof PROJECT_PARTS)[number];
+
 /** A template to copy into the project; `values` fill a `.tmpl` file's placeholders. */
 export interface TemplateFile {
   from: string;
   to: string;
+  part: ProjectPart;
   values?: Record<string, string | number>;
 }
 
-const copy = (from: string, to: string): TemplateFile => ({ from, to });
-const copyAll = (folder: string, to: string, names: readonly string[]): TemplateFile[] =>
-  names.map((name) => copy(`${folder}/${name}`, `${to}/${name}`));
+const copy = (from: string, to: string, part: ProjectPart = 'code'): TemplateFile => ({
+  from,
+  to,
+  part,
+});
+const copyAll = (
+  folder: string,
+  to: string,
+  names: readonly string[],
+  part: ProjectPart = 'code',
+): TemplateFile[] => names.map((name) => copy(`${folder}/${name}`, `${to}/${name}`, part));
 
 /**
  * Which templates a project is made of. Selection and placeholder values depend only on
@@ -20,22 +46,24 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
   const ui = UIS[manifest.ui.framework];
   const files: TemplateFile[] = [
     copy(ui.template, 'app.py'),
-    ...copyAll('common/agent', 'agent', ['config.py', 'llm.py', 'answer.py']),
+    ...copyAll('common/agent', 'agent', ['config.py', 'answer.py']),
+    copy('common/agent/llm.py', 'agent/llm.py', 'models'),
     ...copyAll('common/tests', 'tests', [
       '__init__.py',
       'conftest.py',
       'fakes.py',
       'test_config.py',
-      'test_llm.py',
       'test_answer.py',
     ]),
-    copy('common/dockerignore', '.dockerignore'),
+    copy('common/tests/test_llm.py', 'tests/test_llm.py', 'models'),
+    copy('common/dockerignore', '.dockerignore', 'deployment'),
     copy('common/gitignore', '.gitignore'),
     copy('common/pyproject.toml', 'pyproject.toml'),
-    copy('common/github/workflows/ci.yml', '.github/workflows/ci.yml'),
+    copy('common/github/workflows/ci.yml', '.github/workflows/ci.yml', 'deployment'),
     {
       from: 'common/Dockerfile.tmpl',
       to: 'Dockerfile',
+      part: 'deployment',
       values: {
         UI_PORT: ui.port,
         HEALTHCHECK_URL: ui.healthcheckUrl,
@@ -44,7 +72,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
     },
   ];
   if (manifest.ui.framework === 'streamlit') {
-    files.push(copy('common/streamlit_config.toml', '.streamlit/config.toml'));
+    files.push(copy('common/streamlit_config.toml', '.streamlit/config.toml', 'deployment'));
   }
   return [...files, ...(manifest.type === 'rag' ? ragFiles(manifest) : sqlFiles(manifest))];
 }
@@ -61,12 +89,12 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
       'embeddings.py',
       'rag.py',
     ]),
-    ...copyAll('rag/agent/stores', 'agent/stores', [
-      '__init__.py',
-      'base.py',
-      'memory_store.py',
-      `${VECTOR_STORES[provider].module}.py`,
-    ]),
+    ...copyAll(
+      'rag/agent/stores',
+      'agent/stores',
+      ['__init__.py', 'base.py', 'memory_store.py', `${VECTOR_STORES[provider].module}.py`],
+      'vector-store',
+    ),
     ...copyAll('rag/tests', 'tests', [
       'rag_fakes.py',
       'test_chunking.py',
@@ -74,10 +102,12 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
       'test_retrieval.py',
       'test_rag_agent.py',
     ]),
-    copy(`rag/tests/stores/${provider}.py`, 'tests/test_vector_store.py'),
+    copy(`rag/tests/stores/${provider}.py`, 'tests/test_vector_store.py', 'vector-store'),
     {
+      // The compose file is where the vector-store service lives (or none, for Pinecone).
       from: `rag/compose/${provider}.yml.tmpl`,
       to: 'docker-compose.yml',
+      part: 'vector-store',
       values: { UI_PORT: manifest.ui.port },
     },
   ];
@@ -87,20 +117,23 @@ function sqlFiles(manifest: AgentManifest): TemplateFile[] {
   const engine = SQL_FRAMEWORKS_SPEC[manifest.sql!.framework].engine;
   const files: TemplateFile[] = [
     ...copyAll('sql/agent', 'agent', ['__init__.py', '__main__.py']),
-    copy(`sql/engines/${engine}.py`, 'agent/engine.py'),
-    copy(`sql/tests/engines/${engine}.py`, 'tests/test_engine.py'),
+    copy(`sql/engines/${engine}.py`, 'agent/engine.py', 'query-engine'),
+    copy(`sql/tests/engines/${engine}.py`, 'tests/test_engine.py', 'query-engine'),
     {
       from: 'sql/compose/docker-compose.yml.tmpl',
       to: 'docker-compose.yml',
+      part: 'deployment',
       values: { UI_PORT: manifest.ui.port },
     },
   ];
   if (engine !== 'pandasai') {
     // PandasAI works on a DataFrame; the other engines run SQL through the guarded database.
     files.push(
-      copy('common/agent/db.py', 'agent/db.py'),
-      ...copyAll('sql/agent', 'agent', ['database.py', 'sql_guard.py', 'sql_prompts.py']),
-      ...copyAll('sql/tests', 'tests', ['sql_fakes.py', 'test_sql_guard.py', 'test_database.py']),
+      copy('common/agent/db.py', 'agent/db.py', 'sql-guard'),
+      ...copyAll('sql/agent', 'agent', ['database.py', 'sql_guard.py'], 'sql-guard'),
+      copy('sql/agent/sql_prompts.py', 'agent/sql_prompts.py', 'query-engine'),
+      ...copyAll('sql/tests', 'tests', ['test_sql_guard.py', 'test_database.py'], 'sql-guard'),
+      copy('sql/tests/sql_fakes.py', 'tests/sql_fakes.py'),
     );
   }
   return files;

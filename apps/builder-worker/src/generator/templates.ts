@@ -12,11 +12,28 @@ export const TEMPLATES_DIR = path.resolve(__dirname, '../../templates');
 /** Placeholders look like @@NAME@@; only `.tmpl` files have them. */
 const PLACEHOLDER = /@@([A-Z][A-Z0-9_]*)@@/g;
 
-export async function readTemplate(relative: string): Promise<string> {
+/**
+ * Templates read so far, by path. They ship with the code and change only with it, so each is
+ * read once per process instead of once per build (a build uses dozens).
+ */
+const cache = new Map<string, Promise<string>>();
+
+export function readTemplate(relative: string): Promise<string> {
   const file = path.resolve(TEMPLATES_DIR, relative);
   if (!file.startsWith(TEMPLATES_DIR + path.sep)) {
-    throw new Error(`Template ${relative} is outside the templates folder.`);
+    return Promise.reject(new Error(`Template ${relative} is outside the templates folder.`));
   }
+  let text = cache.get(file);
+  if (!text) {
+    text = readTemplateFile(file);
+    cache.set(file, text);
+    // A failed read is not remembered: the next build tries again.
+    text.catch(() => cache.delete(file));
+  }
+  return text;
+}
+
+async function readTemplateFile(file: string): Promise<string> {
   if (!existsSync(TEMPLATES_DIR)) {
     throw new Error(`The templates folder ${TEMPLATES_DIR} is missing from this build.`);
   }

@@ -7,6 +7,17 @@ export interface SourceChunk {
   source: string;
   page?: number;
   row?: number;
+  /** A database row's key, e.g. "id=42". */
+  ref?: string;
+}
+
+/** A unit the source gives (a PDF page, a CSV row, a whole text file), before chunking. */
+export interface SourceDocument {
+  text: string;
+  source: string;
+  page?: number;
+  row?: number;
+  ref?: string;
 }
 
 export interface ProjectInput {
@@ -19,16 +30,20 @@ export interface ProjectInput {
   config: TPipelineConfig;
   /** File sources: the uploaded file on disk, shipped as `data/<dataFileName>`. */
   sourceFile?: { path: string; dataFileName: string };
-  /** RAG only: chunks already extracted, shipped as `data/chunks.jsonl`. */
-  chunks?: SourceChunk[];
+  /**
+   * RAG only: chunks already extracted and written with `writeChunksJsonl`, shipped as
+   * `data/chunks.jsonl`. A file, not an array, so a large source never sits in memory.
+   */
+  chunksFile?: string;
 }
 
-/** One file of the project. `path` is POSIX, relative, and never contains `..`. */
-export interface GeneratedFile {
-  path: string;
-  content: string | Buffer;
-  mode?: number;
-}
+/**
+ * One file of the project. `path` is POSIX, relative, and never contains `..`. Large files
+ * (the uploaded source, the chunks) stay on disk and are copied from `sourcePath` when zipped.
+ */
+export type GeneratedFile =
+  | { path: string; content: string | Buffer; mode?: number }
+  | { path: string; sourcePath: string; mode?: number };
 
 /** The input cannot produce a working project (incomplete or inconsistent configuration). */
 export class ProjectInputError extends Error {

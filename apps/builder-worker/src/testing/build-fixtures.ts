@@ -1,4 +1,4 @@
-import type { TPipelineConfig } from '@agentloom/contracts';
+import type { TPipelineConfig, TUploadSummary } from '@agentloom/contracts';
 import { createPrismaClient, type PrismaClient } from '@agentloom/db';
 import { pipelineSecretContext, Vault } from '@agentloom/vault';
 import { randomUUID } from 'node:crypto';
@@ -29,14 +29,27 @@ export function testWorkerConfig(overrides: Record<string, string> = {}): Worker
   );
 }
 
+export interface SeedOptions {
+  agentType?: 'rag' | 'sql';
+  name?: string;
+  /** The stored configuration; the uploaded file's entry is filled in from `upload`. */
+  config?: TPipelineConfig;
+  /** File sources: the uploaded file as the gateway stored it. */
+  upload?: { originalName: string; content: string | Uint8Array; summary: TUploadSummary };
+  /** Database sources: the connection URI, encrypted as the gateway stores it. */
+  sourceUri?: string;
+  /** Pinecone: its API key, encrypted as the gateway stores it. */
+  vectorDbApiKey?: string;
+}
+
 /**
- * A pipeline as the gateway's wizard leaves it — configuration, encrypted key, uploaded file —
- * and a build row in Building, written straight to Postgres and the data folder.
+ * A pipeline as the gateway's wizard leaves it — configuration, encrypted secrets, uploaded
+ * file — and a build row in Building, written straight to Postgres and the data folder.
  */
-export async function seedRagBuild(
+export async function seedBuild(
   prisma: PrismaClient,
   config: WorkerConfig,
-  options: { name?: string; prompt?: string; csv?: string } = {},
+  options: SeedOptions,
 ): Promise<{ pipelineId: string; buildId: string; userId: string }> {
   const userId = randomUUID();
   await prisma.user.create({
@@ -48,50 +61,74 @@ export async function seedRagBuild(
     },
   });
   const pipelineId = randomUUID();
-  const csv = options.csv ?? 'region,product,amount\nNorth,Widget,120\nSouth,Gadget,80\n';
-  const storedName = `${randomUUID()}.csv`;
-  mkdirSync(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true });
-  await writeFile(path.join(config.DATA_DIR, 'uploads', pipelineId, storedName), csv);
-  const pipelineConfig: TPipelineConfig = {
-    source_type: 'csv',
-    file: {
-      original_name: 'sales.csv',
-      size_bytes: Buffer.byteLength(csv),
-      summary: { kind: 'csv', columns: ['region', 'product', 'amount'], rows: 2 },
+  const pipelineConfig: TPipelineConfig = { ...options.config };
+  let storedName: string | undefined;
+  if (options.upload) {
+    const { originalName, content, summary } = options.upload;
+    storedName = `${randomUUID()}${path.extname(originalName)}`;
+    mkdirSync(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true });
+    await writeFile(path.join(config.DATA_DIR, 'uploads', pipelineId, storedName), content);
+    pipelineConfig.file = {
+      original_name: originalName,
+      size_bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength,
+      summary,
       uploaded_at: new Date().toISOString(),
-    },
-    embedding_model: 'all-MiniLM-L6-v2',
-    vector_store: {
-      vector_db: 'chromadb',
-      url: 'http://chroma:8000',
-      dimensions: 384,
-      distance_metric: 'cosine',
-    },
-    llm: { provider: 'openai', model: 'gpt-4o-mini' },
-    system_prompt: options.prompt ?? 'Answer from the sales data only.',
-    ui: 'streamlit',
-  };
+    };
+  }
   const vault = new Vault(config.VAULT_MASTER_KEY);
-  const name = options.name ?? `Sales bot ${pipelineId.slice(0, 6)}`;
+  const secret = (value: string | undefined, field: Parameters<typeof pipelineSecretContext>[1]) =>
+    value === undefined
+      ? undefined
+      : vault.encrypt(value, pipelineSecretContext({ id: pipelineId, userId }, field));
+  const name = options.name ?? `Agent ${pipelineId.slice(0, 6)}`;
   await prisma.pipeline.create({
     data: {
       id: pipelineId,
       userId,
       name,
       nameKey: name.toLowerCase(),
-      agentType: 'rag',
+      agentType: options.agentType ?? 'rag',
       status: 'Building',
       config: pipelineConfig,
       sourceFile: storedName,
-      llmApiKeyEncrypted: vault.encrypt(
-        TEST_LLM_KEY,
-        pipelineSecretContext({ id: pipelineId, userId }, 'llm_api_key'),
-      ),
+      llmApiKeyEncrypted: secret(TEST_LLM_KEY, 'llm_api_key'),
+      sourceUriEncrypted: secret(options.sourceUri, 'source_uri'),
+      vectorDbApiKeyEncrypted: secret(options.vectorDbApiKey, 'vector_db_api_key'),
     },
   });
   const buildId = randomUUID();
   await prisma.build.create({ data: { id: buildId, pipelineId, userId } });
   return { pipelineId, buildId, userId };
+}
+
+/** The everyday case: a RAG agent over a small sales CSV, ChromaDB, OpenAI, Streamlit. */
+export function seedRagBuild(
+  prisma: PrismaClient,
+  config: WorkerConfig,
+  options: { name?: string; prompt?: string; csv?: string } = {},
+): Promise<{ pipelineId: string; buildId: string; userId: string }> {
+  const csv = options.csv ?? 'region,product,amount\nNorth,Widget,120\nSouth,Gadget,80\n';
+  return seedBuild(prisma, config, {
+    name: options.name ?? `Sales bot ${randomUUID().slice(0, 6)}`,
+    upload: {
+      originalName: 'sales.csv',
+      content: csv,
+      summary: { kind: 'csv', columns: ['region', 'product', 'amount'], rows: 2 },
+    },
+    config: {
+      source_type: 'csv',
+      embedding_model: 'all-MiniLM-L6-v2',
+      vector_store: {
+        vector_db: 'chromadb',
+        url: 'http://chroma:8000',
+        dimensions: 384,
+        distance_metric: 'cosine',
+      },
+      llm: { provider: 'openai', model: 'gpt-4o-mini' },
+      system_prompt: options.prompt ?? 'Answer from the sales data only.',
+      ui: 'streamlit',
+    },
+  });
 }
 
 export const testPrisma = (config: WorkerConfig): PrismaClient =>

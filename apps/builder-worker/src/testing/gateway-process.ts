@@ -1,0 +1,70 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { WorkerConfig } from '../config/env';
+import { AppProcess, assertBuilt } from './app-process';
+import { freePort } from './redis-server';
+
+export interface GatewayProcess {
+  app: AppProcess;
+  /** An access token for `userId`, signed as the gateway signs them. */
+  token(userId: string): string;
+  /** POST /rag/api/build/agent as the build screen sends it. */
+  buildRag(
+    token: string,
+    sessionId: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+}
+
+/**
+ * `node apps/gateway/dist/main.js` sharing the worker's Postgres, Redis, queue prefix, data
+ * folder and vault key, on a free port: the producer side of the builds queue, for real.
+ */
+export async function startGatewayProcess(
+  config: WorkerConfig,
+  timeoutMs: number,
+): Promise<GatewayProcess> {
+  const port = await freePort();
+  const jwtSecret = randomBytes(48).toString('base64url');
+  const app = await AppProcess.start({
+    name: 'gateway',
+    main: assertBuilt('gateway'),
+    env: {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: config.DATABASE_URL,
+      DATABASE_POOL_SIZE: '2',
+      REDIS_URL: config.REDIS_URL,
+      QUEUE_PREFIX: config.QUEUE_PREFIX,
+      DATA_DIR: config.DATA_DIR,
+      VAULT_MASTER_KEY: config.VAULT_MASTER_KEY.toString('base64'),
+      JWT_SECRET: jwtSecret,
+      LOG_LEVEL: 'info',
+    },
+    ready: /Gateway listening on/,
+    timeoutMs,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return {
+    app,
+    token(userId) {
+      const now = Math.floor(Date.now() / 1000);
+      const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: userId, iat: now, exp: now + 3600 })}`;
+      return `${unsigned}.${createHmac('sha256', jwtSecret).update(unsigned).digest('base64url')}`;
+    },
+    async buildRag(token, sessionId) {
+      const response = await fetch(`${base}/rag/api/build/agent`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ session_id: sessionId }).toString(),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as Record<string, unknown>,
+      };
+    },
+  };
+}
