@@ -1,9 +1,11 @@
+/// <reference types="vitest/config" />
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), tailwindcss()],
   resolve: {
     alias: {
       // Bundle the contracts from their TypeScript source: the package's CommonJS build is
@@ -15,4 +17,9 @@ export default defineConfig({
   },
   server: { port: 5173, strictPort: true },
   preview: { port: 5173, strictPort: true },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test-setup.ts'],
+  },
 });

@@ -1,5 +1,5 @@
-import { isModelOfProvider, TAgentType } from './enums';
-import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, TPipelineConfig } from './pipelines';
+import { isModelOfProvider, type TAgentType } from './enums';
+import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, type TPipelineConfig } from './pipelines';
 import { isFileSourceType } from './sources';
 import { SQL_FRAMEWORK_SOURCES } from './wizard';
 

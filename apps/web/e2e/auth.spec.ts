@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { screenshotBothThemes } from './screenshots';
+import { signUpAndLogIn, uniqueUser } from './support';
+
+test.describe('authentication', () => {
+  test('sign up logs in automatically and lands on the dashboard welcome', async ({ page }) => {
+    const user = await signUpAndLogIn(page);
+    await expect(
+      page.getByRole('heading', { name: `Welcome back, ${user.username}!` }),
+    ).toBeVisible();
+    // The SPEC §8 toasts of signup and of the automatic login.
+    await expect(page.getByText('Account created successfully')).toBeVisible();
+    await expect(page.getByText('Logged in successfully')).toBeVisible();
+    // Stored as SPEC §3 says.
+    const stored = await page.evaluate(() => ({
+      token: localStorage.getItem('token'),
+      user: localStorage.getItem('user'),
+    }));
+    expect(stored.token).toBeTruthy();
+    expect(JSON.parse(stored.user ?? '{}')).toMatchObject({ username: user.username });
+    // Logged in: the bar offers the dashboard instead of Log in / Get Started.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Log in' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
+    await screenshotBothThemes(page, 'dashboard');
+  });
+
+  test('a wrong password shows the Login Failed toast and stays on /login', async ({ page }) => {
+    const user = await signUpAndLogIn(page);
+    await page.getByRole('button', { name: 'Secure Logout' }).click();
+    await page.waitForURL('**/login');
+
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(`${user.password}-wrong`);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByText('Login Failed')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await screenshotBothThemes(page, 'login');
+
+    // And the right one works.
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/dashboard');
+  });
+
+  test('signup with different passwords says so and sends nothing', async ({ page }) => {
+    const user = uniqueUser();
+    let signupCalls = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/auth/signup')) signupCalls += 1;
+    });
+    await page.goto('/signup');
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByLabel('Confirm Password').fill(`${user.password}x`);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Passwords do not match.' }),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/signup$/);
+    expect(signupCalls).toBe(0);
+    await screenshotBothThemes(page, 'signup');
+  });
+
+  test('logout returns to /login and the dashboard then redirects there', async ({ page }) => {
+    await signUpAndLogIn(page);
+    await page.getByRole('button', { name: 'Secure Logout' }).click();
+    await page.waitForURL('**/login');
+    await expect(page.getByText('Logged out')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+    await page.goto('/dashboard/create-agent');
+    await page.waitForURL('**/login');
+  });
+
+  test('forgot password shows the confirmation with the e-mail', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByText('Email Sent')).toBeVisible();
+    await expect(page.getByText('Check your inbox for reset link')).toBeVisible();
+    await expect(page.getByText('someone@example.com')).toBeVisible();
+    await screenshotBothThemes(page, 'forgot-password');
+    await page.getByRole('button', { name: 'Back to Login' }).click();
+    await page.waitForURL('**/login');
+  });
+
+  test('reset password without a token says the link is invalid', async ({ page }) => {
+    await page.goto('/reset-password');
+    await page.getByLabel('New Password', { exact: true }).fill('new-password-123');
+    await page.getByLabel('Confirm New Password').fill('new-password-123');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Invalid Link')).toBeVisible();
+    await expect(page.getByText('Token missing')).toBeVisible();
+  });
+
+  test('reset password with different passwords and with a bad token', async ({ page }) => {
+    await page.goto('/reset-password?token=not-a-real-token');
+    await page.getByLabel('New Password', { exact: true }).fill('new-password-123');
+    await page.getByLabel('Confirm New Password').fill('new-password-456');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Passwords do not match', { exact: true })).toBeVisible();
+
+    await page.getByLabel('Confirm New Password').fill('new-password-123');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Reset Failed')).toBeVisible();
+    await expect(page).toHaveURL(/\/reset-password/);
+  });
+});

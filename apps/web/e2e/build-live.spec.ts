@@ -1,0 +1,69 @@
+import { RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { expect, test } from '@playwright/test';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { E2E } from '../playwright.config';
+import {
+  configureRagAgentThroughApi,
+  screenshotBothThemes,
+  signInThroughApi,
+  startRagBuildThroughApi,
+} from './wizard-support';
+
+test('the build screen follows a build live over Socket.IO, without reloading', async ({
+  page,
+  request,
+}) => {
+  const { token } = await signInThroughApi(page, request);
+  const sessionId = await configureRagAgentThroughApi(request, token, 'Live build bot');
+  const heard: string[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => heard.push(String(payload))),
+  );
+
+  // Opened before the build exists: the server says so, and the screen keeps listening.
+  await page.goto(`/build/rag/${sessionId}`);
+  await expect(page.getByText('This agent has not been built yet.')).toBeVisible();
+  await expect.poll(() => heard.some((frame) => frame.includes('build:snapshot'))).toBe(true);
+
+  await startRagBuildThroughApi(request, token, sessionId);
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  const stages = page.getByRole('list', { name: 'Build stages' });
+  await expect(stages.getByRole('listitem')).toHaveCount(RAG_BUILD_STAGES.length);
+  await expect(page.getByText('Live build bot · RAG agent')).toBeVisible();
+  // Every stage arrived as a live event (started and finished), then the end.
+  const stageFrames = heard.filter((frame) => frame.includes('build:stage'));
+  expect(stageFrames.length).toBeGreaterThanOrEqual(RAG_BUILD_STAGES.length * 2);
+  for (const stage of RAG_BUILD_STAGES) {
+    expect(stageFrames.some((frame) => frame.includes(`"stage":"${stage}"`))).toBe(true);
+  }
+  expect(heard.some((frame) => frame.includes('build:completed'))).toBe(true);
+});
+
+test('a failed build shows the server’s reason', async ({ page, request }) => {
+  const { token } = await signInThroughApi(page, request);
+  const sessionId = await configureRagAgentThroughApi(request, token, 'Broken build bot');
+  // The uploaded file disappears from the shared data folder: the builder cannot read it.
+  await rm(path.join(E2E.dataDir, 'uploads', sessionId), { recursive: true, force: true });
+
+  await page.goto(`/build/rag/${sessionId}`);
+  await expect(page.getByText('This agent has not been built yet.')).toBeVisible();
+  await startRagBuildThroughApi(request, token, sessionId);
+  await expect(page.getByRole('heading', { name: 'Build Failed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(
+    page.getByText('The uploaded source file is missing; upload it again.'),
+  ).toBeVisible();
+  // The stage that could not read the file is the one marked failed.
+  const failedStage = page
+    .getByRole('list', { name: 'Build stages' })
+    .getByRole('listitem')
+    .filter({ hasText: '(failed)' });
+  await expect(failedStage).toHaveCount(1);
+  await expect(failedStage).toContainText('training embeddings');
+  await expect(page.getByRole('button', { name: 'Build again' })).toBeVisible();
+  await screenshotBothThemes(page, 'rag-build-failed');
+});

@@ -1,0 +1,198 @@
+import { RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { expect, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import {
+  addVaultKey,
+  checkPhoneWidth,
+  SALES_CSV,
+  screenshotBothThemes,
+  signInThroughApi,
+  zipEntries,
+} from './wizard-support';
+
+test('RAG wizard: CSV upload through all nine steps, live build, download the project', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { token } = await signInThroughApi(page, request);
+  await addVaultKey(request, token, {
+    provider: 'openai',
+    name: 'E2E team key',
+    key: `sk-e2e-${randomBytes(16).toString('hex')}`,
+  });
+
+  await page.goto('/pipeline/rag');
+  const badge = (step: number) => page.getByText(`Step ${step} of 9`, { exact: true });
+  await expect(badge(1)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Create & Continue' })).toBeDisabled();
+  await page.getByPlaceholder('Enter a unique name for your agent').fill('Sales docs bot');
+  await screenshotBothThemes(page, 'rag-wizard-1-name');
+  await page.getByRole('button', { name: 'Create & Continue' }).click();
+
+  await expect(badge(2)).toBeVisible();
+  const sessionId = await page.evaluate(() => localStorage.getItem('session_id'));
+  expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  await screenshotBothThemes(page, 'rag-wizard-2-source');
+  await checkPhoneWidth(page, 'rag-wizard-2-source');
+  await page.getByRole('button', { name: /^CSV/ }).click();
+
+  await expect(badge(3)).toBeVisible();
+  await expect(page.getByText('Supports: PDF, CSV, TXT, Excel files')).toBeVisible();
+  await page.getByLabel('Source File').setInputFiles(SALES_CSV);
+  await page.getByRole('button', { name: 'Upload & Continue' }).click();
+
+  await expect(badge(4)).toBeVisible();
+  await page.getByLabel('Embedding Model').selectOption('all-MiniLM-L6-v2');
+
+  await expect(badge(5)).toBeVisible();
+  await page.getByRole('button', { name: /^ChromaDB/ }).click();
+  // The vector-store choice is saved but the wizard stays for its settings.
+  await expect(page.getByLabel('Database URL')).toBeVisible();
+  await expect(badge(5)).toBeVisible();
+  await expect(page.getByPlaceholder('384')).toBeVisible();
+  await page.getByLabel('Database URL').fill('http://localhost:8000');
+  await page.getByLabel('Distance Metric').selectOption({ label: 'Dot Product' });
+  await screenshotBothThemes(page, 'rag-wizard-5-vector-store');
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
+
+  await expect(badge(6)).toBeVisible();
+  await page.getByLabel('LLM Provider').selectOption('openai');
+  // The provider is saved at once; the vault's OpenAI key is offered.
+  await expect(page.getByLabel('Saved Key', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Saved Key', { exact: true })).toContainText('E2E team key');
+  await expect(badge(6)).toBeVisible();
+  await page.getByLabel('Model').selectOption('gpt-4o-mini');
+  await screenshotBothThemes(page, 'rag-wizard-6-llm');
+  await checkPhoneWidth(page, 'rag-wizard-6-llm');
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+
+  await expect(badge(7)).toBeVisible();
+  await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
+  await expect(page.getByText('Please write or select a system prompt.')).toBeVisible();
+  await page.getByRole('button', { name: /^Helpful assistant/ }).click();
+  await expect(page.getByText(/^\d+ \/ 8000 characters$/)).toBeVisible();
+  await screenshotBothThemes(page, 'rag-wizard-7-prompt');
+  await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
+
+  await expect(badge(8)).toBeVisible();
+  await screenshotBothThemes(page, 'rag-wizard-8-ui');
+  await page.getByRole('button', { name: /^Streamlit/ }).click();
+
+  await expect(badge(9)).toBeVisible();
+  await expect(page.getByText('CSV · sales.csv')).toBeVisible();
+  await expect(page.getByText('all-MiniLM-L6-v2')).toBeVisible();
+  await expect(page.getByText('gpt-4o-mini')).toBeVisible();
+  await expect(page.getByText('This may take a few minutes to complete')).toBeVisible();
+  await screenshotBothThemes(page, 'rag-wizard-9-build');
+  // What the build screen hears on the /builds namespace: the snapshot, then live events.
+  const heard: string[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => heard.push(String(payload))),
+  );
+  await page.getByRole('button', { name: 'Build & Deploy RAG Agent' }).click();
+
+  await expect(page.getByText('RAG agent build started!')).toBeVisible();
+  await page.waitForURL(`**/build/rag/${sessionId}`);
+  const stages = page.getByRole('list', { name: 'Build stages' });
+  await expect(stages.getByRole('listitem')).toHaveCount(RAG_BUILD_STAGES.length);
+  for (const stage of RAG_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('progressbar', { name: 'Build progress' })).toHaveAttribute(
+    'aria-valuenow',
+    '100',
+  );
+  await screenshotBothThemes(page, 'rag-build-completed');
+  const snapshot = heard.find((frame) => frame.includes('build:snapshot'));
+  expect(snapshot, 'the build screen subscribed over Socket.IO').toBeDefined();
+  // A build that ended before the screen subscribed is reported by its snapshot alone.
+  if (!snapshot?.includes('"status":"Built"')) {
+    expect(heard.some((frame) => frame.includes('build:stage'))).toBe(true);
+    expect(heard.some((frame) => frame.includes('build:completed'))).toBe(true);
+  }
+  testInfo.annotations.push({
+    type: 'live events',
+    description: `${heard.filter((frame) => frame.includes('build:stage')).length} build:stage frames`,
+  });
+  await checkPhoneWidth(page, 'rag-build-completed');
+
+  // A reload shows the server's state, not a restarted animation.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible();
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download Code' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`rag-agent-${sessionId}.zip`);
+  const zipPath = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(zipPath);
+  // The project sits in one top-level folder; compare the paths inside it.
+  const files = (await zipEntries(zipPath)).map((entry) => entry.replace(/^[^/]+\//, ''));
+  for (const required of [
+    'app.py',
+    'agent.json',
+    'requirements.txt',
+    'Dockerfile',
+    'docker-compose.yml',
+    '.env.example',
+    '.github/workflows/ci.yml',
+    'README.md',
+  ]) {
+    expect(files, `${required} in the zip`).toContain(required);
+  }
+  expect(files.some((file) => file.startsWith('tests/'))).toBe(true);
+
+  // The preview service may not be deployed; its failure is reported, not swallowed.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const outcome = page
+    .getByTitle('RAG Agent Preview')
+    .or(page.getByText(/^Preview failed: /))
+    .first();
+  await expect(outcome).toBeVisible();
+  if (await page.getByText(/^Preview failed: /).isVisible()) {
+    await expect(page.getByText('Preview unavailable')).toBeVisible();
+  }
+  await screenshotBothThemes(page, 'rag-build-preview');
+});
+
+test('RAG wizard: validation messages and the Previous button', async ({ page, request }) => {
+  await signInThroughApi(page, request);
+  await page.goto('/pipeline/rag');
+  await page.getByPlaceholder('Enter a unique name for your agent').fill('   ');
+  await page.getByRole('button', { name: 'Create & Continue' }).click();
+  await expect(page.getByText('Agent name and type are required.')).toBeVisible();
+  await expect(page.getByText('Step 1 of 9', { exact: true })).toBeVisible();
+
+  await page.getByPlaceholder('Enter a unique name for your agent').fill('Validation bot');
+  await page.getByRole('button', { name: 'Create & Continue' }).click();
+  await page.getByRole('button', { name: /^Postgres/ }).click();
+  await expect(page.getByText('Step 3 of 9', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+  await expect(
+    page.getByText('Please fill out URI, database name, and table/collection.'),
+  ).toBeVisible();
+
+  // An unreachable database is refused by the gateway; its reason is shown too.
+  await page.getByLabel('Connection URI').fill('postgresql://nobody:secret@127.0.0.1:1/none');
+  await page.getByLabel('Database Name').fill('none');
+  await page.getByLabel('Table / Collection').fill('orders');
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+  await expect(page.getByText('DB configuration failed.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Step 3 of 9', { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByText('Step 2 of 9', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByText('Step 1 of 9', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+});
+
+test('an unknown pipeline type shows Invalid pipeline type.', async ({ page, request }) => {
+  await signInThroughApi(page, request);
+  await page.goto('/pipeline/xyz');
+  await expect(page.getByText('Invalid pipeline type.')).toBeVisible();
+});

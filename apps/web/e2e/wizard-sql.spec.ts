@@ -1,0 +1,77 @@
+import { SQL_BUILD_STAGES } from '@agentloom/contracts';
+import { expect, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { SALES_CSV, screenshotBothThemes, signInThroughApi, zipEntries } from './wizard-support';
+
+test('SQL wizard over a CSV: typed key, file framework, build animation, download', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signInThroughApi(page, request);
+  await page.goto('/pipeline/sql');
+  const badge = (step: number) => page.getByText(`Step ${step} of 8`, { exact: true });
+
+  await expect(badge(1)).toBeVisible();
+  await expect(page.getByLabel('Agent Type')).toHaveText('SQL Agent');
+  await page.getByPlaceholder('Enter a unique name for your agent').fill('Sales analyst');
+  await page.getByRole('button', { name: 'Create & Continue' }).click();
+
+  await expect(badge(2)).toBeVisible();
+  const sessionId = await page.evaluate(() => localStorage.getItem('session_id'));
+  await page.getByRole('button', { name: /^CSV/ }).click();
+
+  await expect(badge(3)).toBeVisible();
+  await expect(page.getByLabel('Source File')).toHaveAttribute('accept', '.csv');
+  await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await expect(page.getByText('No file selected')).toBeVisible();
+  await page.getByLabel('Source File').setInputFiles(SALES_CSV);
+  await screenshotBothThemes(page, 'sql-wizard-3-upload');
+  await page.getByRole('button', { name: 'Upload & Continue' }).click();
+
+  await expect(badge(4)).toBeVisible();
+  await page.getByLabel('LLM Provider').selectOption('groq');
+  await page.getByLabel('API Key').fill(`gsk_${randomBytes(16).toString('hex')}`);
+  await page.getByLabel('Model').selectOption('llama-3.3-70b-versatile');
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+
+  await expect(badge(5)).toBeVisible();
+  await page.getByRole('button', { name: /^Data analyst/ }).click();
+  await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
+
+  await expect(badge(6)).toBeVisible();
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
+  await expect(page.getByText('Please select a SQL framework.')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^SQL Query \(database\)/ })).toBeDisabled();
+  await page.getByRole('button', { name: /^SQL Query \(file\)/ }).click();
+  await screenshotBothThemes(page, 'sql-wizard-6-framework');
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
+
+  await expect(badge(7)).toBeVisible();
+  await page.getByRole('button', { name: /^Gradio/ }).click();
+
+  await expect(badge(8)).toBeVisible();
+  await expect(page.getByText('sales.csv')).toBeVisible();
+  await expect(page.getByText('SQL Query (file)')).toBeVisible();
+  await screenshotBothThemes(page, 'sql-wizard-8-build');
+  await page.getByRole('button', { name: 'Build & Deploy SQL Agent' }).click();
+
+  await page.waitForURL(`**/sql/build/animation/sql/${sessionId}`);
+  const stages = page.getByRole('list', { name: 'Build stages' });
+  await expect(stages.getByRole('listitem')).toHaveCount(SQL_BUILD_STAGES.length);
+  for (const stage of SQL_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await screenshotBothThemes(page, 'sql-build-completed');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download Code' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`sql-agent-${sessionId}.zip`);
+  const zipPath = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(zipPath);
+  const files = (await zipEntries(zipPath)).map((entry) => entry.replace(/^[^/]+\//, ''));
+  expect(files).toEqual(expect.arrayContaining(['app.py', 'Dockerfile', 'README.md']));
+});

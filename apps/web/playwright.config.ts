@@ -1,0 +1,97 @@
+import { defineConfig, devices } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Browser end-to-end tests: the real gateway and builder-worker (their dist/ builds) on their own
+ * ports against a dedicated Postgres database and Redis queue namespace, and the web app built
+ * for that gateway and served by `vite preview`. Chromium is Debian's (`.ci/run` installs it).
+ */
+export const E2E = {
+  // Overridable so two checkouts (or two people) can run the suite side by side.
+  gatewayPort: Number(process.env.E2E_GATEWAY_PORT ?? 18000),
+  webPort: Number(process.env.E2E_WEB_PORT ?? 15173),
+  databaseUrl:
+    process.env.E2E_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_web_e2e',
+  dataDir: path.join(tmpdir(), `agentloom-web-e2e-${process.env.E2E_GATEWAY_PORT ?? 18000}`),
+};
+export const GATEWAY_URL = `http://127.0.0.1:${E2E.gatewayPort}`;
+export const WEB_URL = `http://127.0.0.1:${E2E.webPort}`;
+
+// Both processes must share the vault key (the worker decrypts what the gateway stored).
+const serverEnv = {
+  NODE_ENV: 'production',
+  DATABASE_URL: E2E.databaseUrl,
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  QUEUE_PREFIX: `agentloom-e2e-${process.pid}`,
+  DATA_DIR: E2E.dataDir,
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+  LOG_LEVEL: 'warn',
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: `./test-results/${E2E.webPort}`,
+  // One browser at a time: the machine has two cores and also runs the gateway and the worker.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: `playwright-report/${E2E.webPort}` }],
+  ],
+  use: {
+    baseURL: WEB_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: [
+    {
+      // Migrations first: the e2e database is created on the first run.
+      command: 'node ../../scripts/db-migrate.mjs && node ../gateway/dist/main.js',
+      url: `${GATEWAY_URL}/health/live`,
+      env: {
+        ...serverEnv,
+        PORT: String(E2E.gatewayPort),
+        HOST: '127.0.0.1',
+        WEB_URL,
+        CORS_ORIGINS: WEB_URL,
+        LOGIN_MAX_FAILURES: '1000',
+      },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+    },
+    {
+      // The worker has no port; it is ready once it has connected, well before the first build.
+      command: 'node ../builder-worker/dist/main.js',
+      env: { ...serverEnv, WORKER_CONCURRENCY: '2' },
+      reuseExistingServer: false,
+    },
+    {
+      command: `vite build --outDir dist-e2e/${E2E.webPort} --emptyOutDir && vite preview --outDir dist-e2e/${E2E.webPort} --port ${E2E.webPort} --strictPort --host 127.0.0.1`,
+      url: WEB_URL,
+      env: { VITE_API_URL: GATEWAY_URL },
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
+});

@@ -1,0 +1,198 @@
+import {
+  BUILD_EVENTS,
+  BUILDS_NAMESPACE,
+  type TAgentType,
+  type TBuildCompletedEvent,
+  type TBuildFailedEvent,
+  type TBuildSnapshot,
+  type TBuildStageEvent,
+  type TBuildStarted,
+  type TBuildSubscribeAck,
+  type TBuildView,
+  type TPipelineDetail,
+} from '@agentloom/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { io } from 'socket.io-client';
+import { useAuth } from '../../auth/auth-context';
+import { api, API_URL, ApiError, apiRaw } from '../../lib/api';
+import { applyStageEvent, mergeBuildView } from './build-progress';
+
+export const buildQueryKey = (sessionId: string) => ['build', sessionId] as const;
+
+/** While the live feed is down, the screen polls at this pace instead… */
+const POLL_MS = 2_000;
+/** …and while it is up, now and then anyway, so a lost event cannot leave a build hanging. */
+const LIVE_CHECK_MS = 15_000;
+
+/**
+ * The latest build of an agent, kept current by the gateway's Socket.IO feed (namespace
+ * /builds): a snapshot on subscribe, then every stage and the end. The feed writes into the same
+ * react-query cache as GET /builds/{sessionId}, so a reload mid-build resumes from the server's
+ * state, and the screen falls back to polling if the socket cannot connect.
+ */
+export function useBuild(sessionId: string) {
+  const { token } = useAuth();
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState(false);
+  const queryKey = buildQueryKey(sessionId);
+
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) =>
+      mergeBuildView(
+        queryClient.getQueryData<TBuildView>(queryKey),
+        await api<TBuildView>(`/builds/${encodeURIComponent(sessionId)}`, { signal }),
+      ),
+    enabled: Boolean(sessionId),
+    // 404 means no such agent or no build yet: asking again will not change that.
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    refetchInterval: (current) =>
+      current.state.data?.status === 'Building' ? (live ? LIVE_CHECK_MS : POLL_MS) : false,
+  });
+
+  useEffect(() => {
+    if (!sessionId || !token) return;
+    const key = buildQueryKey(sessionId);
+    const update = (change: (view: TBuildView) => TBuildView) =>
+      queryClient.setQueryData<TBuildView>(key, (view) => (view ? change(view) : view));
+    // A fetch already in flight may have read the build before this event; react-query would
+    // hand back that fetch's answer (it only cancels fetches of queries that hold data), so it
+    // is cancelled first and the build read again.
+    const refresh = () =>
+      void queryClient
+        .cancelQueries({ queryKey: key })
+        .then(() => queryClient.invalidateQueries({ queryKey: key }));
+
+    // WebSocket only: no long-polling phase, so any gateway replica can serve the connection
+    // without sticky sessions (the relay broadcasts to every replica).
+    const socket = io(`${API_URL}${BUILDS_NAMESPACE}`, {
+      auth: { token },
+      transports: ['websocket'],
+    });
+    // Subscribing again after every (re)connection: the snapshot covers what was missed.
+    socket.on('connect', () => {
+      socket.emit(BUILD_EVENTS.subscribe, { sessionId }, (ack: TBuildSubscribeAck) =>
+        setLive(ack.ok),
+      );
+    });
+    socket.on('disconnect', () => setLive(false));
+    socket.on('connect_error', () => setLive(false));
+    socket.on(BUILD_EVENTS.snapshot, (snapshot: TBuildSnapshot) => {
+      const build = snapshot.build;
+      if (build) {
+        queryClient.setQueryData<TBuildView>(key, (view) => mergeBuildView(view, build));
+      }
+    });
+    socket.on(BUILD_EVENTS.stage, (event: TBuildStageEvent) => {
+      if (!queryClient.getQueryData(key)) return refresh();
+      update((view) => applyStageEvent(view, event));
+    });
+    socket.on(BUILD_EVENTS.completed, (event: TBuildCompletedEvent) => {
+      update((view) => ({
+        ...view,
+        build_id: event.build_id,
+        status: 'Built',
+        error: null,
+        download_url: event.download_url,
+      }));
+      refresh();
+    });
+    socket.on(BUILD_EVENTS.failed, (event: TBuildFailedEvent) => {
+      update((view) => ({
+        ...view,
+        build_id: event.build_id,
+        status: 'Failed',
+        error: event.error,
+      }));
+      refresh();
+    });
+    return () => {
+      socket.disconnect();
+      setLive(false);
+    };
+  }, [sessionId, token, queryClient]);
+
+  return { ...query, live };
+}
+
+/** The agent's name, shown above the stages. */
+export function useAgentName(sessionId: string) {
+  return useQuery({
+    queryKey: ['build', sessionId, 'pipeline'],
+    queryFn: ({ signal }) =>
+      api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, { signal }),
+    select: (pipeline) => pipeline.name,
+    enabled: Boolean(sessionId),
+    staleTime: Infinity,
+  }).data;
+}
+
+const BUILD_PATHS: Record<TAgentType, string> = {
+  rag: '/rag/api/build/agent',
+  sql: '/sql/build/api/build/agent',
+};
+
+/** Starts the build again (after a failure); the feed then reports the new build's stages. */
+export function useRebuild(type: TAgentType, sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: buildQueryKey(sessionId) }),
+  });
+}
+
+/** SPEC §7: the preview start paths of each agent kind. */
+export const PREVIEW_PATHS: Record<TAgentType, (sessionId: string) => string> = {
+  rag: (id) => `/rag/previews/${encodeURIComponent(id)}/start`,
+  sql: (id) => `/sql/previews/previews/${encodeURIComponent(id)}/start`,
+};
+
+/** SPEC §8: 'Preview failed: ' plus the detail, or the agent kind's own fallback. */
+export function previewFailure(error: unknown, type: TAgentType): string {
+  if (error instanceof ApiError) {
+    return (
+      error.detail ??
+      (type === 'sql' ? 'Failed to start SQL agent preview.' : 'Failed to start preview.')
+    );
+  }
+  return 'Unknown error occurred.';
+}
+
+/** A preview URL the gateway answers may be a path on the gateway itself. */
+export function absolutePreviewUrl(url: string): string {
+  return url.startsWith('/') ? `${API_URL}${url}` : url;
+}
+
+export function usePreview(type: TAgentType, sessionId: string) {
+  return useMutation({
+    mutationFn: () =>
+      api<{ preview_url: string }>(PREVIEW_PATHS[type](sessionId), { method: 'POST' }),
+  });
+}
+
+export const downloadFileName = (type: TAgentType, sessionId: string) =>
+  `${type}-agent-${sessionId}.zip`;
+
+/** GET {type}/builds/{id}/download with the bearer header, saved as {type}-agent-{id}.zip. */
+export function useDownload(type: TAgentType, sessionId: string) {
+  return useMutation({
+    mutationFn: async () => {
+      const response = await apiRaw(`/${type}/builds/${encodeURIComponent(sessionId)}/download`);
+      saveBlob(await response.blob(), downloadFileName(type, sessionId));
+    },
+  });
+}
+
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}

@@ -1,0 +1,191 @@
+import { RAG_BUILD_STAGES, SQL_BUILD_STAGES, type TBuildView } from '@agentloom/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderRoute, type Call, type Reply } from '../testing/render';
+import { BuildPage } from './build-page';
+
+// No token is stored, so the screen reads the build over HTTP only (the live socket needs one).
+const SESSION = '9a0f3c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
+const AT = '2025-01-01T00:00:00.000Z';
+
+function buildView(overrides: Partial<TBuildView> = {}): TBuildView {
+  return {
+    build_id: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+    session_id: SESSION,
+    agent_type: 'rag',
+    status: 'Building',
+    stage_names: [...RAG_BUILD_STAGES],
+    stages: [],
+    error: null,
+    created_at: AT,
+    finished_at: null,
+    download_url: null,
+    ...overrides,
+  };
+}
+
+const stages = (names: readonly string[], count: number, lastFinished: boolean) =>
+  names.slice(0, count).map((name, index) => ({
+    name,
+    started_at: AT,
+    finished_at: index < count - 1 || lastFinished ? AT : null,
+  }));
+
+function renderBuild(path = `/build/rag/${SESSION}`, reply: (call: Call) => Reply) {
+  const mocked = mockFetch(reply);
+  const flavor = path.startsWith('/sql') ? 'sql' : 'rag';
+  const route =
+    flavor === 'sql' ? '/sql/build/animation/:type/:sessionId' : '/build/:type/:sessionId';
+  renderRoute(path, route, <BuildPage flavor={flavor} />);
+  return mocked;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('build screen', () => {
+  it('shows the real stages and the progress of the stage reached', async () => {
+    renderBuild(undefined, () => ({
+      json: buildView({ stages: stages(RAG_BUILD_STAGES, 3, false) }),
+    }));
+    expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
+    // Stage 3 of 8 (index 2 of 7) is running: 2/7 = 29 %.
+    expect(screen.getByRole('progressbar', { name: 'Build progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '29',
+    );
+    const list = screen.getByRole('list', { name: 'Build stages' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(8);
+    expect(within(list).getByText('setting up databases').closest('li')).toHaveAttribute(
+      'aria-current',
+      'step',
+    );
+    expect(screen.getByText('Preparing the vector store settings…')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Preview' })).not.toBeInTheDocument();
+  });
+
+  it('shows the ten SQL stages on the animation screen', async () => {
+    renderBuild(`/sql/build/animation/sql/${SESSION}`, () => ({
+      json: buildView({
+        agent_type: 'sql',
+        stage_names: [...SQL_BUILD_STAGES],
+        stages: stages(SQL_BUILD_STAGES, 4, true),
+      }),
+    }));
+    expect(await screen.findByText('Building your SQL agent')).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem')).toHaveLength(10);
+    expect(screen.getByRole('progressbar', { name: 'Build progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '33',
+    );
+  });
+
+  it('offers Preview, Download Code and Back to Dashboard once Built', async () => {
+    const { calls } = renderBuild(undefined, (call) =>
+      call.path.includes('/previews/')
+        ? { status: 404, json: { detail: 'Not found.' } }
+        : {
+            json: buildView({
+              status: 'Built',
+              stages: stages(RAG_BUILD_STAGES, 8, true),
+              download_url: `/rag/builds/${SESSION}/download`,
+            }),
+          },
+    );
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'Build Completed' })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Build progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    expect(screen.getByRole('button', { name: 'Download Code' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
+      'href',
+      '/dashboard',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(await screen.findByText('Preview failed: Not found.')).toBeInTheDocument();
+    expect(screen.getByText('Preview unavailable')).toBeInTheDocument();
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: `/rag/previews/${SESSION}/start` });
+  });
+
+  it('embeds a started SQL preview in a full-width frame 80% of the viewport high', async () => {
+    const { calls } = renderBuild(`/sql/build/animation/sql/${SESSION}`, (call) =>
+      call.path.includes('/previews/')
+        ? { json: { preview_url: 'http://127.0.0.1:7860/' } }
+        : {
+            json: buildView({
+              agent_type: 'sql',
+              status: 'Built',
+              stage_names: [...SQL_BUILD_STAGES],
+              stages: stages(SQL_BUILD_STAGES, 10, true),
+            }),
+          },
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Preview' }));
+    const frame = await screen.findByTitle('SQL Agent Preview');
+    expect(frame).toHaveAttribute('src', 'http://127.0.0.1:7860/');
+    expect(frame).toHaveClass('w-full', 'h-[80vh]');
+    expect(screen.getByRole('button', { name: 'Download Code' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toBeInTheDocument();
+    expect(calls.at(-1)?.path).toBe(`/sql/previews/previews/${SESSION}/start`);
+  });
+
+  it('downloads the zip as {type}-agent-{sessionId}.zip', async () => {
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    // jsdom has no object URLs; the browser's would point at the downloaded blob.
+    URL.createObjectURL = vi.fn(() => 'blob:zip');
+    URL.revokeObjectURL = vi.fn();
+    const { calls } = renderBuild(undefined, () => ({
+      json: buildView({ status: 'Built', stages: stages(RAG_BUILD_STAGES, 8, true) }),
+    }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Download Code' }));
+    await vi.waitFor(() => expect(saved).toEqual([`rag-agent-${SESSION}.zip`]));
+    expect(calls.at(-1)).toMatchObject({ method: 'GET', path: `/rag/builds/${SESSION}/download` });
+  });
+
+  it('shows why a build failed', async () => {
+    renderBuild(undefined, () => ({
+      json: buildView({
+        status: 'Failed',
+        stages: stages(RAG_BUILD_STAGES, 2, false),
+        error: 'The uploaded source file is missing; upload it again.',
+      }),
+    }));
+    expect(await screen.findByRole('heading', { name: 'Build Failed' })).toBeInTheDocument();
+    expect(
+      screen.getByText('The uploaded source file is missing; upload it again.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Build again' })).toBeInTheDocument();
+  });
+
+  it('shows the server’s answer when there is no build', async () => {
+    renderBuild(undefined, () => ({
+      status: 404,
+      json: { detail: 'This agent has not been built yet.' },
+    }));
+    expect(await screen.findByText('This agent has not been built yet.')).toBeInTheDocument();
+  });
+
+  it('says the session id is missing when neither the route nor storage has one', () => {
+    mockFetch();
+    renderRoute('/build', '/build', <BuildPage flavor="rag" />);
+    expect(screen.getByText('Session ID is missing.')).toBeInTheDocument();
+  });
+
+  it('falls back to the session id in local storage', async () => {
+    localStorage.setItem('session_id', SESSION);
+    const { calls } = mockFetch(() => ({ json: buildView() }));
+    renderRoute('/build', '/build', <BuildPage flavor="rag" />);
+    expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
+    expect(calls[0]?.path).toBe(`/builds/${SESSION}`);
+  });
+});

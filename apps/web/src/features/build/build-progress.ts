@@ -1,0 +1,101 @@
+import type { TBuildStageEvent, TBuildView } from '@agentloom/contracts';
+
+/**
+ * The build screen's rules, kept apart from React so they can be tested on their own. The
+ * stages are the worker's real ones (Socket.IO events and GET /builds/{sessionId}), not a timer.
+ */
+
+/** SPEC §4: progress is the current stage's index over the last index, as a percentage. */
+export function progressPercent(index: number, total: number): number {
+  if (total <= 1) return index >= 0 ? 100 : 0;
+  const clamped = Math.min(Math.max(index, 0), total - 1);
+  return Math.round((clamped / (total - 1)) * 100);
+}
+
+/** The stage the build is at: the last one reached, or the final one once it is Built. */
+export function currentStageIndex(view: TBuildView): number {
+  if (view.status === 'Built') return view.stage_names.length - 1;
+  return Math.max(view.stages.length - 1, 0);
+}
+
+export type StageState = 'done' | 'active' | 'failed' | 'pending';
+
+export function stageStates(view: TBuildView): { name: string; state: StageState }[] {
+  return view.stage_names.map((name, index) => {
+    if (view.status === 'Built') return { name, state: 'done' };
+    const reached = view.stages[index];
+    if (!reached) return { name, state: 'pending' };
+    if (reached.finished_at) return { name, state: 'done' };
+    return { name, state: view.status === 'Failed' ? 'failed' : 'active' };
+  });
+}
+
+const isFinished = (view: TBuildView) => view.status === 'Built' || view.status === 'Failed';
+
+/**
+ * A newer answer replaces the cached view — except that a build which has ended never goes back
+ * to Building: an answer read before the end may arrive after the end's event.
+ */
+export function mergeBuildView(current: TBuildView | undefined, incoming: TBuildView): TBuildView {
+  if (
+    current &&
+    current.build_id === incoming.build_id &&
+    isFinished(current) &&
+    !isFinished(incoming)
+  ) {
+    return current;
+  }
+  return incoming;
+}
+
+/** Applies a live `build:stage` event (a stage started or finished) to the cached view. */
+export function applyStageEvent(view: TBuildView, event: TBuildStageEvent): TBuildView {
+  const base: TBuildView =
+    view.build_id === event.buildId
+      ? view
+      : // A new build of the same agent (started again after a failure): its stages start over.
+        {
+          ...view,
+          build_id: event.buildId,
+          status: 'Building',
+          stages: [],
+          error: null,
+          finished_at: null,
+          download_url: null,
+        };
+  if (isFinished(base)) return base;
+  // A retried attempt reports from its first stage again, so later stages are dropped.
+  const stages = base.stages.slice(0, event.index);
+  const existing = base.stages[event.index];
+  stages.push(
+    event.state === 'started'
+      ? { name: event.stage, started_at: event.at, finished_at: null }
+      : {
+          name: event.stage,
+          started_at: existing?.started_at ?? event.at,
+          finished_at: event.at,
+        },
+  );
+  return { ...base, stages };
+}
+
+/** What the screen says while a stage runs: what the builder is really doing at that moment. */
+const STAGE_MESSAGES: Record<string, string> = {
+  'initializing environment': 'Checking your configuration and preparing the build…',
+  'training embeddings': 'Reading your data source and splitting it into chunks for the index…',
+  'setting up databases': 'Preparing the vector store settings…',
+  'loading data source': 'Loading your data source…',
+  'profiling schema': 'Profiling the columns and types of your table…',
+  'configuring query engine': 'Setting up the query engine you chose…',
+  'integrating AI models': 'Checking that every key the agent needs can be unlocked…',
+  'securing SQL access': 'Adding the read-only guard for generated SQL…',
+  'generating code': 'Writing the agent, its UI and its tests…',
+  'deploying container': 'Adding the Dockerfile, docker-compose file and CI workflow…',
+  'finalizing build': 'Packing the project into a zip…',
+  'build complete': 'Your agent is ready.',
+};
+
+export function stageMessage(stage: string | undefined): string {
+  if (!stage) return 'Waiting for a builder to pick up the job…';
+  return STAGE_MESSAGES[stage] ?? `${stage}…`;
+}

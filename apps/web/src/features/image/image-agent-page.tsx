@@ -1,0 +1,208 @@
+import { useMutation } from '@tanstack/react-query';
+import { ArrowLeft, ExternalLink, Eye, ImagePlus, KeyRound, Rocket, Wand2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  Alert,
+  Button,
+  buttonClasses,
+  Card,
+  PageContainer,
+  PageHeader,
+  Spinner,
+} from '../../components/ui';
+import { api } from '../../lib/api';
+import { INVALID_URL, isLaunchUrl, LAUNCH_FAILED, PREVIEW_DELAY_MS } from './launch-url';
+
+const HOW_TO = [
+  {
+    icon: KeyRound,
+    title: 'Set a Gemini API key',
+    text: 'Open the generator and enter your Google Gemini API key in its settings.',
+  },
+  {
+    icon: Wand2,
+    title: 'Describe, run and download',
+    text: 'Describe the image you want, run the generator and download the image it creates.',
+  },
+  {
+    icon: ImagePlus,
+    title: 'Upload and describe edits',
+    text: 'Upload the downloaded image and describe the edits you want; the agent returns the edited image.',
+  },
+] as const;
+
+/**
+ * /build/image (SPEC §2, §4): idle → launching → ready → (after 0.5 s) preview. The image agent
+ * is an external Streamlit app started by the server; this screen launches and embeds it.
+ */
+export function ImageAgentPage() {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+
+  const launch = useMutation({
+    mutationFn: () => api<{ url?: unknown }>('/img/launch-streamlit-app', { method: 'POST' }),
+    onMutate: () => setError(null),
+    onSuccess: (answer) => {
+      if (isLaunchUrl(answer?.url)) setUrl(answer.url);
+      else setError(INVALID_URL);
+    },
+    onError: () => setError(LAUNCH_FAILED),
+  });
+
+  if (previewing) {
+    return <ImagePreview url={url} onBack={() => setPreviewing(false)} />;
+  }
+
+  return (
+    <PageContainer size="md">
+      <PageHeader
+        title="AI Image Generation Agent"
+        description="Generate images from a description and edit them with Google Gemini, in a ready-made Streamlit app started with one click."
+      />
+
+      {url ? (
+        <Card as="section" aria-labelledby="image-ready" className="text-center">
+          <Rocket
+            aria-hidden="true"
+            className="mx-auto h-10 w-10 text-green-700 dark:text-green-400"
+          />
+          <h2
+            id="image-ready"
+            className="mt-3 text-xl font-semibold text-slate-900 dark:text-white"
+          >
+            Image Agent Ready!
+          </h2>
+          <p className="mt-1 text-sm break-all text-slate-700 dark:text-slate-300">
+            Running at {url}
+          </p>
+          <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+            <Button size="lg" onClick={() => setPreviewing(true)}>
+              <Eye aria-hidden="true" className="h-4 w-4" />
+              Preview Agent
+            </Button>
+            <OpenInNewTab url={url} />
+            <Link to="/dashboard" className={buttonClasses('ghost', 'lg')}>
+              Back to Dashboard
+            </Link>
+          </div>
+        </Card>
+      ) : (
+        <Card as="section" aria-label="Launch" className="text-center">
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            The generator runs as its own app. Launch it, then preview it here or open it in a new
+            tab.
+          </p>
+          <Button
+            size="lg"
+            className="mt-5"
+            loading={launch.isPending}
+            onClick={() => launch.mutate()}
+          >
+            {!launch.isPending && <Rocket aria-hidden="true" className="h-4 w-4" />}
+            {launch.isPending ? 'Launching...' : 'Launch Image Generator'}
+          </Button>
+          {error && <Alert className="mt-5 text-left">{error}</Alert>}
+        </Card>
+      )}
+
+      <section aria-labelledby="image-how-to" className="mt-10">
+        <h2 id="image-how-to" className="text-lg font-semibold text-slate-900 dark:text-white">
+          How it works
+        </h2>
+        <ol className="mt-4 grid gap-4 sm:grid-cols-3">
+          {HOW_TO.map((item, index) => (
+            <li
+              key={item.title}
+              className="rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+            >
+              <div className="flex items-center gap-2">
+                <span
+                  aria-hidden="true"
+                  className="flex h-7 w-7 items-center justify-center rounded-full bg-indigo-100 text-sm font-bold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+                >
+                  {index + 1}
+                </span>
+                <item.icon
+                  aria-hidden="true"
+                  className="h-5 w-5 text-indigo-700 dark:text-indigo-300"
+                />
+              </div>
+              <h3 className="mt-3 font-semibold text-slate-900 dark:text-white">{item.title}</h3>
+              <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{item.text}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </PageContainer>
+  );
+}
+
+function OpenInNewTab({ url }: { url: string }) {
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={buttonClasses('outline', 'lg')}
+    >
+      <ExternalLink aria-hidden="true" className="h-4 w-4" />
+      Open in New Tab
+    </a>
+  );
+}
+
+function ImagePreview({ url, onBack }: { url: string | null; onBack: () => void }) {
+  const [shown, setShown] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(true), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  return (
+    <PageContainer size="xl" className="py-8">
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Image Agent Preview</h1>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" size="lg" onClick={onBack}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back to Generator
+          </Button>
+          {url && <OpenInNewTab url={url} />}
+        </div>
+      </div>
+      {!url ? (
+        <PreviewMessage title="Preview unavailable" text="Streamlit URL not available" />
+      ) : failed ? (
+        <PreviewMessage title="Preview unavailable" text="Preview failed to load." />
+      ) : shown ? (
+        <iframe
+          title="Image Agent Preview"
+          src={url}
+          sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
+          onError={() => setFailed(true)}
+          className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"
+        />
+      ) : (
+        <div className="flex h-[80vh] items-center justify-center rounded-xl border border-slate-200 dark:border-slate-800">
+          <Spinner size="lg" label="Loading preview…" />
+        </div>
+      )}
+    </PageContainer>
+  );
+}
+
+function PreviewMessage({ title, text }: { title: string; text: string }) {
+  return (
+    <div
+      role="alert"
+      className="flex h-[50vh] flex-col items-center justify-center rounded-xl border-2 border-dashed border-slate-300 p-6 text-center dark:border-slate-700"
+    >
+      <p className="font-semibold text-slate-900 dark:text-white">{title}</p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{text}</p>
+    </div>
+  );
+}

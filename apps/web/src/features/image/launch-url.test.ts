@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { isLaunchUrl } from './launch-url';
+
+describe('image agent launch URL (SPEC §5)', () => {
+  it('accepts http and https URLs', () => {
+    expect(isLaunchUrl('http://localhost:8501')).toBe(true);
+    expect(isLaunchUrl('https://images.example.com/app')).toBe(true);
+    expect(isLaunchUrl('HTTPS://EXAMPLE.COM')).toBe(true);
+  });
+
+  it('refuses anything else', () => {
+    expect(isLaunchUrl('javascript:alert(1)')).toBe(false);
+    expect(isLaunchUrl('ftp://example.com')).toBe(false);
+    expect(isLaunchUrl('localhost:8501')).toBe(false);
+    expect(isLaunchUrl('/img/app')).toBe(false);
+    expect(isLaunchUrl('http://')).toBe(false);
+    expect(isLaunchUrl('')).toBe(false);
+    expect(isLaunchUrl(undefined)).toBe(false);
+    expect(isLaunchUrl(42)).toBe(false);
+  });
+});

@@ -1,0 +1,327 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  deferred,
+  formOf,
+  mockFetch,
+  renderRoute,
+  signIn,
+  textOf,
+  type Call,
+  type Reply,
+} from '../testing/render';
+import { WizardPage } from './wizard-page';
+
+const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
+
+const saved = (call: Call): Reply =>
+  call.path === '/pipelines'
+    ? { status: 201, json: { session_id: SESSION, id: SESSION, name: 'Docs bot' } }
+    : call.path === '/apikeys'
+      ? { json: [] }
+      : { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+
+function renderWizard(type = 'rag') {
+  signIn();
+  return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
+}
+
+const stepBadge = (step: number) => screen.findByText(`Step ${step} of 9`);
+
+async function createAgent(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText(/Agent Name/), 'Docs bot');
+  await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
+  await stepBadge(2);
+}
+
+describe('RAG wizard', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('shows step 1 with its fields, and Previous disabled', () => {
+    mockFetch(saved);
+    renderWizard();
+    expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Enter a unique name for your agent')).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'RAG Agent' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create & Continue' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  });
+
+  it('refuses a blank name with the SPEC message and calls nothing', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await user.type(screen.getByLabelText(/Agent Name/), '   ');
+    await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
+    expect(await screen.findByText('Agent name and type are required.')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
+  });
+
+  it('creates the session, stores session_id, and only then advances', async () => {
+    const answer = deferred<{ status: number; json: unknown }>();
+    const { calls } = mockFetch((call) =>
+      call.path === '/pipelines' ? answer.promise : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard();
+    await user.type(screen.getByLabelText(/Agent Name/), 'Docs bot');
+    await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
+
+    expect(await screen.findByRole('button', { name: 'Creating…' })).toBeDisabled();
+    expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/pipelines' });
+    expect(JSON.parse(textOf(calls[0]))).toEqual({ name: 'Docs bot', agent_type: 'rag' });
+
+    answer.resolve({ status: 201, json: { session_id: SESSION } });
+    await stepBadge(2);
+    expect(localStorage.getItem('session_id')).toBe(SESSION);
+  });
+
+  it('stays on step 1 and says so when the session cannot be created', async () => {
+    mockFetch(() => ({ status: 500, json: { detail: 'Database down.' } }));
+    const user = userEvent.setup();
+    renderWizard();
+    await user.type(screen.getByLabelText(/Agent Name/), 'Docs bot');
+    await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
+    expect(await screen.findByText('Failed to create agent.')).toBeInTheDocument();
+    expect(screen.getByText('Database down.')).toBeInTheDocument();
+    expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
+  });
+
+  it('saves the source type (lower-case wire value) and advances; Previous goes back one', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^TXT/ }));
+    await stepBadge(3);
+    const call = calls.find((c) => c.path === '/rag/api/source');
+    expect(formOf(call)).toEqual({ session_id: SESSION, source_type: 'text_file' });
+
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await stepBadge(2);
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await stepBadge(1);
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  });
+
+  it('does not advance when the source type cannot be saved', async () => {
+    mockFetch((call) =>
+      call.path === '/rag/api/source'
+        ? { status: 404, json: { detail: 'Agent not found.' } }
+        : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^CSV/ }));
+    expect(await screen.findByText('Failed to set source type')).toBeInTheDocument();
+    expect(screen.getByText('Step 2 of 9')).toBeInTheDocument();
+  });
+
+  it('asks for a file, then shows the server’s reason when an upload is refused', async () => {
+    const { calls } = mockFetch((call) =>
+      call.path === '/rag/api/source/upload'
+        ? {
+            status: 415,
+            json: { detail: 'A CSV source takes a .csv file; "notes.txt" is not one.' },
+          }
+        : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^CSV/ }));
+    await stepBadge(3);
+    expect(screen.getByText('Supports: PDF, CSV, TXT, Excel files')).toBeInTheDocument();
+    expect(screen.getByLabelText('Source File')).toHaveAttribute('accept', '.pdf,.csv,.txt,.xlsx');
+
+    await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+    expect(await screen.findByText('No file selected')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/rag/api/source/upload')).toBe(false);
+
+    await user.upload(screen.getByLabelText('Source File'), new File(['a'], 'notes.txt'));
+    await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+    expect(await screen.findByText('File upload failed')).toBeInTheDocument();
+    expect(screen.getByText(/"notes.txt" is not one/)).toBeInTheDocument();
+    expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
+  });
+
+  it('checks the database fields before connecting', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^Postgres/ }));
+    await stepBadge(3);
+    await user.type(screen.getByLabelText(/Connection URI/), 'postgresql://u:p@db:5432/shop');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    expect(
+      await screen.findByText('Please fill out URI, database name, and table/collection.'),
+    ).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText(/Database Name/), 'shop');
+    await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(4);
+    expect(formOf(calls.find((c) => c.path === '/rag/api/source/db'))).toEqual({
+      session_id: SESSION,
+      source_type: 'postgres',
+      uri: 'postgresql://u:p@db:5432/shop',
+      database: 'shop',
+      collection_or_table: 'orders',
+    });
+  });
+
+  it('saves the vector store at once without advancing; settings then save and advance', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^CSV/ }));
+    await user.upload(await screen.findByLabelText('Source File'), new File(['a,b\n1,2'], 'd.csv'));
+    await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+    await stepBadge(4);
+    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await stepBadge(5);
+
+    await user.click(screen.getByRole('button', { name: /^Pinecone/ }));
+    await waitFor(() => expect(screen.getByLabelText(/Environment/)).toBeInTheDocument());
+    expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb'))).toEqual({
+      session_id: SESSION,
+      vector_db: 'pinecone',
+    });
+    expect(screen.getByText('Step 5 of 9')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('us-west1-gcp')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    expect(await screen.findByText('Please provide all Pinecone credentials.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /^ChromaDB/ }));
+    expect(await screen.findByPlaceholderText('384')).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Dot Product' })).toHaveValue('dot');
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    expect(await screen.findByText('Please fill local DB settings.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Database URL/), 'http://localhost:8000');
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    await stepBadge(6);
+    expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb/credentials/local'))).toEqual({
+      session_id: SESSION,
+      vector_db: 'chromadb',
+      url: 'http://localhost:8000',
+      dimensions: '384',
+      distance_metric: 'cosine',
+    });
+
+    // Step 6: the provider choice saves at once and stays; key and model then advance.
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'claude');
+    await waitFor(() =>
+      expect(formOf(calls.find((c) => c.path === '/rag/api/llm/provider'))).toEqual({
+        session_id: SESSION,
+        provider: 'claude',
+      }),
+    );
+    expect(screen.getByText('Step 6 of 9')).toBeInTheDocument();
+    expect(screen.getByLabelText('API Key')).toHaveAttribute('type', 'password');
+    expect(screen.getByLabelText('API Key')).toHaveAttribute(
+      'placeholder',
+      'Enter your Claude API key (sk-ant-...)',
+    );
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    expect(
+      await screen.findByText('API Key and model selection are required.'),
+    ).toBeInTheDocument();
+    await user.type(screen.getByLabelText('API Key'), 'sk-ant-0123456789abcdef');
+    await user.selectOptions(screen.getByLabelText('Model'), 'claude-3.7-sonnet-20250219');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(7);
+    expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
+      session_id: SESSION,
+      api_key: 'sk-ant-0123456789abcdef',
+      model_name: 'claude-3.7-sonnet-20250219',
+    });
+
+    // Step 7: a prompt is required; a template fills the textarea and the counter follows.
+    await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
+    expect(await screen.findByText('Please write or select a system prompt.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Helpful assistant/ }));
+    const prompt = screen.getByLabelText('Custom Prompt');
+    expect(prompt).toHaveAttribute('rows', '6');
+    expect(
+      screen.getByText(`${(prompt as HTMLTextAreaElement).value.length} / 8000 characters`),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
+    await stepBadge(8);
+
+    await user.click(screen.getByRole('button', { name: /^Gradio/ }));
+    await stepBadge(9);
+    expect(formOf(calls.find((c) => c.path === '/rag/api/ui'))).toEqual({
+      session_id: SESSION,
+      ui: 'gradio',
+    });
+    expect(screen.getByText('This may take a few minutes to complete')).toBeInTheDocument();
+    expect(screen.getByText('CSV · d.csv')).toBeInTheDocument();
+    expect(screen.getByText('claude-3.7-sonnet-20250219')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Build & Deploy RAG Agent' }));
+    expect(await screen.findByText('RAG agent build started!')).toBeInTheDocument();
+    expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
+    expect(formOf(calls.find((c) => c.path === '/rag/api/build/agent'))).toEqual({
+      session_id: SESSION,
+    });
+  }, 30_000);
+
+  it('offers the user’s saved vault keys for the chosen provider and sends api_key_id', async () => {
+    const keyId = '7d9a2c55-9a3e-4b1e-8f8e-2b7f0f6c1a22';
+    const { calls } = mockFetch((call) =>
+      call.path === '/apikeys'
+        ? {
+            json: [
+              {
+                id: keyId,
+                provider: 'openai',
+                name: 'Team key',
+                key: 'sk-proj-...abcd',
+                created_at: '2025-01-01T00:00:00.000Z',
+              },
+              {
+                id: 'x',
+                provider: 'groq',
+                name: null,
+                key: 'gsk_1234...wxyz',
+                created_at: '2025-01-01T00:00:00.000Z',
+              },
+            ],
+          }
+        : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard();
+    await createAgent(user);
+    await user.click(screen.getByRole('button', { name: /^MySQL/ }));
+    await user.type(await screen.findByLabelText(/Connection URI/), 'mysql://u:p@db/shop');
+    await user.type(screen.getByLabelText(/Database Name/), 'shop');
+    await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await user.selectOptions(await screen.findByLabelText('Embedding Model'), 'bge-small-en');
+    await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
+    await user.type(await screen.findByLabelText(/Database URL/), 'http://qdrant:6333');
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    await stepBadge(6);
+
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    const saved_ = await screen.findByLabelText('Saved Key');
+    expect(screen.getByRole('option', { name: 'Team key · sk-proj-...abcd' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /gsk_/ })).not.toBeInTheDocument();
+    expect(saved_).toHaveValue(keyId);
+    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o-mini');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(7);
+    expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
+      session_id: SESSION,
+      api_key_id: keyId,
+      model_name: 'gpt-4o-mini',
+    });
+  }, 30_000);
+});

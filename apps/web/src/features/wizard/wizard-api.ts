@@ -1,0 +1,152 @@
+import type {
+  TAgentType,
+  TApiKey,
+  TBuildStarted,
+  TPipelineCreated,
+  TWizardStepSaved,
+} from '@agentloom/contracts';
+import { useIsMutating, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+/**
+ * The wizard calls of SPEC §7. Every step is a form-encoded POST (the file upload is multipart)
+ * that carries session_id; the gateway answers `{ session_id, message, saved }` or `{ detail }`.
+ */
+export type WizardCall =
+  { path: string; form: Record<string, string> } | { path: string; multipart: FormData };
+
+export function sendWizardCall(call: WizardCall): Promise<TWizardStepSaved> {
+  return 'form' in call
+    ? api<TWizardStepSaved>(call.path, { form: call.form })
+    : api<TWizardStepSaved>(call.path, { multipart: call.multipart });
+}
+
+function upload(path: string, sessionId: string, file: File): WizardCall {
+  const body = new FormData();
+  body.append('session_id', sessionId);
+  body.append('file', file);
+  return { path, multipart: body };
+}
+
+/** An LLM key typed into the wizard, or one of the user's vault keys (sent as api_key_id). */
+export type LlmKey = { api_key: string } | { api_key_id: string };
+
+export const ragCalls = {
+  source: (session_id: string, source_type: string): WizardCall => ({
+    path: '/rag/api/source',
+    form: { session_id, source_type },
+  }),
+  upload: (sessionId: string, file: File) => upload('/rag/api/source/upload', sessionId, file),
+  database: (
+    session_id: string,
+    fields: { source_type: string; uri: string; database: string; collection_or_table: string },
+  ): WizardCall => ({ path: '/rag/api/source/db', form: { session_id, ...fields } }),
+  embedding: (session_id: string, model_name: string): WizardCall => ({
+    path: '/rag/api/embeddings/model',
+    form: { session_id, model_name },
+  }),
+  vectorDb: (session_id: string, vector_db: string): WizardCall => ({
+    path: '/rag/api/vectordb',
+    form: { session_id, vector_db },
+  }),
+  pinecone: (
+    session_id: string,
+    fields: { api_key: string; environment: string; index_name: string },
+  ): WizardCall => ({
+    path: '/rag/api/vectordb/credentials/remote',
+    form: { session_id, ...fields },
+  }),
+  localVectorDb: (
+    session_id: string,
+    fields: { vector_db: string; url: string; dimensions: string; distance_metric: string },
+  ): WizardCall => ({
+    path: '/rag/api/vectordb/credentials/local',
+    form: { session_id, ...fields },
+  }),
+  provider: (session_id: string, provider: string): WizardCall => ({
+    path: '/rag/api/llm/provider',
+    form: { session_id, provider: provider.toLowerCase() },
+  }),
+  credentials: (session_id: string, key: LlmKey, model_name: string): WizardCall => ({
+    path: '/rag/api/llm/credentials',
+    form: { session_id, ...key, model_name },
+  }),
+  systemPrompt: (session_id: string, prompt: string): WizardCall => ({
+    path: '/rag/api/system-prompt',
+    form: { session_id, prompt },
+  }),
+  ui: (session_id: string, ui: string): WizardCall => ({
+    path: '/rag/api/ui',
+    form: { session_id, ui },
+  }),
+};
+
+export const sqlCalls = {
+  source: (session_id: string, source_type: string): WizardCall => ({
+    path: '/sql/config/source',
+    form: { session_id, source_type },
+  }),
+  upload: (sessionId: string, file: File) => upload('/sql/config/source-details', sessionId, file),
+  database: (
+    session_id: string,
+    fields: { db_uri: string; db_name: string; table_name: string },
+  ): WizardCall => ({ path: '/sql/config/source-details/db', form: { session_id, ...fields } }),
+  provider: (session_id: string, llm_provider: string): WizardCall => ({
+    path: '/sql/config/llm',
+    form: { session_id, llm_provider: llm_provider.toLowerCase() },
+  }),
+  key: (session_id: string, key: LlmKey): WizardCall => ({
+    path: '/sql/config/llm-key',
+    form: { session_id, ...key },
+  }),
+  model: (session_id: string, model: string): WizardCall => ({
+    path: '/sql/config/model',
+    form: { session_id, model },
+  }),
+  systemPrompt: (session_id: string, prompt: string): WizardCall => ({
+    path: '/sql/config/system-prompt',
+    form: { session_id, prompt },
+  }),
+  framework: (session_id: string, framework: string): WizardCall => ({
+    path: '/sql/config/framework',
+    form: { session_id, framework },
+  }),
+  ui: (session_id: string, ui: string): WizardCall => ({
+    path: '/sql/config/ui',
+    form: { session_id, ui },
+  }),
+};
+
+const BUILD_PATHS: Record<TAgentType, string> = {
+  rag: '/rag/api/build/agent',
+  sql: '/sql/build/api/build/agent',
+};
+
+/** One mutation key per wizard: the busy flag is "any call of this wizard in flight". */
+const wizardKey = (type: TAgentType) => ['wizard', type] as const;
+
+export function useWizardMutations(type: TAgentType) {
+  const mutationKey = wizardKey(type);
+  const create = useMutation({
+    mutationKey,
+    mutationFn: (name: string) =>
+      api<TPipelineCreated>('/pipelines', { json: { name, agent_type: type } }),
+  });
+  const save = useMutation({ mutationKey, mutationFn: sendWizardCall });
+  const build = useMutation({
+    mutationKey,
+    mutationFn: (sessionId: string) =>
+      api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
+  });
+  const busy = useIsMutating({ mutationKey }) > 0;
+  return { create, save, build, busy };
+}
+
+/** The user's vault keys (masked), offered in the LLM step besides typing a new key. */
+export function useVaultKeys() {
+  return useQuery({
+    queryKey: ['wizard', 'apikeys'],
+    queryFn: () => api<TApiKey[]>('/apikeys'),
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,151 @@
+import { clsx } from 'clsx';
+import { ArrowLeft, Check, ChevronLeft } from 'lucide-react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Badge, Button, Card, PageContainer } from '../../components/ui';
+import { stepPercent } from './step-navigation';
+
+/**
+ * The frame both wizards share: title, Back (browser history), the 'Step N of M' badge, the
+ * progress bar, the list of steps, the current step's card and Previous.
+ */
+export function WizardLayout({
+  title,
+  description,
+  labels,
+  step,
+  busy,
+  onPrevious,
+  children,
+}: {
+  title: string;
+  description: string;
+  /** Every step's label, the last one included. */
+  labels: readonly string[];
+  step: number;
+  busy: boolean;
+  onPrevious: () => void;
+  children: ReactNode;
+}) {
+  const navigate = useNavigate();
+  const total = labels.length;
+  const percent = stepPercent(step, total);
+  const label = labels[step - 1] ?? '';
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  // A new step replaces the card's content; keyboard and screen-reader users continue from its
+  // heading instead of from a button that no longer exists.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    heading.current?.focus({ preventScroll: true });
+    // The new step starts at the top: badge, progress bar, then the step's own heading.
+    if (window.scrollY > 0) {
+      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      window.scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
+    }
+  }, [step]);
+
+  function goBack() {
+    // React Router numbers its history entries; on the first one "back" would leave the app.
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate('/dashboard/create-agent');
+  }
+
+  return (
+    <PageContainer size="md" className="py-8 lg:py-10">
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <Button variant="ghost" size="sm" onClick={goBack}>
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          Back
+        </Button>
+        <Badge tone="indigo">{`Step ${step} of ${total}`}</Badge>
+      </div>
+
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+        {title}
+      </h1>
+      <p className="mt-1 text-sm text-slate-600 sm:text-base dark:text-slate-300">{description}</p>
+
+      <div
+        role="progressbar"
+        aria-label="Wizard progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`Step ${step} of ${total}: ${label}`}
+        className="mt-5 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+      >
+        <div
+          className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400"
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+
+      <ol aria-label="Steps" className="mt-4 hidden flex-wrap gap-x-4 gap-y-2 text-xs sm:flex">
+        {labels.map((name, index) => {
+          const position = index + 1;
+          const state = position < step ? 'done' : position === step ? 'current' : 'todo';
+          return (
+            <li
+              key={name}
+              aria-current={state === 'current' ? 'step' : undefined}
+              className={clsx(
+                'flex items-center gap-1.5',
+                state === 'current'
+                  ? 'font-semibold text-indigo-700 dark:text-indigo-300'
+                  : state === 'done'
+                    ? 'text-slate-700 dark:text-slate-300'
+                    : 'text-slate-500 dark:text-slate-400',
+              )}
+            >
+              <span
+                aria-hidden="true"
+                className={clsx(
+                  'flex h-5 w-5 items-center justify-center rounded-full text-[0.65rem] font-bold',
+                  state === 'done'
+                    ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
+                    : state === 'current'
+                      ? 'border-2 border-indigo-600 dark:border-indigo-300'
+                      : 'border border-slate-400 dark:border-slate-600',
+                )}
+              >
+                {state === 'done' ? <Check className="h-3 w-3" /> : position}
+              </span>
+              {name}
+              {state === 'done' && <span className="sr-only"> (done)</span>}
+            </li>
+          );
+        })}
+      </ol>
+
+      <Card as="section" className="mt-6 p-5 sm:p-8">
+        <h2
+          id="wizard-step-heading"
+          ref={heading}
+          tabIndex={-1}
+          className="text-xl font-semibold text-slate-900 focus:outline-none dark:text-white"
+        >
+          {label}
+        </h2>
+        <div className="mt-5">{children}</div>
+      </Card>
+
+      <div className="mt-6 flex justify-between">
+        <Button variant="outline" onClick={onPrevious} disabled={step === 1 || busy}>
+          <ChevronLeft aria-hidden="true" className="h-4 w-4" />
+          Previous
+        </Button>
+      </div>
+    </PageContainer>
+  );
+}
+
+/** A step's primary action row. */
+export function StepActions({ children }: { children: ReactNode }) {
+  return <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-end">{children}</div>;
+}

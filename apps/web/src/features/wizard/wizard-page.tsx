@@ -1,0 +1,18 @@
+import { useParams } from 'react-router-dom';
+import { Alert, PageContainer } from '../../components/ui';
+import { RagWizard } from './rag-wizard';
+import { SqlWizard } from './sql-wizard';
+
+/** /pipeline/{type}: rag → the RAG wizard, sql → the SQL wizard (SPEC §2). */
+export function WizardPage() {
+  const { type } = useParams();
+  // Keyed by type: switching between the wizards starts the other one fresh.
+  if (type === 'rag') return <RagWizard key="rag" />;
+  if (type === 'sql') return <SqlWizard key="sql" />;
+  return (
+    <PageContainer size="md">
+      <h1 className="sr-only">Agent wizard</h1>
+      <Alert>Invalid pipeline type.</Alert>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,85 @@
+import { STORAGE_KEYS } from './storage';
+
+/** The gateway's base URL; set VITE_API_URL at build time when the API lives elsewhere. */
+export const API_URL: string = (import.meta.env.VITE_API_URL ?? 'http://localhost:8000').replace(
+  /\/+$/,
+  '',
+);
+
+/** A failed call. `detail` is the server's `{detail}` text when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | undefined,
+  ) {
+    super(detail ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The server's detail of a failed call, or undefined (network error, no detail sent). */
+export function errorDetail(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.detail : undefined;
+}
+
+type Body =
+  | { json: unknown }
+  | { form: Record<string, string> }
+  | { multipart: FormData }
+  // No body. (`Record<string, never>` here would also forbid method and query.)
+  | { json?: undefined; form?: undefined; multipart?: undefined };
+
+export type ApiRequest = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, string>;
+  signal?: AbortSignal;
+} & Body;
+
+export function apiUrl(path: string, query?: Record<string, string>): string {
+  const url = `${API_URL}${path.startsWith('/') ? path : `/${path}`}`;
+  return query ? `${url}?${new URLSearchParams(query).toString()}` : url;
+}
+
+/** Sends one request to the gateway with the stored bearer token; throws ApiError on non-2xx. */
+export async function apiRaw(path: string, request: ApiRequest = {}): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = localStorage.getItem(STORAGE_KEYS.token);
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let body: BodyInit | undefined;
+  if ('json' in request && request.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  } else if ('form' in request && request.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.form).toString();
+  } else if ('multipart' in request && request.multipart) {
+    body = request.multipart; // the browser sets the multipart boundary
+  }
+
+  const response = await fetch(apiUrl(path, request.query), {
+    method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    signal: request.signal,
+  });
+  if (!response.ok) throw new ApiError(response.status, await readDetail(response));
+  return response;
+}
+
+/** Like apiRaw, and parses the JSON answer (undefined for 204). */
+export async function api<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  const response = await apiRaw(path, request);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function readDetail(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { detail?: unknown };
+    return typeof body.detail === 'string' ? body.detail : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,96 @@
+import type {
+  TApiKey,
+  TApiKeySecret,
+  TCreateApiKeyRequest,
+  TPipelineListItem,
+  TUserProfile,
+} from '@agentloom/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+/** React Query hooks for the dashboard's server state (SPEC §7 "Profile, agents and keys"). */
+export const dashboardKeys = {
+  profile: ['users', 'me'] as const,
+  agents: ['pipelines'] as const,
+  apiKeys: ['apikeys'] as const,
+};
+
+export function useProfile() {
+  return useQuery({
+    queryKey: dashboardKeys.profile,
+    queryFn: ({ signal }) => api<TUserProfile>('/users/me', { signal }),
+  });
+}
+
+export type ProfileUpdate = {
+  full_name: string;
+  phone_number: string;
+  bio: string;
+  file: File | null;
+};
+
+export function useUpdateProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (update: ProfileUpdate) => {
+      const form = new FormData();
+      form.set('full_name', update.full_name);
+      form.set('phone_number', update.phone_number);
+      form.set('bio', update.bio);
+      if (update.file) form.set('file', update.file);
+      return api<TUserProfile>('/users/me', { method: 'PUT', multipart: form });
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.profile });
+    },
+  });
+}
+
+export function useAgents() {
+  return useQuery({
+    queryKey: dashboardKeys.agents,
+    queryFn: ({ signal }) => api<TPipelineListItem[]>('/pipelines', { signal }),
+  });
+}
+
+export function useDeleteAgent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/pipelines/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.agents });
+    },
+  });
+}
+
+export function useApiKeys() {
+  return useQuery({
+    queryKey: dashboardKeys.apiKeys,
+    queryFn: ({ signal }) => api<TApiKey[]>('/apikeys', { signal }),
+  });
+}
+
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TCreateApiKeyRequest) => api<TApiKey>('/apikeys', { json: request }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.apiKeys });
+    },
+  });
+}
+
+export function useDeleteApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/apikeys/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.apiKeys });
+    },
+  });
+}
+
+/** The plain key, fetched only when the user reveals or copies it. */
+export function fetchApiKeySecret(id: string): Promise<string> {
+  return api<TApiKeySecret>(`/apikeys/${encodeURIComponent(id)}/secret`).then((s) => s.key);
+}

@@ -1,0 +1,78 @@
+import { LogOut, UserRound } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/auth-context';
+import { Button, PageContainer } from '../../components/ui';
+import { AgentsView } from './agents-view';
+import { KeysView } from './keys-view';
+import { OverviewView } from './overview-view';
+import { ProfileView } from './profile-view';
+
+export type DashboardView = 'overview' | 'profile' | 'agents' | 'keys';
+
+/** SPEC §2: the username, or the part of the e-mail before the @ sign. */
+export function displayName(user: { username?: string | null; email?: string | null } | null) {
+  if (user?.username) return user.username;
+  return user?.email?.split('@')[0] ?? '';
+}
+
+/** SPEC §2 Dashboard: views switched without a route change. */
+export function DashboardPage() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  const [view, setViewState] = useState<DashboardView>('overview');
+  // Views switch without a route change, so bring the new one into view like a page change would.
+  const setView = (next: DashboardView) => {
+    setViewState(next);
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  };
+  const back = () => setView('overview');
+
+  function secureLogout() {
+    logout();
+    void navigate('/login', { replace: true });
+  }
+
+  return (
+    <PageContainer size="xl">
+      <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere] text-slate-900 sm:text-4xl dark:text-white">
+            Welcome back, {displayName(user)}!
+          </h1>
+          <p className="mt-1 text-slate-600 dark:text-slate-300">
+            Build, manage and deploy your AI agents.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="outline"
+            onClick={() => setView('profile')}
+            aria-pressed={view === 'profile'}
+          >
+            <UserRound aria-hidden="true" className="h-4 w-4" />
+            Profile
+          </Button>
+          <Button variant="danger" onClick={secureLogout}>
+            <LogOut aria-hidden="true" className="h-4 w-4" />
+            Secure Logout
+          </Button>
+        </div>
+      </div>
+      {renderView()}
+    </PageContainer>
+  );
+
+  function renderView() {
+    switch (view) {
+      case 'overview':
+        return <OverviewView onOpen={setView} />;
+      case 'profile':
+        return <ProfileView onBack={back} />;
+      case 'agents':
+        return <AgentsView onBack={back} />;
+      case 'keys':
+        return <KeysView onBack={back} />;
+    }
+  }
+}

@@ -1,0 +1,302 @@
+import {
+  LLM_PROVIDER_LABELS,
+  LLM_PROVIDERS,
+  type TApiKey,
+  type TLlmProvider,
+} from '@agentloom/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Check, Copy, Eye, EyeOff, KeyRound, Plus, Trash2, X } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Badge, Button, Card, Select, Spinner, TextField } from '../../components/ui';
+import { errorDetail } from '../../lib/api';
+import { notify } from '../../lib/notify';
+import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
+import { BackToDashboard, ViewHeader } from './back-button';
+import { fetchApiKeySecret, useApiKeys, useCreateApiKey, useDeleteApiKey } from './dashboard-api';
+
+const PROVIDER_OPTIONS = LLM_PROVIDERS.map((value) => ({
+  value,
+  label: LLM_PROVIDER_LABELS[value],
+}));
+
+function providerLabel(provider: string): string {
+  return LLM_PROVIDER_LABELS[provider as TLlmProvider] ?? provider;
+}
+
+/** SPEC §2 Keys view: list, add form, per-key reveal/mask, copy, delete. */
+export function KeysView({ onBack }: { onBack: () => void }) {
+  const keys = useApiKeys();
+  const remove = useDeleteApiKey();
+  const [formOpen, setFormOpen] = useState(false);
+  /** Plain keys fetched this visit, by id; only held while the view is open. */
+  const [secrets, setSecrets] = useState<Record<string, string>>({});
+  const [revealed, setRevealed] = useState<Record<string, boolean>>({});
+  const [copyingId, setCopyingId] = useState<string | null>(null);
+  const [copiedId, setCopiedId] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<TApiKey | null>(null);
+
+  useEffect(() => {
+    if (keys.isError) notify.error('Failed to load API keys');
+  }, [keys.isError]);
+
+  useEffect(() => {
+    if (!copiedId) return;
+    const timer = setTimeout(() => setCopiedId(null), 2000);
+    return () => clearTimeout(timer);
+  }, [copiedId]);
+
+  async function secretOf(id: string): Promise<string> {
+    const known = secrets[id];
+    if (known !== undefined) return known;
+    const key = await fetchApiKeySecret(id);
+    setSecrets((current) => ({ ...current, [id]: key }));
+    return key;
+  }
+
+  const reveal = useMutation({
+    mutationFn: (id: string) => secretOf(id),
+    onSuccess: (_key, id) => setRevealed((current) => ({ ...current, [id]: true })),
+    onError: (error) =>
+      notify.error('Could not reveal key', errorDetail(error) ?? 'Please try again.'),
+  });
+
+  function toggleReveal(id: string) {
+    if (revealed[id]) setRevealed((current) => ({ ...current, [id]: false }));
+    else reveal.mutate(id);
+  }
+
+  async function copy(id: string) {
+    setCopyingId(id);
+    try {
+      await navigator.clipboard.writeText(await secretOf(id));
+      setCopiedId(id);
+      notify.success('API key copied to clipboard');
+    } catch {
+      notify.error('Failed to copy key');
+    } finally {
+      setCopyingId(null);
+    }
+  }
+
+  function confirmDelete() {
+    if (!toDelete) return;
+    const id = toDelete.id;
+    remove.mutate(id, {
+      onSuccess: () => {
+        notify.success('API key removed');
+        setSecrets(({ [id]: _gone, ...rest }) => rest);
+        setToDelete(null);
+      },
+      onError: () => notify.error('Failed to delete key'),
+    });
+  }
+
+  const list = keys.data ?? [];
+
+  return (
+    <section aria-labelledby="view-title">
+      <BackToDashboard onBack={onBack} />
+      <ViewHeader
+        title="API Keys"
+        actions={
+          <Button
+            variant={formOpen ? 'outline' : 'primary'}
+            onClick={() => setFormOpen((open) => !open)}
+            aria-expanded={formOpen}
+            aria-controls="add-key-form"
+          >
+            {formOpen ? (
+              <X aria-hidden="true" className="h-4 w-4" />
+            ) : (
+              <Plus aria-hidden="true" className="h-4 w-4" />
+            )}
+            {formOpen ? 'Close Form' : 'Add API Key'}
+          </Button>
+        }
+      />
+
+      {formOpen && <AddKeyForm onDone={() => setFormOpen(false)} />}
+
+      {keys.isPending ? (
+        <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
+          <Spinner size="lg" label="Loading API keys…" />
+        </div>
+      ) : list.length === 0 ? (
+        <Card className="flex flex-col items-center gap-3 py-12 text-center">
+          <KeyRound aria-hidden="true" className="h-12 w-12 text-slate-400 dark:text-slate-500" />
+          <p className="text-lg font-semibold text-slate-900 dark:text-white">No API keys yet</p>
+          <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
+            Add a key for OpenAI, Claude, Groq, Gemini or Deepseek; your agents use it to call the
+            model. Keys are encrypted and shown masked.
+          </p>
+        </Card>
+      ) : (
+        <ul className="space-y-3" aria-label="Stored API keys">
+          {list.map((key) => {
+            const shown = revealed[key.id] && secrets[key.id] !== undefined;
+            const secret = secrets[key.id];
+            const label = key.name
+              ? `${key.name} (${providerLabel(key.provider)})`
+              : providerLabel(key.provider);
+            return (
+              <li key={key.id}>
+                <Card
+                  className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
+                  aria-label={`${label} key`}
+                >
+                  <div className="min-w-0 space-y-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Badge tone="indigo">{providerLabel(key.provider)}</Badge>
+                      {key.name && (
+                        <span className="font-medium text-slate-900 dark:text-white">
+                          {key.name}
+                        </span>
+                      )}
+                    </div>
+                    <code
+                      className="block font-mono text-sm break-all text-slate-800 dark:text-slate-200"
+                      data-testid="api-key-value"
+                    >
+                      {shown
+                        ? secret
+                        : secret !== undefined
+                          ? maskApiKey(secret)
+                          : displayServerMask(key.key)}
+                    </code>
+                    <p className="text-xs text-slate-600 dark:text-slate-400">
+                      Added {formatKeyDate(key.created_at)}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 gap-1">
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
+                      aria-pressed={shown}
+                      title={shown ? 'Hide key' : 'Reveal key'}
+                      onClick={() => toggleReveal(key.id)}
+                      loading={reveal.isPending && reveal.variables === key.id}
+                    >
+                      {shown ? (
+                        <EyeOff aria-hidden="true" className="h-4 w-4" />
+                      ) : (
+                        <Eye aria-hidden="true" className="h-4 w-4" />
+                      )}
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Copy ${label} key`}
+                      title="Copy key"
+                      onClick={() => void copy(key.id)}
+                      loading={copyingId === key.id}
+                    >
+                      {copiedId === key.id ? (
+                        <Check
+                          aria-hidden="true"
+                          className="h-4 w-4 text-green-700 dark:text-green-400"
+                        />
+                      ) : (
+                        <Copy aria-hidden="true" className="h-4 w-4" />
+                      )}
+                    </Button>
+                    <Button
+                      variant="dangerGhost"
+                      size="sm"
+                      aria-label={`Delete ${label} key`}
+                      title="Delete key"
+                      onClick={() => setToDelete(key)}
+                    >
+                      <Trash2 aria-hidden="true" className="h-4 w-4" />
+                    </Button>
+                  </div>
+                </Card>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => {
+          if (!open && !remove.isPending) setToDelete(null);
+        }}
+        title="Delete this API key?"
+        description="Agents configured with this key will need another one. This cannot be undone."
+        confirmLabel="Delete Key"
+        onConfirm={confirmDelete}
+        busy={remove.isPending}
+      />
+    </section>
+  );
+}
+
+function AddKeyForm({ onDone }: { onDone: () => void }) {
+  const create = useCreateApiKey();
+  const [provider, setProvider] = useState('');
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!provider || !key.trim()) {
+      notify.error('Missing Info', 'Please fill out all fields');
+      return;
+    }
+    create.mutate(
+      { provider: provider as TLlmProvider, key: key.trim(), name: name.trim() || null },
+      {
+        onSuccess: () => {
+          notify.success('API key added');
+          onDone();
+        },
+        onError: (error) => notify.error('Could not store API key', errorDetail(error)),
+      },
+    );
+  }
+
+  return (
+    <Card as="section" id="add-key-form" aria-labelledby="add-key-title" className="mb-6">
+      <h3 id="add-key-title" className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">
+        Add a new API key
+      </h3>
+      {/* noValidate: the SPEC's own 'Missing Info' message explains what is missing. */}
+      <form className="grid gap-4 md:grid-cols-3" onSubmit={submit} noValidate>
+        <Select
+          label="Provider"
+          name="provider"
+          options={PROVIDER_OPTIONS}
+          placeholder="Select a provider"
+          value={provider}
+          onChange={(event) => setProvider(event.target.value)}
+        />
+        <TextField
+          label="Name (optional)"
+          name="name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="e.g. Personal OpenAI key"
+        />
+        <TextField
+          label="API Key"
+          name="key"
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+          placeholder="sk-…"
+        />
+        <div className="flex justify-end gap-2 md:col-span-3">
+          <Button variant="outline" onClick={onDone} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Save Key
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

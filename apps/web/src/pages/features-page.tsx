@@ -1,0 +1,51 @@
+import { ArrowRight, Check } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { FEATURES } from '../components/landing/content';
+import { buttonClasses, Card, PageContainer, PageHeader } from '../components/ui';
+
+/** SPEC §1: six feature cards. */
+export function FeaturesPage() {
+  return (
+    <PageContainer size="xl">
+      <PageHeader
+        title="Features"
+        description="Agentloom packs the whole agent-building workflow into one guided tool: connect data, choose models, test live and ship a project you own."
+      />
+      <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map((feature) => (
+          <li key={feature.title}>
+            <Card as="article" className="flex h-full flex-col">
+              <span className="grid h-12 w-12 place-items-center rounded-xl bg-indigo-100 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+                <feature.icon aria-hidden="true" className="h-6 w-6" />
+              </span>
+              <h2 className="mt-4 text-xl font-semibold text-slate-900 dark:text-white">
+                {feature.title}
+              </h2>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{feature.summary}</p>
+              <ul className="mt-4 space-y-2 text-sm text-slate-700 dark:text-slate-200">
+                {feature.details.map((detail) => (
+                  <li key={detail} className="flex gap-2">
+                    <Check
+                      aria-hidden="true"
+                      className="mt-0.5 h-4 w-4 shrink-0 text-green-700 dark:text-green-400"
+                    />
+                    {detail}
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-12 flex flex-wrap justify-center gap-3">
+        <Link to="/login" className={buttonClasses('primary', 'lg')}>
+          Start Building
+          <ArrowRight aria-hidden="true" className="h-5 w-5" />
+        </Link>
+        <Link to="/docs" className={buttonClasses('outline', 'lg')}>
+          Read the Docs
+        </Link>
+      </div>
+    </PageContainer>
+  );
+}

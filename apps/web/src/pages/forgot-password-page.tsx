@@ -1,0 +1,88 @@
+import { useMutation } from '@tanstack/react-query';
+import { ArrowLeft, MailCheck } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { AuthCard, inlineLinkClasses } from '../components/auth-card';
+import { Button, buttonClasses, TextField } from '../components/ui';
+import { api, errorDetail } from '../lib/api';
+import { notify } from '../lib/notify';
+
+/** SPEC §2/§4: an e-mail form, then a sent-confirmation state naming that e-mail. */
+export function ForgotPasswordPage() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  const send = useMutation({
+    mutationFn: (address: string) =>
+      api('/auth/forgot-password', { method: 'POST', query: { email: address } }),
+    onSuccess: (_answer, address) => {
+      setSentTo(address);
+      notify.success('Email Sent', 'Check your inbox for reset link');
+    },
+    onError: (error) => notify.error('Error', errorDetail(error) ?? 'Unable to send reset email'),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send.mutate(email.trim());
+  }
+
+  if (sentTo !== null) {
+    return (
+      <AuthCard title="Check your email">
+        <div className="space-y-6 text-center" role="status">
+          <MailCheck
+            aria-hidden="true"
+            className="mx-auto h-12 w-12 text-indigo-600 dark:text-indigo-400"
+          />
+          <p className="text-sm text-slate-700 dark:text-slate-200">
+            If an account exists for{' '}
+            <strong className="font-semibold text-slate-900 dark:text-white">{sentTo}</strong>, we
+            have sent a link to reset its password. The link expires soon, so use it shortly.
+          </p>
+          <Button className="w-full" onClick={() => void navigate('/login')}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back to Login
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Forgot your password?"
+      description="Enter the e-mail you signed up with and we will send you a reset link."
+      footer={
+        <p>
+          Remembered it?{' '}
+          <Link to="/login" className={inlineLinkClasses}>
+            Back to Login
+          </Link>
+        </p>
+      }
+    >
+      <form className="space-y-4" onSubmit={submit}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          placeholder="you@example.com"
+        />
+        <Button type="submit" className="w-full" loading={send.isPending}>
+          Send Reset Link
+        </Button>
+      </form>
+      <div className="mt-4 text-center">
+        <Link to="/" className={buttonClasses('ghost', 'sm')}>
+          Back to Home
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

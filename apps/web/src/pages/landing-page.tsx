@@ -1,0 +1,18 @@
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context';
+import { Hero } from '../components/landing/hero';
+import { CtaBanner, FeatureHighlights, HowItWorks } from '../components/landing/sections';
+
+/** SPEC §1 landing page: hero, how it works, features, call to action. */
+export function LandingPage() {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  return (
+    <>
+      <Hero onGetStarted={() => void navigate(user ? '/dashboard' : '/signup')} />
+      <HowItWorks />
+      <FeatureHighlights />
+      <CtaBanner />
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { ArrowLeft } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context';
+import { AuthCard, inlineLinkClasses } from '../components/auth-card';
+import { Button, buttonClasses, TextField } from '../components/ui';
+
+/** SPEC §2 Login: email and password; success goes to /dashboard. */
+export function LoginPage() {
+  const { login } = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const ok = await login(email, password);
+    setBusy(false);
+    if (ok) void navigate('/dashboard');
+  }
+
+  return (
+    <AuthCard
+      title="Welcome back"
+      description="Log in to build, preview and download your AI agents."
+      footer={
+        <>
+          <p>
+            Don&apos;t have an account?{' '}
+            <Link to="/signup" className={inlineLinkClasses}>
+              Sign up
+            </Link>
+          </p>
+          <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back to Home
+          </Link>
+        </>
+      }
+    >
+      <form className="space-y-4" onSubmit={(event) => void submit(event)}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          placeholder="you@example.com"
+        />
+        <div className="space-y-1.5">
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <div className="text-right text-sm">
+            <Link to="/forgot-password" className={inlineLinkClasses}>
+              Forgot password?
+            </Link>
+          </div>
+        </div>
+        <Button type="submit" className="w-full" loading={busy}>
+          Log in
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,88 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { AuthCard, inlineLinkClasses } from '../components/auth-card';
+import { Alert, Button, TextField } from '../components/ui';
+import { api, errorDetail } from '../lib/api';
+import { notify } from '../lib/notify';
+
+type ResetInput = { token: string; new_password: string; confirm_password: string };
+
+/** SPEC §2/§5/§8: reads ?token, sets a new password, success goes to /login. */
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+
+  const reset = useMutation({
+    mutationFn: (input: ResetInput) => api('/reset-password', { json: input }),
+    onSuccess: () => {
+      notify.success('Success', 'Your password has been reset. You can now log in.');
+      void navigate('/login');
+    },
+    onError: (error) => notify.error('Reset Failed', errorDetail(error) ?? 'Something went wrong'),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!token) {
+      notify.error('Invalid Link', 'Token missing');
+      return;
+    }
+    if (password !== confirm) {
+      notify.error('Error', 'Passwords do not match');
+      return;
+    }
+    reset.mutate({ token, new_password: password, confirm_password: confirm });
+  }
+
+  return (
+    <AuthCard
+      title="Set a new password"
+      description="Choose a new password for your Agentloom account."
+      footer={
+        <p>
+          <Link to="/login" className={inlineLinkClasses}>
+            Back to Login
+          </Link>
+        </p>
+      }
+    >
+      {!token && (
+        <Alert className="mb-4">
+          This reset link has no token. Open the link from your e-mail again, or{' '}
+          <Link to="/forgot-password" className={inlineLinkClasses}>
+            request a new one
+          </Link>
+          .
+        </Alert>
+      )}
+      <form className="space-y-4" onSubmit={submit}>
+        <TextField
+          label="New Password"
+          type="password"
+          name="new_password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          hint="At least 8 characters."
+        />
+        <TextField
+          label="Confirm New Password"
+          type="password"
+          name="confirm_password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
+        <Button type="submit" className="w-full" loading={reset.isPending}>
+          Reset Password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,108 @@
+import { ArrowLeft } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context';
+import { AuthCard, inlineLinkClasses } from '../components/auth-card';
+import { Alert, Button, buttonClasses, TextField } from '../components/ui';
+import { notify } from '../lib/notify';
+
+/** SPEC §5: shown (and nothing submitted) when the two passwords differ. */
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
+
+/** SPEC §2 Signup; success signs in automatically and goes to /dashboard (§4). */
+export function SignupPage() {
+  const { signup } = useAuth();
+  const navigate = useNavigate();
+  const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
+  const [mismatch, setMismatch] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const set = (field: keyof typeof form) => (event: { target: { value: string } }) => {
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+    if (field === 'password' || field === 'confirm') setMismatch(false);
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (form.password !== form.confirm) {
+      setMismatch(true);
+      notify.error(PASSWORDS_DO_NOT_MATCH);
+      return;
+    }
+    setBusy(true);
+    const ok = await signup({
+      username: form.username.trim(),
+      email: form.email.trim(),
+      password: form.password,
+    });
+    setBusy(false);
+    if (ok) void navigate('/dashboard');
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      description="Start building AI agents in minutes, no code required."
+      footer={
+        <>
+          <p>
+            Already have an account?{' '}
+            <Link to="/login" className={inlineLinkClasses}>
+              Log in
+            </Link>
+          </p>
+          <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back to Home
+          </Link>
+        </>
+      }
+    >
+      <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate={false}>
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          value={form.username}
+          onChange={set('username')}
+          placeholder="ada_lovelace"
+        />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          onChange={set('email')}
+          placeholder="you@example.com"
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={form.password}
+          onChange={set('password')}
+          hint="At least 8 characters."
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          name="confirm_password"
+          autoComplete="new-password"
+          required
+          value={form.confirm}
+          onChange={set('confirm')}
+          aria-invalid={mismatch || undefined}
+        />
+        {mismatch && <Alert>{PASSWORDS_DO_NOT_MATCH}</Alert>}
+        <Button type="submit" className="w-full" loading={busy}>
+          Create Account
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
