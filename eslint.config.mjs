@@ -11,6 +11,9 @@ export default tseslint.config(
       '**/coverage/**',
       '.data/**',
       'prisma/migrations/**',
+      'apps/web/dist-e2e/**',
+      'apps/web/playwright-report/**',
+      'apps/web/test-results/**',
     ],
   },
   js.configs.recommended,
@@ -18,7 +21,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['apps/web/vite.config.ts'] },
+        projectService: {
+          allowDefaultProject: ['apps/web/vite.config.ts', 'apps/web/playwright.config.ts'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
