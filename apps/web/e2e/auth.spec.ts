@@ -30,6 +30,7 @@ test.describe('authentication', () => {
     const user = await signUpAndLogIn(page);
     await page.getByRole('button', { name: 'Secure Logout' }).click();
     await page.waitForURL('**/login');
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
 
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(`${user.password}-wrong`);
@@ -81,6 +82,9 @@ test.describe('authentication', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
+    // The router keeps the login page (with its own Email field) on screen while the forgot
+    // page's code loads, so wait for the forgot page itself before typing.
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     await page.getByLabel('Email').fill('someone@example.com');
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByText('Email Sent')).toBeVisible();
