@@ -1,1 +1,33 @@
-export {};
+export type { AgentEvent, SourceRef } from './agent-events';
+export { citationOf, parseChunksJsonl, type Chunk } from './chunks';
+export {
+  DEFAULT_IMAGE_MODEL,
+  generateImage,
+  type GenerateImageOptions,
+  type GeneratedImages,
+} from './image';
+export { describeProviderError } from './provider-errors';
+export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
+export { RagAgent, type RagAgentOptions } from './rag-agent';
+export {
+  Bm25Index,
+  buildRetrievalIndex,
+  type Hit,
+  type RetrievalIndex,
+  type RetrievalIndexOptions,
+  type RetrievalMode,
+} from './retrieval';
+export { SqlAgent, type SqlAgentOptions } from './sql-agent';
+export {
+  fileSqlEngine,
+  mysqlSqlEngine,
+  postgresSqlEngine,
+  sqliteFileSqlEngine,
+  SqlTimeoutError,
+  type FileSqlEngineOptions,
+  type QueryOptions,
+  type QueryResult,
+  type SqlEngine,
+  type TableSchema,
+} from './sql-engines';
+export { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';

@@ -1,0 +1,29 @@
+import type { RetrievalMode } from './retrieval';
+
+/** A retrieved passage as the preview shows it under the answer. */
+export interface SourceRef {
+  id: string;
+  /** e.g. "sales.csv, row 12"; the answer cites it as [n], n being its place in the list. */
+  citation: string;
+  /** The start of the passage's text. */
+  snippet: string;
+  score: number;
+}
+
+/**
+ * What an agent reports while it answers, in order: `retrieval` (RAG) or `sql` + `table` (SQL),
+ * then `token`s as the model writes, then `done` — or an `error` that ends the answer.
+ */
+export type AgentEvent =
+  | { type: 'retrieval'; mode: RetrievalMode; note?: string; sources: SourceRef[] }
+  | { type: 'sql'; sql: string }
+  | {
+      type: 'table';
+      columns: string[];
+      rows: (string | number | null)[][];
+      /** The result reached the row limit, so the table may be cut short. */
+      truncated: boolean;
+    }
+  | { type: 'token'; text: string }
+  | { type: 'done' }
+  | { type: 'error'; detail: string };

@@ -1,0 +1,70 @@
+/**
+ * One passage the agent retrieves from: a line of the build's `data/chunks.jsonl`, as the
+ * builder writes it (a PDF page, a CSV/Excel row, a text file, or a database row with its key).
+ */
+export interface Chunk {
+  id: string;
+  text: string;
+  /** The file or table it came from, e.g. "sales.csv". */
+  source: string;
+  page?: number;
+  row?: number;
+  /** Database rows: the row's key, e.g. "id=42". */
+  ref?: string;
+}
+
+/** Parses `data/chunks.jsonl`; blank lines are skipped, a malformed line is named by number. */
+export function parseChunksJsonl(content: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  content.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const lineNumber = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new Error(
+        `chunks.jsonl line ${lineNumber} is not valid JSON: ${(error as Error).message}`,
+      );
+    }
+    chunks.push(chunkOf(value, lineNumber));
+  });
+  return chunks;
+}
+
+function chunkOf(value: unknown, lineNumber: number): Chunk {
+  const problem = (what: string) => new Error(`chunks.jsonl line ${lineNumber}: ${what}.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw problem('expected an object like {"id", "text", "source"}');
+  }
+  const record = value as Record<string, unknown>;
+  const { id, text, source, page, row, ref } = record;
+  if (typeof id !== 'string' || id === '') throw problem('"id" must be a non-empty string');
+  if (typeof text !== 'string') throw problem('"text" must be a string');
+  if (source !== undefined && source !== null && typeof source !== 'string') {
+    throw problem('"source" must be a string');
+  }
+  const chunk: Chunk = { id, text, source: source ?? '' };
+  for (const [key, number] of [
+    ['page', page],
+    ['row', row],
+  ] as const) {
+    if (number === undefined || number === null) continue;
+    if (!Number.isInteger(number)) throw problem(`"${key}" must be a whole number`);
+    chunk[key] = number as number;
+  }
+  if (ref !== undefined && ref !== null) {
+    if (typeof ref !== 'string') throw problem('"ref" must be a string');
+    chunk.ref = ref;
+  }
+  return chunk;
+}
+
+/** How an answer cites a chunk: "sales.csv, row 12", "report.pdf, page 3", "customers, id=42". */
+export function citationOf(chunk: Chunk): string {
+  const source = chunk.source || chunk.id;
+  if (chunk.ref !== undefined) return `${source}, ${chunk.ref}`;
+  if (chunk.page !== undefined) return `${source}, page ${chunk.page}`;
+  if (chunk.row !== undefined) return `${source}, row ${chunk.row}`;
+  return source;
+}

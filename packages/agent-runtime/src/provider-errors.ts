@@ -1,0 +1,58 @@
+import { APICallError, RetryError } from 'ai';
+import { isErrorLike, type ErrorLike } from './error-messages';
+
+/**
+ * A provider failure as a sentence for the person trying the agent. Status codes get fixed
+ * texts; where the provider's own message helps (a bad model name, a refused request) it is
+ * quoted with anything shaped like a key masked, because providers echo keys back in part
+ * ("Incorrect API key provided: sk-abc…xyz").
+ */
+export function describeProviderError(error: unknown): string {
+  // The AI SDK retries network errors, 429 and 5xx, then reports the last attempt's error.
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (!isErrorLike(cause)) return `The provider's answer could not be used: ${String(cause)}`;
+  if (cause.name === 'AbortError' || cause.name === 'TimeoutError') {
+    return 'The request to the provider was stopped.';
+  }
+  const status = APICallError.isInstance(cause) ? cause.statusCode : undefined;
+  if (status === undefined) {
+    return isNetworkFailure(cause)
+      ? `The provider could not be reached: ${maskKeys(innermostMessage(cause))}`
+      : `The provider's answer could not be used: ${maskKeys(cause.message)}`;
+  }
+  const quoted = maskKeys(cause.message);
+  if (status === 401) return 'The provider rejected the API key (401).';
+  if (status === 403) return 'The API key is not allowed to use this model or endpoint (403).';
+  if (status === 404) return `The provider does not know this model or endpoint (404): ${quoted}`;
+  if (status === 429) {
+    return 'The provider is rate limiting this key or its quota is used up (429). Try again in a moment.';
+  }
+  if (status >= 500) return `The provider failed (${status}). Try again in a moment.`;
+  return `The provider refused the request (${status}): ${quoted}`;
+}
+
+/** Shapes of OpenAI, Anthropic, Groq, DeepSeek and Google keys, whole or partly masked. */
+const KEY_PATTERN = /\b(?:sk-|gsk_|xai-|AIza)[\w*.-]{6,}/g;
+
+function maskKeys(text: string): string {
+  return text.replace(KEY_PATTERN, '****');
+}
+
+/**
+ * The AI SDK's "Cannot connect to API: …" (an APICallError without status), or fetch's own
+ * "fetch failed", which the SDK leaves unwrapped when the TypeError is not of its realm (jest).
+ */
+function isNetworkFailure(error: ErrorLike): boolean {
+  return APICallError.isInstance(error) || error.message === 'fetch failed';
+}
+
+/** "connect ECONNREFUSED 127.0.0.1:9" rather than the fetch wrapper's "fetch failed". */
+function innermostMessage(error: ErrorLike): string {
+  let current: unknown = error;
+  let message = error.message;
+  while (isErrorLike(current)) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message;
+}

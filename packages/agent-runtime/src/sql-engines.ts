@@ -1,0 +1,494 @@
+import { readCsvRecords, readExcelRecords } from '@agentloom/source-readers';
+import mysql from 'mysql2/promise';
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import {
+  ColumnInference,
+  sqliteValue,
+  tableNameOf,
+  type FileColumn,
+  type SqliteValue,
+} from './file-table';
+import type { SqlDialect } from './sql-guard';
+import { messageOf } from './error-messages';
+import { SqlTimeoutError, SqliteWorker } from './sqlite-worker';
+
+export { SqlTimeoutError } from './sqlite-worker';
+
+export interface TableSchema {
+  name: string;
+  columns: { name: string; type: string }[];
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: (string | number | null)[][];
+}
+
+export interface QueryOptions {
+  /** The server stops the query after this long (SQLite: its worker thread is terminated). */
+  timeoutMs: number;
+  /** Rows read at most, whatever the SQL says; all of them when absent. */
+  maxRows?: number;
+}
+
+/**
+ * Where an SQL agent's queries run. Every engine only reads: writes fail in the database itself
+ * (read-only transaction or connection), not just in the guard in front of it.
+ */
+export interface SqlEngine {
+  readonly dialect: SqlDialect;
+  /** The tables the agent may query, with their columns. */
+  describe(): Promise<TableSchema[]>;
+  query(sql: string, o: QueryOptions): Promise<QueryResult>;
+  /** Approximate memory the engine holds in this process. */
+  memoryBytes(): number;
+  close(): Promise<void>;
+}
+
+// --- Files: SQLite (sql.js) in a worker thread ---------------------------------------------------
+
+/** Rows per insert message to the worker: large enough to be quick, small enough to stream. */
+const INSERT_BATCH = 1000;
+
+/** The Excel zip-bomb guard's default limit, the same as the gateway's and the builder's. */
+const DEFAULT_MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
+
+export interface FileSqlEngineOptions {
+  kind: 'csv' | 'excel';
+  path: string;
+  /** The upload's name, e.g. "sales.csv"; the table is named after it (sales). */
+  tableName: string;
+  /** Excel: the sheet to load (default: the first). */
+  sheet?: string;
+  /** Excel: the zip-bomb guard's limit. */
+  maxUncompressedBytes?: number;
+}
+
+/**
+ * A CSV file or Excel sheet as one SQLite table in memory. The file is read twice as a stream —
+ * once to learn the columns and their types, once to insert the rows in one transaction with a
+ * prepared statement — so its size never decides the memory the reading takes.
+ */
+export async function fileSqlEngine(o: FileSqlEngineOptions): Promise<SqlEngine> {
+  const records = () =>
+    o.kind === 'csv'
+      ? readCsvRecords(o.path)
+      : readExcelRecords(o.path, o.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES, o.sheet);
+  const inference = new ColumnInference();
+  for await (const record of records()) inference.add(record);
+  const columns = inference.columns();
+  if (inference.rows === 0 || columns.length === 0) {
+    throw new Error('The file has no data rows to query.');
+  }
+  const table = tableNameOf(o.tableName);
+  const worker = new SqliteWorker(undefined);
+  try {
+    await worker.exec(
+      `CREATE TABLE ${table} (${columns.map((column) => `${column.name} ${column.type}`).join(', ')})`,
+    );
+    await worker.exec('BEGIN');
+    const insert = `INSERT INTO ${table} VALUES (${columns.map(() => '?').join(', ')})`;
+    let batch: SqliteValue[][] = [];
+    for await (const record of records()) {
+      batch.push(rowOf(record, columns));
+      if (batch.length === INSERT_BATCH) {
+        await worker.insert(insert, batch);
+        batch = [];
+      }
+    }
+    if (batch.length) await worker.insert(insert, batch);
+    await worker.seal();
+  } catch (error) {
+    await worker.close();
+    throw error;
+  }
+  return new SqliteEngine(worker);
+}
+
+function rowOf(record: Record<string, string>, columns: FileColumn[]): SqliteValue[] {
+  return columns.map((column) => sqliteValue(record[column.header], column.type));
+}
+
+/** An SQLite database file, opened read-only (sql.js over a copy of its bytes). */
+export async function sqliteFileSqlEngine(o: { path: string }): Promise<SqlEngine> {
+  const bytes = await readFile(o.path);
+  const engine = new SqliteEngine(new SqliteWorker(bytes));
+  try {
+    // Opening proves the file is a database now, rather than at the first question.
+    await engine.describe();
+  } catch (error) {
+    await engine.close();
+    throw new Error(`The SQLite file could not be opened: ${messageOf(error)}`);
+  }
+  return engine;
+}
+
+class SqliteEngine implements SqlEngine {
+  readonly dialect = 'sqlite';
+
+  constructor(private readonly worker: SqliteWorker) {}
+
+  async describe(): Promise<TableSchema[]> {
+    const tables = await this.worker.query(
+      "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND substr(name, 1, 7) <> 'sqlite_' ORDER BY name",
+      { timeoutMs: DESCRIBE_TIMEOUT_MS },
+    );
+    const schemas: TableSchema[] = [];
+    for (const [name] of tables.rows) {
+      const info = await this.worker.query(
+        `SELECT name, type FROM pragma_table_info(${sqlString(String(name))})`,
+        { timeoutMs: DESCRIBE_TIMEOUT_MS },
+      );
+      schemas.push({
+        name: String(name),
+        columns: info.rows.map(([column, type]) => ({
+          name: String(column),
+          type: String(type ?? ''),
+        })),
+      });
+    }
+    return schemas;
+  }
+
+  query(sql: string, o: QueryOptions): Promise<QueryResult> {
+    return this.worker.query(sql, o).catch((error: unknown) => {
+      throw error instanceof SqlTimeoutError
+        ? error
+        : new Error(`SQLite refused the query: ${messageOf(error)}`);
+    });
+  }
+
+  /** The kept copy of the database plus the worker's own, which is about the same size. */
+  memoryBytes(): number {
+    return 2 * this.worker.databaseBytes();
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}
+
+const DESCRIBE_TIMEOUT_MS = 10_000;
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+// --- Databases: PostgreSQL and MySQL/MariaDB ----------------------------------------------------
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** How long after the server's own time limit the driver gives up on a server gone silent. */
+const CLIENT_TIMEOUT_GRACE_MS = 2000;
+
+/**
+ * `schema.table` or a bare table name, as the wizard recorded it. A bare name is looked up where
+ * unqualified SQL would find it (PostgreSQL's search path, MySQL's current database).
+ */
+function splitTableName(table: string): { schema?: string; name: string } {
+  const dot = table.indexOf('.');
+  return dot > 0 && dot === table.lastIndexOf('.')
+    ? { schema: table.slice(0, dot), name: table.slice(dot + 1) }
+    : { name: table };
+}
+
+/**
+ * A PostgreSQL table. Each call opens its own connection and closes it after: previews are
+ * sparse, and no session state (or idle connection to the user's server) outlives a question.
+ */
+export async function postgresSqlEngine(o: { uri: string; table: string }): Promise<SqlEngine> {
+  const engine = new PostgresEngine(o.uri, o.table);
+  await engine.requireTable();
+  return engine;
+}
+
+class PostgresEngine implements SqlEngine {
+  readonly dialect = 'postgresql';
+  private readonly open = new Set<pg.Client>();
+
+  constructor(
+    private readonly uri: string,
+    private readonly table: string,
+  ) {}
+
+  async requireTable(): Promise<void> {
+    if ((await this.describe()).length === 0) throw tableNotFound(this.table);
+  }
+
+  /** The table's columns; a bare name is the table unqualified SQL finds first on the search path. */
+  describe(): Promise<TableSchema[]> {
+    const { schema, name } = splitTableName(this.table);
+    return this.session(DESCRIBE_TIMEOUT_MS, async (client) => {
+      const result = await client.query<{ column_name: string; data_type: string }>(
+        `SELECT column_name, data_type FROM information_schema.columns
+         WHERE table_name = $1 AND table_schema = COALESCE($2::text, (
+           SELECT path.schema FROM unnest(current_schemas(false)) WITH ORDINALITY AS path(schema, position)
+           WHERE EXISTS (SELECT 1 FROM information_schema.tables AS t
+                         WHERE t.table_schema = path.schema AND t.table_name = $1)
+           ORDER BY path.position LIMIT 1))
+         ORDER BY ordinal_position`,
+        [name, schema ?? null],
+      );
+      return tableSchemas(
+        this.table,
+        result.rows.map((row) => [row.column_name, row.data_type]),
+      );
+    });
+  }
+
+  /**
+   * Runs in a READ ONLY transaction with a statement timeout, rolled back after. The SQL becomes a
+   * cursor's query — PostgreSQL itself then refuses anything but a plain query (a data-modifying
+   * WITH included) — sent with the extended protocol, which refuses a second statement; FETCH
+   * then reads at most maxRows.
+   */
+  query(sql: string, o: QueryOptions): Promise<QueryResult> {
+    return this.session(o.timeoutMs, async (client) => {
+      await client.query('BEGIN READ ONLY');
+      try {
+        await client.query(`SET LOCAL statement_timeout = ${wholeMs(o.timeoutMs)}`);
+        const declare: pg.QueryConfig & { queryMode: 'extended' } = {
+          text: `DECLARE agentloom_rows NO SCROLL CURSOR FOR ${sql}`,
+          queryMode: 'extended',
+        };
+        await client.query(declare);
+        const result = await client.query({
+          text: `FETCH FORWARD ${o.maxRows ?? 'ALL'} FROM agentloom_rows`,
+          rowMode: 'array',
+        });
+        // pg gives int8 (COUNT(*), sums of integers) as text, because it may not fit a double.
+        const int8 = result.fields.map((field) => field.dataTypeID === INT8_TYPE_ID);
+        return {
+          columns: result.fields.map((field) => field.name),
+          rows: (result.rows as unknown[][]).map((row) =>
+            row.map((value, index) =>
+              cellValue(int8[index] && typeof value === 'string' ? BigInt(value) : value),
+            ),
+          ),
+        };
+      } catch (error) {
+        // 57014: statement_timeout; the other is pg's own timeout, for a server gone silent.
+        const timedOut =
+          (error as { code?: string }).code === '57014' ||
+          messageOf(error) === 'Query read timeout';
+        if (timedOut) throw new SqlTimeoutError(o.timeoutMs);
+        throw new Error(`The database refused the query: ${this.redact(error)}`);
+      } finally {
+        await client.query('ROLLBACK').catch(() => undefined);
+      }
+    });
+  }
+
+  memoryBytes(): number {
+    return 0; // rows are held only while a query runs
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((client) => client.end().catch(() => undefined)));
+  }
+
+  private async session<T>(timeoutMs: number, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({
+      connectionString: this.uri,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+      application_name: 'agentloom-preview',
+    });
+    // pg emits 'error' when the server drops the connection; unheard, it would crash the process.
+    // The query under way rejects as well, and that is where it is reported.
+    client.on('error', () => undefined);
+    this.open.add(client);
+    try {
+      try {
+        await client.connect();
+      } catch (error) {
+        throw new Error(`Could not connect to the database: ${this.redact(error)}`);
+      }
+      return await work(client);
+    } finally {
+      this.open.delete(client);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private redact(error: unknown): string {
+    return redactPassword(this.uri, messageOf(error));
+  }
+}
+
+const INT8_TYPE_ID: number = pg.types.builtins.INT8;
+
+/**
+ * A MySQL or MariaDB table; like PostgreSQL, one connection per call. Each query runs in a
+ * read-only session and transaction with the server's statement time limit (MariaDB's
+ * max_statement_time, MySQL's max_execution_time) and mysql2's own timeout behind it; mysql2
+ * sends one statement per call (multipleStatements off). Read-only does not cover
+ * SELECT … INTO OUTFILE, which writes a file on the server: the guard refuses INTO, and the
+ * FILE privilege is the server's own wall.
+ */
+export async function mysqlSqlEngine(o: { uri: string; table: string }): Promise<SqlEngine> {
+  const engine = new MysqlEngine(o.uri, o.table);
+  await engine.requireTable();
+  return engine;
+}
+
+class MysqlEngine implements SqlEngine {
+  readonly dialect = 'mysql';
+  private readonly open = new Set<mysql.Connection>();
+  private mariaDb = false;
+
+  constructor(
+    private readonly uri: string,
+    private readonly table: string,
+  ) {}
+
+  async requireTable(): Promise<void> {
+    this.mariaDb = await this.session(async (connection) => {
+      const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS version');
+      return String(rows[0]?.version).includes('MariaDB');
+    });
+    if ((await this.describe()).length === 0) throw tableNotFound(this.table);
+  }
+
+  describe(): Promise<TableSchema[]> {
+    const { schema, name } = splitTableName(this.table);
+    return this.session(async (connection) => {
+      const [rows] = await connection.query<mysql.RowDataPacket[]>(
+        `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema.COLUMNS
+         WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?
+         ORDER BY ORDINAL_POSITION`,
+        [schema ?? null, name],
+      );
+      return tableSchemas(
+        this.table,
+        rows.map((row) => [String(row.name), String(row.type)]),
+      );
+    });
+  }
+
+  query(sql: string, o: QueryOptions): Promise<QueryResult> {
+    return this.session(async (connection) => {
+      await connection.query(
+        this.mariaDb
+          ? `SET SESSION max_statement_time = ${wholeMs(o.timeoutMs) / 1000}`
+          : `SET SESSION max_execution_time = ${wholeMs(o.timeoutMs)}`,
+      );
+      // A SELECT without its own LIMIT returns at most this many rows.
+      if (o.maxRows !== undefined) {
+        await connection.query(`SET SESSION sql_select_limit = ${Math.floor(o.maxRows)}`);
+      }
+      // DDL commits the open transaction implicitly and runs outside it, so a READ ONLY
+      // transaction alone would not stop DROP TABLE; a read-only session default does.
+      await connection.query('SET SESSION TRANSACTION READ ONLY');
+      await connection.query('START TRANSACTION READ ONLY');
+      try {
+        const [rows, fields] = await connection.query<mysql.RowDataPacket[][]>({
+          sql,
+          rowsAsArray: true,
+          timeout: o.timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+        });
+        // A statement that returns no rows (DO 1, SET …) answers a status object, not a list.
+        if (!Array.isArray(rows)) return { columns: [], rows: [] };
+        return {
+          columns: (fields ?? []).map((field) => field.name),
+          rows: rows.slice(0, o.maxRows).map((row) => (row as unknown[]).map(cellValue)),
+        };
+      } catch (error) {
+        if (isMysqlTimeout(error)) throw new SqlTimeoutError(o.timeoutMs);
+        throw new Error(`The database refused the query: ${this.redact(error)}`);
+      } finally {
+        await connection.query('ROLLBACK').catch(() => undefined);
+      }
+    });
+  }
+
+  memoryBytes(): number {
+    return 0; // rows are held only while a query runs
+  }
+
+  close(): Promise<void> {
+    for (const connection of this.open) connection.destroy();
+    this.open.clear();
+    return Promise.resolve();
+  }
+
+  private async session<T>(work: (connection: mysql.Connection) => Promise<T>): Promise<T> {
+    let connection: mysql.Connection;
+    try {
+      connection = await mysql.createConnection({
+        uri: this.uri,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        multipleStatements: false,
+        dateStrings: true,
+        supportBigNumbers: true,
+      });
+    } catch (error) {
+      throw new Error(`Could not connect to the database: ${this.redact(error)}`);
+    }
+    // Like pg, mysql2 reports a dropped connection as an 'error' event besides the failed query.
+    connection.on('error', () => undefined);
+    this.open.add(connection);
+    try {
+      return await work(connection);
+    } finally {
+      this.open.delete(connection);
+      connection.destroy();
+    }
+  }
+
+  private redact(error: unknown): string {
+    return redactPassword(this.uri, messageOf(error));
+  }
+}
+
+/** MariaDB's and MySQL's "statement time exceeded", and mysql2's own timeout. */
+function isMysqlTimeout(error: unknown): boolean {
+  const { errno, code } = error as { errno?: number; code?: string };
+  return errno === 1969 || errno === 3024 || code === 'PROTOCOL_SEQUENCE_TIMEOUT';
+}
+
+// --- Shared -------------------------------------------------------------------------------------
+
+function tableSchemas(table: string, columns: [string, string][]): TableSchema[] {
+  if (columns.length === 0) return [];
+  return [{ name: table, columns: columns.map(([name, type]) => ({ name, type })) }];
+}
+
+function tableNotFound(table: string): Error {
+  return new Error(`The table ${table} was not found, or this user cannot read it.`);
+}
+
+function wholeMs(ms: number): number {
+  return Math.max(1, Math.round(ms));
+}
+
+/** Drivers sometimes echo the connection string; its password never leaves this package. */
+function redactPassword(uri: string, message: string): string {
+  let password = '';
+  try {
+    password = new URL(uri).password;
+  } catch {
+    return message;
+  }
+  if (!password) return message;
+  return [password, decodeURIComponent(password)].reduce(
+    (text, secret) => text.replaceAll(secret, '****'),
+    message,
+  );
+}
+
+/** What a result cell becomes for the preview: numbers stay numbers, everything else is text. */
+export function cellValue(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint') {
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return null; // functions and symbols do not come out of a database
+}

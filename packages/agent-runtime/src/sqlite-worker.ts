@@ -1,0 +1,211 @@
+import { Worker } from 'node:worker_threads';
+import type { SqliteValue } from './file-table';
+import type { QueryResult } from './sql-engines';
+
+/** Thrown when a query ran past its time limit and was stopped. */
+export class SqlTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`The query took longer than ${timeoutMs} ms and was stopped.`);
+    this.name = 'SqlTimeoutError';
+  }
+}
+
+/**
+ * The worker's code. sql.js is synchronous and exposes neither sqlite3_progress_handler nor
+ * sqlite3_interrupt, so a query cannot be stopped from inside: one step of
+ * `SELECT COUNT(*) FROM t, t, t` can run for hours. Running SQLite in a worker thread keeps that
+ * off the gateway's event loop, and the only reliable stop — terminating the worker — is then
+ * available. The host keeps the database's bytes to start a fresh worker after one.
+ *
+ * Messages: {id, op: 'exec' | 'insert' | 'seal' | 'query', …} → {id, ok, result | message}.
+ * It is plain JavaScript in a string so the same code runs from dist/ and from the TypeScript
+ * sources under jest; sql.js is required by the absolute path the host resolved.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const initSqlJs = require(workerData.sqlJsPath);
+
+// Read-only from the start when opened from a file; after 'seal' when loaded row by row.
+let readOnly = Boolean(workerData.bytes);
+const ready = initSqlJs().then((SQL) => new SQL.Database(workerData.bytes || undefined));
+
+function cell(value) {
+  return value instanceof Uint8Array ? '<' + value.length + ' bytes>' : value;
+}
+
+const handlers = {
+  exec(db, { sql }) {
+    db.run(sql);
+  },
+  insert(db, { sql, rows }) {
+    const statement = db.prepare(sql);
+    try {
+      for (const row of rows) statement.run(row);
+    } finally {
+      statement.free();
+    }
+  },
+  // Commits the load and returns the database file.
+  seal(db) {
+    db.run('COMMIT');
+    readOnly = true;
+    return db.export();
+  },
+  // query_only is set again before every query, because a query may be "PRAGMA query_only = OFF";
+  // prepare() compiles the first statement only, so nothing can follow that in the same query.
+  // (export() reopens the database, which resets its pragmas: another reason to set it here.)
+  query(db, { sql, maxRows }) {
+    if (readOnly) db.run('PRAGMA query_only = ON');
+    const statement = db.prepare(sql);
+    try {
+      const columns = statement.getColumnNames();
+      const rows = [];
+      while ((maxRows === null || rows.length < maxRows) && statement.step()) {
+        rows.push(statement.get().map(cell));
+      }
+      return { columns, rows };
+    } finally {
+      statement.free();
+    }
+  },
+};
+
+parentPort.on('message', async (message) => {
+  try {
+    const result = handlers[message.op](await ready, message);
+    parentPort.postMessage({ id: message.id, ok: true, result });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, ok: false, message: String(error && error.message || error) });
+  }
+});
+`;
+
+type Request =
+  | { op: 'exec'; sql: string }
+  | { op: 'insert'; sql: string; rows: SqliteValue[][] }
+  | { op: 'seal' }
+  | { op: 'query'; sql: string; maxRows: number | null };
+
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string };
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * An SQLite database in a worker thread. Requests run one at a time, in order; a query's time
+ * limit counts from when it starts, not from when it was queued.
+ */
+export class SqliteWorker {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  /**
+   * @param bytes The database file to open read-only, or undefined for an empty database to load
+   *   (writable until `seal`).
+   */
+  constructor(private bytes: Uint8Array | undefined) {}
+
+  exec(sql: string): Promise<void> {
+    return this.run({ op: 'exec', sql }).then(() => undefined);
+  }
+
+  insert(sql: string, rows: SqliteValue[][]): Promise<void> {
+    return this.run({ op: 'insert', sql, rows }).then(() => undefined);
+  }
+
+  /** Ends loading: commits, keeps the database's bytes for restarts, and makes it read-only. */
+  async seal(): Promise<void> {
+    this.bytes = (await this.run({ op: 'seal' })) as Uint8Array;
+  }
+
+  query(sql: string, o: { timeoutMs: number; maxRows?: number }): Promise<QueryResult> {
+    const request: Request = { op: 'query', sql, maxRows: o.maxRows ?? null };
+    return this.run(request, o.timeoutMs) as Promise<QueryResult>;
+  }
+
+  /** The database file's size; the worker holds about as much again in its WebAssembly heap. */
+  databaseBytes(): number {
+    return this.bytes?.byteLength ?? 0;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop(new Error('The SQL engine was closed.'));
+  }
+
+  private run(request: Request, timeoutMs?: number): Promise<unknown> {
+    const result = this.queue.then(() => this.send(request, timeoutMs));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private send(request: Request, timeoutMs?: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('The SQL engine was closed.'));
+    const worker = (this.worker ??= this.start());
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => void this.stop(new SqlTimeoutError(timeoutMs)), timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        if (this.pending.size === 0) worker.unref();
+      };
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      worker.ref();
+      worker.postMessage({ id, ...request });
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { sqlJsPath: require.resolve('sql.js'), bytes: this.bytes },
+    });
+    worker.unref(); // an idle engine must not keep the process alive; requests ref it
+    worker.on('message', (reply: Reply) => {
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      if (reply.ok) pending.resolve(reply.result);
+      else pending.reject(new Error(reply.message));
+    });
+    // A worker this host stopped has already failed its requests; these are for crashes.
+    worker.on('error', (error) => {
+      if (this.worker === worker) this.failAll(error);
+    });
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failAll(new Error('The SQL engine stopped unexpectedly.'));
+    });
+    return worker;
+  }
+
+  /** Terminates the worker; the next request starts a fresh one from the sealed bytes. */
+  private async stop(reason: Error): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.failAll(reason);
+    await worker?.terminate();
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of [...this.pending.values()]) pending.reject(error);
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  startLlmTestServer,
+  testEmbedding,
+  type LlmTestServer,
+  type RecordedRequest,
+} from './llm-test-server';
+export { solidPng } from './png';
