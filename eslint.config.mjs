@@ -57,4 +57,9 @@ export default tseslint.config(
       globals: globals.node,
     },
   },
+  {
+    // The preview pages' scripts run in the browser, served as they are (no bundler).
+    files: ['apps/gateway/preview-assets/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
 );

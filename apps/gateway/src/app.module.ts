@@ -11,6 +11,7 @@ import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
+import { PreviewsModule } from './previews/previews.module';
 import { UsersModule } from './users/users.module';
 import { WizardModule } from './wizard/wizard.module';
 import { VaultModule } from './vault/vault.module';
@@ -33,7 +34,8 @@ export class AppModule {
               req: (request: { id: unknown; method: string; url: string }) => ({
                 id: request.id,
                 method: request.method,
-                path: request.url.split('?', 1)[0],
+                // A preview link's token is its access: log the route, not the token.
+                path: (request.url.split('?', 1)[0] ?? '').replace(/^\/p\/[^/]+/, '/p/:token'),
               }),
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
@@ -49,6 +51,7 @@ export class AppModule {
         PipelinesModule,
         WizardModule,
         BuildsModule,
+        PreviewsModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }],

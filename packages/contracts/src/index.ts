@@ -10,3 +10,4 @@ export * from './pipelines';
 export * from './wizard';
 export * from './builds';
 export * from './wizard-steps';
+export * from './previews';

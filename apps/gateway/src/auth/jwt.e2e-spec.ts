@@ -24,6 +24,14 @@ const PUBLIC_ROUTES = [
   'POST /forgot-password',
   'POST /reset-password',
   'GET /users/avatars/:name',
+  // Preview pages are framed by the web app, which cannot send a bearer header there: the
+  // random, expiring token in the path is the access, checked on every call.
+  'GET /p/_assets/:file',
+  'GET /p/:token',
+  'GET /p/:token/info',
+  'POST /p/:token/ask',
+  'GET /p/:token/keys',
+  'POST /p/:token/images',
 ];
 
 /** Every route the running app serves, read from Express's router. */

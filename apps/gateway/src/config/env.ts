@@ -84,6 +84,35 @@ export const ZGatewayEnv = z.object({
   /** How long the wizard waits for a user's database to answer, in milliseconds. */
   DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The gateway's address as browsers reach it, for absolute preview URLs. Unset: taken from
+   * each request (its Host header and protocol, behind TRUST_PROXY_HOPS proxies).
+   */
+  PUBLIC_URL: z.url().optional(),
+  /** How long a preview link works after it was started. */
+  PREVIEW_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
+  /** Previews held in memory at once (least recently used are unloaded first). */
+  PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */
+  PREVIEW_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
+  /** Where the preview's local embedding models are downloaded on first use (mount it). */
+  MODEL_CACHE_DIR: z.string().optional(),
+  /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
+  OPENAI_BASE_URL: z.url().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  GROQ_BASE_URL: z.url().optional(),
+  GEMINI_BASE_URL: z.url().optional(),
+  DEEPSEEK_BASE_URL: z.url().optional(),
 });
 
 export type GatewayEnv = z.infer<typeof ZGatewayEnv>;
@@ -91,12 +120,13 @@ export type GatewayEnv = z.infer<typeof ZGatewayEnv>;
 /** The validated configuration the application runs with; secrets resolved. */
 export interface AppConfig extends Omit<
   GatewayEnv,
-  'JWT_SECRET' | 'VAULT_MASTER_KEY' | 'CORS_ORIGINS' | 'DATA_DIR'
+  'JWT_SECRET' | 'VAULT_MASTER_KEY' | 'CORS_ORIGINS' | 'DATA_DIR' | 'MODEL_CACHE_DIR'
 > {
   JWT_SECRET: string;
   VAULT_MASTER_KEY: Buffer;
   CORS_ORIGINS: string[];
   DATA_DIR: string;
+  MODEL_CACHE_DIR: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -136,5 +166,6 @@ export function loadConfig(
     VAULT_MASTER_KEY: masterKey,
     CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(env.WEB_URL).origin],
     DATA_DIR: dataDir,
+    MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
   };
 }

@@ -12,6 +12,7 @@ import {
   InvalidDataSourceError,
   parseDatabaseUri,
   probeDatabase,
+  splitDatabaseUri,
   redactSecret,
   RefusedDataSourceError,
   UnreachableDataSourceError,
@@ -47,6 +48,42 @@ export class DataSourcesService {
       endpointOf(config.DATABASE_URL, 5432),
       endpointOf(config.REDIS_URL, 6379),
     ];
+  }
+
+  /**
+   * A connection URI for a live preview's queries, checked by the same rules as the wizard and
+   * pinned to the address the check approved (a DNS answer that changes afterwards cannot
+   * redirect it), naming the chosen database. Only Postgres and MySQL sources are queried live.
+   */
+  async connectionUri(type: 'postgres' | 'mysql', uri: string, database: string): Promise<string> {
+    let password: string | null = null;
+    try {
+      const parsed = parseDatabaseUri(type, uri);
+      password = parsed.password;
+      const timeoutMs = this.config.DATA_SOURCE_TIMEOUT_MS;
+      const [target] = await withDeadline(
+        checkDataSourceTarget(parsed, {
+          strict: this.config.DATA_SOURCE_STRICT,
+          platformEndpoints: this.platformEndpoints,
+        }),
+        timeoutMs,
+        () =>
+          new UnreachableDataSourceError(
+            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
+          ),
+      );
+      if (!target) throw new UnreachableDataSourceError('The database host has no address.');
+      const parts = splitDatabaseUri(parsed);
+      const pinned = new URL(`${type === 'postgres' ? 'postgresql' : 'mysql'}://placeholder`);
+      pinned.hostname = target.address.includes(':') ? `[${target.address}]` : target.address;
+      pinned.port = String(target.port);
+      pinned.username = encodeURIComponent(parts.username ?? '');
+      pinned.password = encodeURIComponent(parts.password ?? '');
+      pinned.pathname = `/${encodeURIComponent(database)}`;
+      return pinned.toString();
+    } catch (error) {
+      throw this.asHttpError(error, password);
+    }
   }
 
   async check(
@@ -90,13 +127,18 @@ export class DataSourcesService {
         },
       };
     } catch (error) {
-      if (error instanceof InvalidDataSourceError) {
-        throw new BadRequestException(redactSecret(error.message, password));
-      }
-      if (error instanceof RefusedDataSourceError || error instanceof UnreachableDataSourceError) {
-        throw new UnprocessableEntityException(redactSecret(error.message, password));
-      }
-      throw error;
+      throw this.asHttpError(error, password);
     }
+  }
+
+  /** 400 for a malformed URI, 422 for a refused or unreachable one; never with the password. */
+  private asHttpError(error: unknown, password: string | null): unknown {
+    if (error instanceof InvalidDataSourceError) {
+      return new BadRequestException(redactSecret(error.message, password));
+    }
+    if (error instanceof RefusedDataSourceError || error instanceof UnreachableDataSourceError) {
+      return new UnprocessableEntityException(redactSecret(error.message, password));
+    }
+    return error;
   }
 }

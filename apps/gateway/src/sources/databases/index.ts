@@ -3,7 +3,7 @@ export {
   RefusedDataSourceError,
   UnreachableDataSourceError,
 } from './errors';
-export { parseDatabaseUri, redactSecret } from './database-uri';
+export { parseDatabaseUri, redactSecret, splitDatabaseUri } from './database-uri';
 export type { ParsedDatabaseUri } from './database-uri';
 export { checkDataSourceTarget } from './network-guard';
 export type { CheckedTarget, NetworkGuardOptions } from './network-guard';

@@ -1,0 +1,179 @@
+// The chat page of a live preview: asks the gateway (/p/{token}/ask) and renders the answer as it
+// streams in (server-sent events over fetch), with its sources or its SQL and result table.
+// Plain DOM code, no framework: the page must load instantly inside the web app's frame.
+'use strict';
+
+(function () {
+  const { config, base, workspace, element, showNotice, formatBytes } = window.AgentloomPreview;
+
+  const chat = element('div', { className: 'chat', role: 'log', 'aria-label': 'Conversation' });
+  const form = element('form', { className: 'ask', 'aria-label': 'Ask the agent' });
+  const input = element('textarea', {
+    id: 'question',
+    name: 'question',
+    rows: 1,
+    maxLength: 2000,
+    placeholder: config.kind === 'sql' ? 'Ask about your table…' : 'Ask a question…',
+    'aria-label': 'Your question',
+  });
+  const send = element('button', { type: 'submit', className: 'primary', textContent: 'Submit' });
+  const clear = element('button', { type: 'button', textContent: 'Clear' });
+  form.append(input, send, clear);
+  workspace.append(chat, form);
+
+  clear.addEventListener('click', () => chat.replaceChildren());
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const question = input.value.trim();
+    if (!question || send.disabled) return;
+    input.value = '';
+    void ask(question);
+  });
+  void loadInfo();
+
+  async function loadInfo() {
+    try {
+      const response = await fetch(`${base}info`);
+      const info = await response.json();
+      if (!response.ok) throw new Error(info.detail || 'Preview unavailable');
+      const facts = [
+        ['Agent', info.kind === 'rag' ? 'RAG chatbot' : 'SQL analyst'],
+        ['Source', info.source],
+      ];
+      if (info.retrieval) {
+        facts.push([
+          'Retrieval',
+          info.retrieval.mode === 'embeddings'
+            ? `Embeddings · ${info.retrieval.chunks} chunks`
+            : `Keyword (BM25) · ${info.retrieval.chunks} chunks`,
+        ]);
+        if (info.retrieval.note) showNotice(info.retrieval.note);
+      }
+      facts.push(['Preview memory', formatBytes(info.memory_bytes)]);
+      facts.push(['Link expires', new Date(info.expires_at).toLocaleString()]);
+      const list = document.getElementById('facts');
+      for (const [term, value] of facts) {
+        list.append(element('dt', { textContent: term }), element('dd', { textContent: value }));
+      }
+    } catch (error) {
+      showNotice(error.message);
+    }
+  }
+
+  async function ask(question) {
+    chat.append(element('div', { className: 'message user', textContent: question }));
+    const answer = element('div', { className: 'message assistant', 'aria-busy': 'true' });
+    const text = element('span', { className: 'answer-text' });
+    answer.append(text);
+    chat.append(answer);
+    answer.scrollIntoView({ block: 'end' });
+    send.disabled = true;
+    let sources = [];
+    try {
+      const response = await fetch(`${base}ask`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify({ question }),
+      });
+      if (!response.ok || !response.body) {
+        const body = await response.json().catch(() => ({}));
+        throw new Error(body.detail || `The preview answered ${response.status}.`);
+      }
+      for await (const event of serverSentEvents(response.body)) {
+        if (event.type === 'retrieval') sources = event.sources;
+        else if (event.type === 'sql') answer.insertBefore(sqlBlock(event.sql), text);
+        else if (event.type === 'table') answer.insertBefore(resultTable(event), text);
+        else if (event.type === 'token') text.textContent += event.text;
+        else if (event.type === 'error') {
+          answer.classList.add('error');
+          text.textContent += (text.textContent ? '\n' : '') + event.detail;
+        }
+        answer.scrollIntoView({ block: 'end' });
+      }
+      if (sources.length > 0) answer.append(sourceList(sources));
+    } catch (error) {
+      answer.classList.add('error');
+      text.textContent = error.message || 'Preview unavailable';
+    } finally {
+      answer.removeAttribute('aria-busy');
+      send.disabled = false;
+      input.focus();
+    }
+  }
+
+  /** Parses a text/event-stream body into its JSON events. */
+  async function* serverSentEvents(body) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (data) yield JSON.parse(data);
+      }
+    }
+  }
+
+  function sourceList(items) {
+    const details = element('details', { className: 'sources', open: true });
+    details.append(element('summary', { textContent: `Sources (${items.length})` }));
+    const list = element('ol');
+    for (const source of items) {
+      const item = element('li');
+      item.append(
+        element('strong', { textContent: source.citation }),
+        document.createTextNode(' — '),
+        element('span', { className: 'snippet', textContent: source.snippet }),
+      );
+      list.append(item);
+    }
+    details.append(list);
+    return details;
+  }
+
+  function sqlBlock(sql) {
+    const block = element('div', { className: 'sql' });
+    block.append(element('strong', { textContent: 'SQL' }), element('pre', { textContent: sql }));
+    return block;
+  }
+
+  function resultTable(result) {
+    const wrap = element('div', { className: 'table-wrap sql' });
+    const table = element('table');
+    const head = element('tr');
+    for (const column of result.columns) head.append(element('th', { textContent: column }));
+    table.append(element('thead'), element('tbody'));
+    table.tHead.append(head);
+    for (const row of result.rows) {
+      const line = element('tr');
+      for (const cell of row)
+        line.append(element('td', { textContent: cell === null ? 'NULL' : String(cell) }));
+      table.tBodies[0].append(line);
+    }
+    wrap.append(table);
+    if (result.truncated) {
+      wrap.append(
+        element('p', {
+          className: 'snippet',
+          textContent: `First ${result.rows.length} rows shown.`,
+        }),
+      );
+    }
+    return wrap;
+  }
+})();

@@ -1,0 +1,276 @@
+import {
+  buildRetrievalIndex,
+  fileSqlEngine,
+  languageModel,
+  mysqlSqlEngine,
+  parseChunksJsonl,
+  postgresSqlEngine,
+  RagAgent,
+  SqlAgent,
+  type AgentEvent,
+  type Chunk,
+  type ProviderBaseUrls,
+  type RetrievalMode,
+  type SqlEngine,
+} from '@agentloom/agent-runtime';
+import { TLlmProvider, TPipelineConfig, TUiFramework } from '@agentloom/contracts';
+import { Pipeline } from '@agentloom/db';
+import { VaultDecryptError } from '@agentloom/vault';
+import {
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { BuildsRepository } from '../builds/builds.repository';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { PipelineSecrets } from '../pipelines/pipeline-secrets';
+import { PipelineStorage } from '../pipelines/pipeline-storage';
+import { readConfig } from '../pipelines/pipeline-view';
+import { PipelinesService } from '../pipelines/pipelines.service';
+import { DataSourcesService } from '../sources/data-sources.service';
+import type { PreviewGrant } from './preview-grants';
+import { readZipEntry } from './read-zip-entry';
+
+/** An agent loaded for a preview: what the page shows about it, and the agent itself. */
+export interface PreviewAgent {
+  kind: 'rag' | 'sql';
+  name: string;
+  ui: TUiFramework;
+  /** e.g. "sales.csv" or "customers (mysql)". */
+  sourceLabel: string;
+  /** RAG only: how retrieval works here, and why when it is not the chosen embedding model. */
+  retrieval?: { mode: RetrievalMode; note?: string; chunks: number };
+  ask(question: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  memoryBytes(): number;
+  close(): Promise<void>;
+}
+
+export const PREVIEW_OUTDATED =
+  'This preview is of an older build of the agent. Start the preview again from the agent.';
+
+/** Database rows a RAG preview over a table reads (the built agent reads the table itself). */
+const TABLE_ROWS_FOR_RAG = 5000;
+
+/**
+ * Loads the agent a preview grant points at: the pipeline's configuration, its Built build's
+ * chunks or its SQL source, and the provider key decrypted in memory only — it never reaches the
+ * page, the stream or a log.
+ */
+@Injectable()
+export class PreviewAgentLoader {
+  private readonly baseUrls: ProviderBaseUrls;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pipelines: PipelinesService,
+    private readonly builds: BuildsRepository,
+    private readonly secrets: PipelineSecrets,
+    private readonly apiKeys: ApiKeysService,
+    private readonly storage: PipelineStorage,
+    private readonly dataSources: DataSourcesService,
+  ) {
+    this.baseUrls = {
+      openai: config.OPENAI_BASE_URL,
+      claude: config.ANTHROPIC_BASE_URL,
+      groq: config.GROQ_BASE_URL,
+      gemini: config.GEMINI_BASE_URL,
+      deepseek: config.DEEPSEEK_BASE_URL,
+    };
+  }
+
+  async load(grant: PreviewGrant): Promise<PreviewAgent> {
+    if (grant.kind === 'image' || !grant.pipelineId) {
+      throw new NotFoundException('This link is not an agent preview.');
+    }
+    const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
+    const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
+    if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
+    const config = readConfig(pipeline);
+    const provider = config.llm?.provider;
+    const modelName = config.llm?.model;
+    if (!provider || !modelName) {
+      throw new UnprocessableEntityException('The agent has no LLM provider and model.');
+    }
+    const apiKey = await this.providerKey(pipeline);
+    const model = languageModel({ provider, model: modelName, apiKey, baseUrls: this.baseUrls });
+    const common = {
+      name: pipeline.name,
+      ui: config.ui ?? 'streamlit',
+      systemPrompt: config.system_prompt ?? '',
+    };
+    if (grant.kind === 'sql') {
+      const engine = await this.sqlEngine(pipeline, config);
+      const agent = new SqlAgent({ model, systemPrompt: common.systemPrompt, engine });
+      return {
+        kind: 'sql',
+        name: common.name,
+        ui: common.ui,
+        sourceLabel: sourceLabel(config),
+        ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+        memoryBytes: () => engine.memoryBytes(),
+        close: () => engine.close(),
+      };
+    }
+    const chunks = await this.ragChunks(pipeline, config, build.artifact ?? '');
+    const index = await buildRetrievalIndex(chunks, {
+      embeddingModel: config.embedding_model ?? 'all-MiniLM-L6-v2',
+      openai: openAiEmbeddingAccess(provider, apiKey, this.baseUrls.openai),
+      cacheDir: this.config.MODEL_CACHE_DIR,
+    });
+    const agent = new RagAgent({ model, systemPrompt: common.systemPrompt, index });
+    return {
+      kind: 'rag',
+      name: common.name,
+      ui: common.ui,
+      sourceLabel: sourceLabel(config),
+      retrieval: { mode: index.mode, note: index.note, chunks: index.size },
+      ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+      memoryBytes: () => index.memoryBytes(),
+      close: () => Promise.resolve(),
+    };
+  }
+
+  /** The key the agent was configured with: typed into the wizard, or one of the owner's vault. */
+  private async providerKey(pipeline: Pipeline): Promise<string> {
+    try {
+      if (pipeline.llmApiKeyEncrypted) {
+        return this.secrets.decrypt(pipeline, 'llm_api_key', pipeline.llmApiKeyEncrypted);
+      }
+      if (pipeline.llmApiKeyId) {
+        return (await this.apiKeys.reveal(pipeline.userId, pipeline.llmApiKeyId)).key;
+      }
+    } catch (error) {
+      if (error instanceof NotFoundException) {
+        throw new UnprocessableEntityException(
+          'The saved API key this agent uses was deleted; choose another key in the wizard.',
+        );
+      }
+      if (error instanceof VaultDecryptError) {
+        throw new UnprocessableEntityException(
+          'The stored API key can no longer be decrypted; enter it again in the wizard.',
+        );
+      }
+      throw error;
+    }
+    throw new UnprocessableEntityException('The agent has no API key for its provider.');
+  }
+
+  /** File sources: the chunks the build wrote. Tables: their rows, read now. */
+  private async ragChunks(
+    pipeline: Pipeline,
+    config: TPipelineConfig,
+    artifact: string,
+  ): Promise<Chunk[]> {
+    if (config.database) {
+      const engine = await this.databaseEngine(pipeline, config);
+      try {
+        return await tableChunks(engine, config.database.table);
+      } finally {
+        await engine.close();
+      }
+    }
+    const zip = this.storage.artifactPath(pipeline.id, artifact);
+    const content = await readZipEntry(zip, (name) => /^[^/]+\/data\/chunks\.jsonl$/.test(name));
+    if (content === null) {
+      throw new UnprocessableEntityException(
+        'The build has no data/chunks.jsonl to answer from; build the agent again.',
+      );
+    }
+    return parseChunksJsonl(content.toString('utf8'));
+  }
+
+  private async sqlEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {
+    if (config.database) return this.databaseEngine(pipeline, config);
+    const kind = config.source_type;
+    if ((kind !== 'csv' && kind !== 'excel') || !pipeline.sourceFile || !config.file) {
+      throw new UnprocessableEntityException('The agent has no data source to query.');
+    }
+    return fileSqlEngine({
+      kind,
+      path: this.storage.uploadPath(pipeline.id, pipeline.sourceFile),
+      tableName: config.file.original_name,
+    });
+  }
+
+  private async databaseEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {
+    const source = config.database;
+    if (!source || !pipeline.sourceUriEncrypted) {
+      throw new UnprocessableEntityException('The agent has no database connection.');
+    }
+    if (source.type !== 'postgres' && source.type !== 'mysql') {
+      throw new UnprocessableEntityException(
+        source.type === 'sqlite'
+          ? 'SQLite agents cannot be previewed here: the database file lives where the agent runs. Download the agent to try it.'
+          : 'MongoDB agents cannot be previewed here yet. Download the agent to try it.',
+      );
+    }
+    const uri = await this.dataSources.connectionUri(
+      source.type,
+      this.secrets.decrypt(pipeline, 'source_uri', pipeline.sourceUriEncrypted),
+      source.database,
+    );
+    const open = source.type === 'postgres' ? postgresSqlEngine : mysqlSqlEngine;
+    try {
+      return await open({ uri, table: source.table });
+    } catch (error) {
+      throw new UnprocessableEntityException(
+        `The ${source.type === 'postgres' ? 'Postgres' : 'MySQL'} database could not be opened: ${(error as Error).message}`.replaceAll(
+          uri,
+          source.uri,
+        ),
+      );
+    }
+  }
+}
+
+/**
+ * The runtime never puts the key in an event, but a provider's error text is outside its
+ * control: anything that would carry the key to the page has it masked first.
+ */
+async function* withoutSecret(
+  events: AsyncGenerator<AgentEvent>,
+  secret: string,
+): AsyncGenerator<AgentEvent> {
+  for await (const event of events) {
+    const serialized = JSON.stringify(event);
+    yield serialized.includes(secret)
+      ? (JSON.parse(serialized.replaceAll(secret, '****')) as AgentEvent)
+      : event;
+  }
+}
+
+/** text-embedding-ada-002 needs an OpenAI key; the agent's key is one only if it is OpenAI's. */
+function openAiEmbeddingAccess(provider: TLlmProvider, apiKey: string, baseUrl?: string) {
+  return provider === 'openai' ? { apiKey, baseUrl } : undefined;
+}
+
+function sourceLabel(config: TPipelineConfig): string {
+  if (config.database) return `${config.database.table} (${config.database.type})`;
+  return config.file?.original_name ?? 'data source';
+}
+
+/**
+ * A table's rows as chunks ("column: value" lines), each cited by its key — the `id` column when
+ * there is one, else the first column.
+ */
+async function tableChunks(engine: SqlEngine, table: string): Promise<Chunk[]> {
+  const [schema] = await engine.describe();
+  if (!schema) throw new UnprocessableEntityException(`The table ${table} was not found.`);
+  const quote = engine.dialect === 'mysql' ? '`' : '"';
+  const quoted = `${quote}${schema.name.replaceAll(quote, quote + quote)}${quote}`;
+  const result = await engine.query(`SELECT * FROM ${quoted} LIMIT ${TABLE_ROWS_FOR_RAG}`, {
+    timeoutMs: 10_000,
+  });
+  const keyIndex = Math.max(
+    0,
+    result.columns.findIndex((column) => column.toLowerCase() === 'id'),
+  );
+  return result.rows.map((row, position) => ({
+    id: `row-${String(position).padStart(6, '0')}`,
+    source: schema.name,
+    ref: `${result.columns[keyIndex]}=${String(row[keyIndex])}`,
+    text: result.columns.map((column, index) => `${column}: ${String(row[index])}`).join('\n'),
+  }));
+}

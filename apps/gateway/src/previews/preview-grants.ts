@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { RedisService } from '../redis/redis.service';
+
+export type PreviewKind = 'rag' | 'sql' | 'image';
+
+/**
+ * What a preview link lets its holder do: talk to one build of one agent (or use the image
+ * agent) on behalf of its owner, until it expires. An iframe cannot send the bearer header, so
+ * the random token in the link is the capability; it lives in Redis so every gateway replica
+ * honours it and it expires by itself.
+ */
+export interface PreviewGrant {
+  token: string;
+  kind: PreviewKind;
+  userId: string;
+  /** The agent (rag/sql previews). */
+  pipelineId?: string;
+  /** The Built build the preview answers from; a newer build gets a new preview. */
+  buildId?: string;
+  expiresAt: string;
+}
+
+/** 32 random bytes, URL-safe: unguessable, and nothing in it says whose it is. */
+const newToken = () => randomBytes(32).toString('base64url');
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+@Injectable()
+export class PreviewGrantStore {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly redis: RedisService,
+  ) {}
+
+  /**
+   * The owner's live preview of this agent build (or of the image agent), or a new one. Starting
+   * again keeps the same link and expiry, so an open frame keeps working.
+   */
+  async grant(request: Omit<PreviewGrant, 'token' | 'expiresAt'>): Promise<PreviewGrant> {
+    const ownerKey = this.ownerKey(request);
+    const existing = await this.redis.client.get(ownerKey);
+    if (existing) {
+      const live = await this.find(existing);
+      if (live && live.buildId === request.buildId && live.userId === request.userId) return live;
+    }
+    const ttlMs = this.config.PREVIEW_TTL_MINUTES * 60_000;
+    const grant: PreviewGrant = {
+      ...request,
+      token: newToken(),
+      expiresAt: new Date(Date.now() + ttlMs).toISOString(),
+    };
+    await this.redis.client
+      .multi()
+      .set(this.grantKey(grant.token), JSON.stringify(grant), 'PX', ttlMs)
+      .set(ownerKey, grant.token, 'PX', ttlMs)
+      .exec();
+    return grant;
+  }
+
+  /** The grant behind a token, or null when it is made up, malformed or expired. */
+  async find(token: string): Promise<PreviewGrant | null> {
+    if (!TOKEN_SHAPE.test(token)) return null;
+    const stored = await this.redis.client.get(this.grantKey(token));
+    if (!stored) return null;
+    const grant = JSON.parse(stored) as PreviewGrant;
+    return Date.parse(grant.expiresAt) > Date.now() ? grant : null;
+  }
+
+  private grantKey(token: string): string {
+    return `agentloom:preview:${token}`;
+  }
+
+  private ownerKey(request: Pick<PreviewGrant, 'kind' | 'userId' | 'pipelineId'>): string {
+    return `agentloom:preview-of:${request.kind}:${request.userId}:${request.pipelineId ?? '-'}`;
+  }
+}

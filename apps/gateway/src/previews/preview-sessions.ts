@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { PreviewAgentLoader, type PreviewAgent } from './preview-agents';
+import type { PreviewGrant } from './preview-grants';
+
+interface Entry {
+  agent: Promise<PreviewAgent>;
+  lastUsed: number;
+}
+
+/**
+ * The previews loaded in this process, by token. Loading (reading chunks, embedding them,
+ * opening a SQL engine) happens once per token and process; the index then stays in memory
+ * while it is used. At most PREVIEW_MAX_LOADED stay loaded — the least recently used is unloaded
+ * first — and one idle for PREVIEW_IDLE_MINUTES is unloaded too. An unloaded preview whose link
+ * is still valid simply loads again on its next question, on whichever replica gets it.
+ */
+@Injectable()
+export class PreviewSessions implements OnModuleDestroy {
+  private readonly logger = new Logger(PreviewSessions.name);
+  /** Insertion order is recency order: a use moves the entry to the end. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly loader: PreviewAgentLoader,
+  ) {
+    this.sweeper = setInterval(() => this.unloadIdle(), 60_000);
+    this.sweeper.unref();
+  }
+
+  /** The loaded agent of a grant, loading it first if needed. A failed load is not kept. */
+  agentFor(grant: PreviewGrant): Promise<PreviewAgent> {
+    const existing = this.entries.get(grant.token);
+    if (existing) {
+      this.entries.delete(grant.token);
+      this.entries.set(grant.token, { ...existing, lastUsed: Date.now() });
+      return existing.agent;
+    }
+    const agent = this.loader.load(grant);
+    this.entries.set(grant.token, { agent, lastUsed: Date.now() });
+    agent.catch(() => this.entries.delete(grant.token));
+    this.evictOverLimit();
+    return agent;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.entries.keys()].map((token) => this.unload(token)));
+  }
+
+  private evictOverLimit(): void {
+    for (const token of this.entries.keys()) {
+      if (this.entries.size <= this.config.PREVIEW_MAX_LOADED) return;
+      void this.unload(token);
+    }
+  }
+
+  private unloadIdle(): void {
+    const cutoff = Date.now() - this.config.PREVIEW_IDLE_MINUTES * 60_000;
+    for (const [token, entry] of this.entries) {
+      if (entry.lastUsed < cutoff) void this.unload(token);
+    }
+  }
+
+  private async unload(token: string): Promise<void> {
+    const entry = this.entries.get(token);
+    if (!entry) return;
+    this.entries.delete(token);
+    try {
+      await (await entry.agent).close();
+    } catch (error) {
+      this.logger.debug(`Unloading a preview: ${(error as Error).message}`);
+    }
+  }
+}

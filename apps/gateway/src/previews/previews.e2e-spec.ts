@@ -1,0 +1,397 @@
+import type { AgentEvent } from '@agentloom/agent-runtime';
+import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import { csvChunks, markBuilt } from '../testing/built-agents';
+import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
+
+/** A fact only the CSV holds: no model could answer it without retrieving that row. */
+const SALES_HEADER = ['region', 'product', 'units'];
+const SALES_ROWS = [
+  ['Porto', 'Lantern kits', '1204'],
+  ['Lisbon', 'Quokka umbrellas', '7342'],
+  ['Braga', 'Tide clocks', '518'],
+  ['Faro', 'Sun visors', '2290'],
+];
+const SALES_CSV = [SALES_HEADER, ...SALES_ROWS].map((row) => row.join(',')).join('\n') + '\n';
+
+const GEMINI_KEY = 'AIzaSy-ImageAgentTestKey-0123456789abcdef';
+const PREVIEW_DB = { database: 'agentloom_e2e_preview', table: 'shipments' };
+
+/** Server-sent events of a finished stream, parsed. */
+function parseEvents(text: string): AgentEvent[] {
+  return text
+    .split('\n\n')
+    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
+    .filter((line): line is string => Boolean(line))
+    .map((line) => JSON.parse(line.slice(5)) as AgentEvent);
+}
+
+/** The first event of a kind (the test fails here if there is none). */
+function eventOf<T extends AgentEvent['type']>(events: AgentEvent[], type: T) {
+  const found = events.find((event) => event.type === type);
+  if (!found) throw new Error(`no ${type} event in ${JSON.stringify(events)}`);
+  return found as Extract<AgentEvent, { type: T }>;
+}
+
+const answerOf = (events: AgentEvent[]) =>
+  events.map((event) => (event.type === 'token' ? event.text : '')).join('');
+
+describe('live previews', () => {
+  let llm: LlmTestServer;
+  let t: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let fixtures: string;
+  let salesCsv: string;
+
+  beforeAll(async () => {
+    llm = await startLlmTestServer();
+    t = await createTestApp({
+      OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
+      DEEPSEEK_BASE_URL: llm.baseUrls.deepseek ?? '',
+      GEMINI_BASE_URL: llm.baseUrls.gemini ?? '',
+    });
+    alice = await signUpAndLogIn(t.http, 'alice');
+    bob = await signUpAndLogIn(t.http, 'bob');
+    fixtures = mkdtempSync(path.join(tmpdir(), 'previews-'));
+    salesCsv = path.join(fixtures, 'sales.csv');
+    writeFileSync(salesCsv, SALES_CSV);
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+    await rm(fixtures, { recursive: true, force: true });
+  });
+
+  /** A configured RAG agent over sales.csv, Built. */
+  async function builtRagAgent(user: TestUser, embeddingModel?: string): Promise<string> {
+    const id = await configureRagAgent(t, user, salesCsv);
+    if (embeddingModel) {
+      await t.http
+        .post('/rag/api/embeddings/model')
+        .set(user.auth)
+        .type('form')
+        .send({ session_id: id, model_name: embeddingModel })
+        .expect(200);
+    }
+    await markBuilt(
+      t.prisma,
+      t.config.DATA_DIR,
+      { id, userId: user.id, type: 'rag' },
+      csvChunks('sales.csv', SALES_HEADER, SALES_ROWS),
+    );
+    return id;
+  }
+
+  const tokenOf = (previewUrl: string) => new URL(previewUrl).pathname.split('/')[2] ?? '';
+
+  async function ask(token: string, question: string) {
+    const response = await t.http
+      .post(`/p/${token}/ask`)
+      .send({ question })
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => (text += part));
+        res.on('end', () => done(null, text));
+      })
+      .expect(200)
+      .expect('Content-Type', /text\/event-stream/);
+    const raw = response.body as string;
+    return { raw, events: parseEvents(raw) };
+  }
+
+  describe('RAG', () => {
+    let sessionId: string;
+    let token: string;
+
+    beforeAll(async () => {
+      sessionId = await builtRagAgent(alice);
+    });
+
+    it('starts a preview: an absolute /p/{token}/ link, the same link when started again', async () => {
+      const first = await t.http
+        .post(`/rag/previews/${sessionId}/start`)
+        .set(alice.auth)
+        .expect(200);
+      const url = new URL(first.body.preview_url as string);
+      expect(url.protocol).toBe('http:');
+      expect(url.pathname).toMatch(/^\/p\/[A-Za-z0-9_-]{43}\/$/);
+      token = tokenOf(first.body.preview_url as string);
+      const again = await t.http
+        .post(`/rag/previews/${sessionId}/start`)
+        .set(alice.auth)
+        .expect(200);
+      // supertest serves each request on a new port, so compare the page, not the origin.
+      expect(tokenOf(again.body.preview_url as string)).toBe(token);
+    });
+
+    it('serves a framable page in the chosen UI, without the provider key', async () => {
+      const page = await t.http.get(`/p/${token}/`).expect(200).expect('Content-Type', /html/);
+      expect(page.text).toContain('Buildable'); // the agent's name
+      expect(page.text).toContain('class="ui-gradio kind-rag"');
+      expect(page.headers['x-frame-options']).toBeUndefined();
+      expect(page.headers['content-security-policy']).toContain(
+        `frame-ancestors 'self' ${t.config.CORS_ORIGINS.join(' ')}`,
+      );
+      expect(page.text).not.toContain(WIZARD_LLM_KEY);
+      const info = await t.http.get(`/p/${token}/info`).expect(200);
+      expect(info.body).toMatchObject({ kind: 'rag', ui: 'gradio', source: 'sales.csv' });
+      // No weights can be downloaded here: the local model falls back to BM25, and says so.
+      expect(info.body.retrieval).toMatchObject({ mode: 'keyword', chunks: SALES_ROWS.length });
+      expect(info.body.retrieval.note).toMatch(/all-MiniLM-L6-v2.*keyword \(BM25\)/);
+      expect(info.body.memory_bytes).toBeGreaterThan(0);
+      expect(JSON.stringify(info.body)).not.toContain(WIZARD_LLM_KEY);
+    });
+
+    it('answers with a fact only the CSV holds, cites its row, and streams it token by token', async () => {
+      const { raw, events } = await ask(token, 'How many quokka umbrellas were sold?');
+      const retrieval = eventOf(events, 'retrieval');
+      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 2');
+      expect(events.filter((event) => event.type === 'token').length).toBeGreaterThan(1);
+      expect(answerOf(events)).toContain('7342');
+      expect(events.at(-1)?.type).toBe('done');
+      // The user's own key went to the provider, and nowhere near the browser.
+      const chat = llm.requests.filter((request) => request.path.endsWith('/chat/completions'));
+      expect(chat.at(-1)?.headers.authorization).toBe(`Bearer ${WIZARD_LLM_KEY}`);
+      expect(raw).not.toContain(WIZARD_LLM_KEY);
+    });
+
+    it('with OpenAI embeddings retrieves through the provider’s embeddings API', async () => {
+      const id = await builtRagAgent(alice, 'text-embedding-ada-002');
+      const { body } = await t.http.post(`/rag/previews/${id}/start`).set(alice.auth).expect(200);
+      const previewToken = tokenOf(body.preview_url as string);
+      const info = await t.http.get(`/p/${previewToken}/info`).expect(200);
+      expect(info.body.retrieval).toMatchObject({ mode: 'embeddings' });
+      const { events } = await ask(previewToken, 'How many tide clocks did Braga sell?');
+      const retrieval = eventOf(events, 'retrieval');
+      expect(retrieval.mode).toBe('embeddings');
+      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 3');
+      expect(answerOf(events)).toContain('518');
+      expect(llm.requests.some((request) => request.path.endsWith('/embeddings'))).toBe(true);
+    });
+
+    it('an empty question is a 400 with a detail', async () => {
+      const { body } = await t.http.post(`/p/${token}/ask`).send({ question: '  ' }).expect(400);
+      expect(body.detail).toBe('Type a question first.');
+    });
+
+    it('made-up and expired tokens are 404 on every preview route', async () => {
+      const madeUp = 'A'.repeat(43);
+      await t.http.get(`/p/${madeUp}/`).expect(404);
+      await t.http.get(`/p/${madeUp}/info`).expect(404);
+      await t.http.post(`/p/${madeUp}/ask`).send({ question: 'hi' }).expect(404);
+      await t.http.get('/p/not-a-token/').expect(404);
+
+      const id = await builtRagAgent(alice);
+      const { body } = await t.http.post(`/rag/previews/${id}/start`).set(alice.auth).expect(200);
+      const expiring = tokenOf(body.preview_url as string);
+      await t.http.get(`/p/${expiring}/info`).expect(200);
+      await t.redis.client.del(`agentloom:preview:${expiring}`); // what Redis does when the TTL ends
+      await t.http.get(`/p/${expiring}/`).expect(404);
+      const missing = await t.http.post(`/p/${expiring}/ask`).send({ question: 'hi' }).expect(404);
+      expect(missing.body.detail).toBe('This preview link has expired or does not exist.');
+    });
+
+    it('user B cannot start A’s preview, on either route (404 like a missing agent)', async () => {
+      const rag = await t.http.post(`/rag/previews/${sessionId}/start`).set(bob.auth).expect(404);
+      expect(rag.body.detail).toBe('Agent not found.');
+      await t.http.post(`/sql/previews/previews/${sessionId}/start`).set(bob.auth).expect(404);
+      await t.http.post(`/rag/previews/${sessionId}/start`).expect(401);
+    });
+
+    it('an agent that is not built yet cannot be previewed (422 saying why)', async () => {
+      const id = await configureRagAgent(t, alice, salesCsv);
+      const { body } = await t.http.post(`/rag/previews/${id}/start`).set(alice.auth).expect(422);
+      expect(body.detail).toBe('Build the agent first: only a built agent can be previewed.');
+    });
+  });
+
+  describe('SQL', () => {
+    const form = (user: TestUser, route: string, fields: Record<string, string>) =>
+      t.http.post(`/sql/config/${route}`).set(user.auth).type('form').send(fields).expect(200);
+
+    async function sqlAgent(user: TestUser, source: (id: string) => Promise<void>) {
+      const { body } = await t.http
+        .post('/pipelines')
+        .set(user.auth)
+        .send({ name: `Analyst ${Math.random()}`, agent_type: 'sql' })
+        .expect(201);
+      const id = body.session_id as string;
+      await source(id);
+      await form(user, 'llm', { session_id: id, llm_provider: 'Deepseek' });
+      await form(user, 'llm-key', { session_id: id, api_key: WIZARD_LLM_KEY });
+      await form(user, 'model', { session_id: id, model: 'deepseek-chat' });
+      await form(user, 'system-prompt', { session_id: id, prompt: 'Answer with numbers.' });
+      await form(user, 'ui', { session_id: id, ui: 'streamlit' });
+      await markBuilt(t.prisma, t.config.DATA_DIR, { id, userId: user.id, type: 'sql' });
+      const started = await t.http
+        .post(`/sql/previews/previews/${id}/start`)
+        .set(user.auth)
+        .expect(200);
+      return tokenOf(started.body.preview_url as string);
+    }
+
+    const csvSource = (user: TestUser) => async (id: string) => {
+      await form(user, 'source', { session_id: id, source_type: 'csv' });
+      await t.http
+        .post('/sql/config/source-details')
+        .set(user.auth)
+        .field('session_id', id)
+        .attach('file', salesCsv)
+        .expect(200);
+      await form(user, 'framework', { session_id: id, framework: 'sql_query_file' });
+    };
+
+    it('over a CSV: runs the SQL the model wrote, shows it and the table, answers the count', async () => {
+      const token = await sqlAgent(alice, csvSource(alice));
+      const page = await t.http.get(`/p/${token}/`).expect(200);
+      expect(page.text).toContain('class="ui-streamlit kind-sql"');
+      const { events, raw } = await ask(token, 'How many rows are in the sales table?');
+      const sql = eventOf(events, 'sql');
+      expect(sql.sql).toMatch(/^SELECT COUNT\(\*\)/i);
+      const table = eventOf(events, 'table');
+      expect(table.rows[0]?.[0]).toBe(SALES_ROWS.length);
+      expect(answerOf(events)).toContain(String(SALES_ROWS.length));
+      expect(raw).not.toContain(WIZARD_LLM_KEY);
+    });
+
+    it('over a CSV: refuses DROP, UPDATE and a hidden second statement; the table is intact', async () => {
+      const token = await sqlAgent(alice, csvSource(alice));
+      for (const written of [
+        'DROP TABLE sales',
+        "UPDATE sales SET units = '0'",
+        'SELECT 1; DELETE FROM sales',
+      ]) {
+        llm.sqlReplies.push(written);
+        const { events } = await ask(token, 'Tidy up the table please');
+        expect(events.find((event) => event.type === 'error')).toMatchObject({
+          detail: expect.stringMatching(/read-only SELECT/i),
+        });
+        expect(events.some((event) => event.type === 'table')).toBe(false);
+      }
+      const { events } = await ask(token, 'How many rows are in the sales table?');
+      expect(eventOf(events, 'table').rows[0]?.[0]).toBe(SALES_ROWS.length);
+    });
+
+    describe('over a MariaDB table', () => {
+      let admin: mysql.Connection;
+
+      beforeAll(async () => {
+        admin = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
+        await admin.query(`DROP DATABASE IF EXISTS ${PREVIEW_DB.database}`);
+        await admin.query(`CREATE DATABASE ${PREVIEW_DB.database}`);
+        await admin.query(
+          `CREATE TABLE ${PREVIEW_DB.database}.${PREVIEW_DB.table} (id INT PRIMARY KEY, city VARCHAR(40), parcels INT)`,
+        );
+        await admin.query(
+          `INSERT INTO ${PREVIEW_DB.database}.${PREVIEW_DB.table} VALUES (1,'Porto',12),(2,'Lisbon',30),(3,'Faro',7),(4,'Braga',19),(5,'Evora',3)`,
+        );
+      });
+      afterAll(async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${PREVIEW_DB.database}`);
+        await admin.end();
+      });
+
+      it('answers a count by running the model’s SQL, refuses writes, and the table is intact', async () => {
+        const token = await sqlAgent(alice, async (id) => {
+          await form(alice, 'source', { session_id: id, source_type: 'mysql' });
+          await form(alice, 'source-details/db', {
+            session_id: id,
+            db_uri: `mysql://root@127.0.0.1:3306/${PREVIEW_DB.database}`,
+            db_name: PREVIEW_DB.database,
+            table_name: PREVIEW_DB.table,
+          });
+          await form(alice, 'framework', { session_id: id, framework: 'sql_query_db' });
+        });
+        const { events } = await ask(token, 'How many shipments are there?');
+        expect(eventOf(events, 'table').rows[0]?.[0]).toBe(5);
+        expect(answerOf(events)).toContain('5');
+
+        for (const written of [
+          `DROP TABLE ${PREVIEW_DB.table}`,
+          `UPDATE ${PREVIEW_DB.table} SET parcels = 0`,
+          `SELECT 1; DELETE FROM ${PREVIEW_DB.table}`,
+        ]) {
+          llm.sqlReplies.push(written);
+          const refused = await ask(token, 'Clean the table');
+          expect(refused.events.some((event) => event.type === 'error')).toBe(true);
+        }
+        const [rows] = await admin.query(
+          `SELECT COUNT(*) AS n, SUM(parcels) AS total FROM ${PREVIEW_DB.database}.${PREVIEW_DB.table}`,
+        );
+        expect(rows).toEqual([{ n: 5, total: '71' }]);
+      });
+    });
+  });
+
+  describe('image agent', () => {
+    it('launches a page, lists the owner’s Gemini keys, generates with a typed or saved key', async () => {
+      const launched = await t.http.post('/img/launch-streamlit-app').set(alice.auth).expect(200);
+      const token = tokenOf(launched.body.url as string);
+      const page = await t.http.get(`/p/${token}/`).expect(200);
+      expect(page.text).toContain('AI Image Generation Agent');
+      expect(page.text).toContain('/p/_assets/image.js');
+      await t.http
+        .get('/p/_assets/image.js')
+        .expect(200)
+        .expect('Content-Type', /javascript/);
+
+      const saved = await t.http
+        .post('/apikeys')
+        .set(alice.auth)
+        .send({ provider: 'gemini', key: GEMINI_KEY, name: 'Studio key' })
+        .expect(201);
+      const keys = await t.http.get(`/p/${token}/keys`).expect(200);
+      expect(keys.body).toEqual([
+        { id: saved.body.id, name: 'Studio key', masked: saved.body.key },
+      ]);
+      expect(JSON.stringify(keys.body)).not.toContain(GEMINI_KEY);
+
+      const typed = await t.http
+        .post(`/p/${token}/images`)
+        .field('prompt', 'A lighthouse at dusk')
+        .field('api_key', 'AIzaSy-TypedIntoThePage-000000000000')
+        .expect(200);
+      const png = Buffer.from(typed.body.images[0].data as string, 'base64');
+      expect(typed.body.images[0].media_type).toBe('image/png');
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+      expect(llm.requests.at(-1)?.headers['x-goog-api-key']).toBe(
+        'AIzaSy-TypedIntoThePage-000000000000',
+      );
+
+      const edited = await t.http
+        .post(`/p/${token}/images`)
+        .field('prompt', 'Make the sky purple')
+        .field('api_key_id', saved.body.id as string)
+        .attach('image', png, { filename: 'lighthouse.png', contentType: 'image/png' })
+        .expect(200);
+      expect(edited.body.images).toHaveLength(1);
+      expect(llm.requests.at(-1)?.headers['x-goog-api-key']).toBe(GEMINI_KEY);
+      expect(JSON.stringify(edited.body)).not.toContain(GEMINI_KEY);
+
+      const noKey = await t.http.post(`/p/${token}/images`).field('prompt', 'x').expect(400);
+      expect(noKey.body.detail).toBe('Set your Gemini API key first.');
+      // Bob's vault key id is not Alice's to use.
+      await t.http
+        .post(`/p/${token}/images`)
+        .field('prompt', 'x')
+        .field('api_key_id', '00000000-0000-4000-8000-000000000000')
+        .expect(404);
+    });
+
+    it('the image page is not an agent preview, and an agent preview is not an image page', async () => {
+      const launched = await t.http.post('/img/launch-streamlit-app').set(bob.auth).expect(200);
+      const token = tokenOf(launched.body.url as string);
+      await t.http.get(`/p/${token}/info`).expect(404);
+      await t.http.post(`/p/${token}/ask`).send({ question: 'hi' }).expect(404);
+      await t.http.post('/img/launch-streamlit-app').expect(401);
+    });
+  });
+});

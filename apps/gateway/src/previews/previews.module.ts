@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { BuildsModule } from '../builds/builds.module';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { incomingDiskStorage } from '../files/data-dirs';
+import { PipelinesModule } from '../pipelines/pipelines.module';
+import { DataSourcesService } from '../sources/data-sources.service';
+import { PreviewAgentLoader } from './preview-agents';
+import { PreviewGrantStore } from './preview-grants';
+import { PreviewPagesController } from './preview-pages.controller';
+import { PreviewSessions } from './preview-sessions';
+import { PreviewsController } from './previews.controller';
+import { PreviewsService } from './previews.service';
+
+/** Live previews of built agents and the image generation agent (issue 6). */
+@Module({
+  imports: [
+    PipelinesModule,
+    BuildsModule,
+    ApiKeysModule,
+    MulterModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        storage: incomingDiskStorage(config),
+        limits: { fields: 10, fieldSize: 16 * 1024, parts: 12 },
+      }),
+    }),
+  ],
+  controllers: [PreviewsController, PreviewPagesController],
+  providers: [
+    PreviewGrantStore,
+    PreviewAgentLoader,
+    PreviewSessions,
+    PreviewsService,
+    DataSourcesService,
+  ],
+})
+export class PreviewsModule {}

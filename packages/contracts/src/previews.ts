@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** POST /rag/previews/{id}/start and /sql/previews/previews/{id}/start answer this (SPEC §7). */
+export const ZPreviewStarted = z.object({
+  /** Absolute URL of the preview page, `/p/{token}/` on the gateway; the token is the access. */
+  preview_url: z.url(),
+});
+export type TPreviewStarted = z.infer<typeof ZPreviewStarted>;
+
+/** POST /img/launch-streamlit-app answers this (SPEC §7): the image agent page. */
+export const ZImageAgentLaunched = z.object({ url: z.url() });
+export type TImageAgentLaunched = z.infer<typeof ZImageAgentLaunched>;
+
+export const PREVIEW_QUESTION_MAX_LENGTH = 2000;
+
+/** POST /p/{token}/ask: one question; the answer streams back as server-sent events. */
+export const ZPreviewQuestion = z.object({
+  question: z
+    .string()
+    .trim()
+    .min(1, { error: 'Type a question first.' })
+    .max(PREVIEW_QUESTION_MAX_LENGTH, {
+      error: `A question can be at most ${PREVIEW_QUESTION_MAX_LENGTH} characters.`,
+    }),
+});
+export type TPreviewQuestion = z.infer<typeof ZPreviewQuestion>;
+
+/** GET /p/{token}/info: what the preview page shows about the agent. */
+export const ZPreviewInfo = z.object({
+  kind: z.enum(['rag', 'sql']),
+  name: z.string(),
+  ui: z.enum(['gradio', 'streamlit']),
+  source: z.string(),
+  /** RAG: how the preview retrieves; `note` explains a fallback to keyword search. */
+  retrieval: z
+    .object({
+      mode: z.enum(['embeddings', 'keyword']),
+      note: z.string().optional(),
+      chunks: z.number().int(),
+    })
+    .nullable(),
+  /** Memory the loaded agent holds in the gateway (index vectors and text, or the SQL engine). */
+  memory_bytes: z.number().int(),
+  expires_at: z.iso.datetime(),
+});
+export type TPreviewInfo = z.infer<typeof ZPreviewInfo>;
