@@ -12,12 +12,15 @@ export const E2E = {
   // Overridable so two checkouts (or two people) can run the suite side by side.
   gatewayPort: Number(process.env.E2E_GATEWAY_PORT ?? 18000),
   webPort: Number(process.env.E2E_WEB_PORT ?? 15173),
+  /** The local OpenAI/Anthropic/Gemini-compatible server the previews' provider calls reach. */
+  llmPort: Number(process.env.E2E_LLM_PORT ?? 18090),
   databaseUrl:
     process.env.E2E_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_web_e2e',
   dataDir: path.join(tmpdir(), `agentloom-web-e2e-${process.env.E2E_GATEWAY_PORT ?? 18000}`),
 };
 export const GATEWAY_URL = `http://127.0.0.1:${E2E.gatewayPort}`;
 export const WEB_URL = `http://127.0.0.1:${E2E.webPort}`;
+const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
 
 // Both processes must share the vault key (the worker decrypts what the gateway stored).
 const serverEnv = {
@@ -65,6 +68,12 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
+      command: 'node e2e/llm-test-server.mjs',
+      port: E2E.llmPort,
+      env: { LLM_TEST_SERVER_PORT: String(E2E.llmPort) },
+      reuseExistingServer: false,
+    },
+    {
       // Migrations first: the e2e database is created on the first run.
       command: 'node ../../scripts/db-migrate.mjs && node ../gateway/dist/main.js',
       url: `${GATEWAY_URL}/health/live`,
@@ -75,6 +84,11 @@ export default defineConfig({
         WEB_URL,
         CORS_ORIGINS: WEB_URL,
         LOGIN_MAX_FAILURES: '1000',
+        OPENAI_BASE_URL: `${LLM_URL}/v1`,
+        GROQ_BASE_URL: `${LLM_URL}/v1`,
+        DEEPSEEK_BASE_URL: `${LLM_URL}/v1`,
+        ANTHROPIC_BASE_URL: `${LLM_URL}/anthropic/v1`,
+        GEMINI_BASE_URL: `${LLM_URL}/v1beta`,
       },
       reuseExistingServer: false,
       timeout: 120_000,

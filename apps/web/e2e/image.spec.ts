@@ -1,11 +1,15 @@
 import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
 import { GATEWAY_URL } from '../playwright.config';
 import { screenshotBothThemes, signInThroughApi } from './wizard-support';
 
-test('image agent screen: texts, how-to, and the launch failure message', async ({
+const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+
+test('image agent: launch, preview, generate with a Gemini key, download, then edit', async ({
   page,
   request,
 }) => {
+  test.setTimeout(90_000);
   await signInThroughApi(page, request);
   await page.goto('/build/image');
   await expect(page.getByRole('heading', { name: 'AI Image Generation Agent' })).toBeVisible();
@@ -18,37 +22,61 @@ test('image agent screen: texts, how-to, and the launch failure message', async 
   }
   await screenshotBothThemes(page, 'image-agent');
 
-  // The gateway has no image launcher in this build, so the launch fails and says so.
-  const launched = page.waitForResponse(`${GATEWAY_URL}/img/launch-streamlit-app`);
   await page.getByRole('button', { name: 'Launch Image Generator' }).click();
-  expect((await launched).ok()).toBe(false);
+  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
+  const tab = page.getByRole('link', { name: 'Open in New Tab' });
+  await expect(tab).toHaveAttribute('href', new RegExp(`^${GATEWAY_URL}/p/[A-Za-z0-9_-]{43}/$`));
+
+  await page.getByRole('button', { name: 'Preview Agent' }).click();
+  const frameElement = page.getByTitle('Image Agent Preview');
+  await expect(frameElement).toHaveAttribute('sandbox', /allow-scripts/);
+  const frame = page.frameLocator('iframe[title="Image Agent Preview"]');
+  await expect(
+    frame.getByRole('heading', { level: 1, name: 'AI Image Generation Agent' }),
+  ).toBeVisible();
+
+  // Generate: the gateway calls the (local, Gemini-compatible) image API with the typed key.
+  await frame.getByLabel('Gemini API key').fill('AIzaSy-e2e-typed-key-0123456789abcdef');
+  await frame.getByLabel('Description').fill('A lighthouse at dusk, watercolour');
+  await frame.getByRole('button', { name: 'Generate image' }).click();
+  const image = frame.getByRole('img', { name: 'Generated image 1' });
+  await expect(image).toBeVisible();
+  await screenshotBothThemes(page, 'image-agent-generated');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    frame.getByRole('link', { name: 'Download image' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('agentloom-image-1.png');
+  const saved = test.info().outputPath('generated.png');
+  await download.saveAs(saved);
+  const png = await readFile(saved);
+  expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+
+  // Edit: upload the downloaded image and describe the change.
+  await frame.getByLabel('Image', { exact: true }).setInputFiles(saved);
+  await frame.getByLabel('Edits').fill('Make the sky purple');
+  await frame.getByRole('button', { name: 'Apply edits' }).click();
+  await expect(frame.getByRole('img', { name: 'Generated image 1' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Back to Generator' }).click();
+  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
+});
+
+test('image agent: a launch the server refuses shows the SPEC message', async ({
+  page,
+  request,
+}) => {
+  await signInThroughApi(page, request);
+  // The one failure a user can meet here is the gateway refusing (e.g. its Redis is down).
+  await page.route(`${GATEWAY_URL}/img/launch-streamlit-app`, (route) =>
+    route.fulfill({ status: 503, json: { detail: 'Previews are unavailable right now.' } }),
+  );
+  await page.goto('/build/image');
+  await page.getByRole('button', { name: 'Launch Image Generator' }).click();
   await expect(
     page.getByText('Could not start the Streamlit service. Check server logs.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Launch Image Generator' })).toBeEnabled();
   await screenshotBothThemes(page, 'image-agent-launch-failed');
-});
-
-test('image agent screen: ready state and a sandboxed preview (launcher answer stubbed)', async ({
-  page,
-  request,
-}) => {
-  await signInThroughApi(page, request);
-  // The launcher is not part of this gateway; its answer is stubbed to show the ready path.
-  await page.route(`${GATEWAY_URL}/img/launch-streamlit-app`, (route) =>
-    route.fulfill({ json: { url: 'http://127.0.0.1:9/' } }),
-  );
-  await page.goto('/build/image');
-  await page.getByRole('button', { name: 'Launch Image Generator' }).click();
-  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Open in New Tab' })).toHaveAttribute(
-    'href',
-    'http://127.0.0.1:9/',
-  );
-  await page.getByRole('button', { name: 'Preview Agent' }).click();
-  const frame = page.getByTitle('Image Agent Preview');
-  await expect(frame).toBeVisible();
-  await expect(frame).toHaveAttribute('sandbox', /allow-scripts/);
-  await page.getByRole('button', { name: 'Back to Generator' }).click();
-  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
 });

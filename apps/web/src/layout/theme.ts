@@ -23,6 +23,11 @@ export function applyTheme(theme: Theme, storage: Pick<Storage, 'setItem'>, root
   }
 }
 
+/** The theme on screen now (what the navbar's toggle last applied). */
+export function currentTheme(): Theme {
+  return document.documentElement.classList.contains('dark') ? 'dark' : 'light';
+}
+
 export function useTheme(): { theme: Theme; toggleTheme: () => void } {
   const [theme, setTheme] = useState<Theme>(() => readTheme(localStorage));
   useEffect(() => {

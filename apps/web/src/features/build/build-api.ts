@@ -159,9 +159,14 @@ export function previewFailure(error: unknown, type: TAgentType): string {
   return 'Unknown error occurred.';
 }
 
-/** A preview URL the gateway answers may be a path on the gateway itself. */
-export function absolutePreviewUrl(url: string): string {
-  return url.startsWith('/') ? `${API_URL}${url}` : url;
+/**
+ * The frame address of a preview: absolute (the gateway may answer a path on itself), in the
+ * app's current theme so the preview page opens light or dark to match.
+ */
+export function previewFrameUrl(url: string, theme: 'light' | 'dark'): string {
+  const absolute = new URL(url.startsWith('/') ? `${API_URL}${url}` : url, window.location.href);
+  absolute.searchParams.set('theme', theme);
+  return absolute.toString();
 }
 
 export function usePreview(type: TAgentType, sessionId: string) {

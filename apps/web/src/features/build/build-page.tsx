@@ -21,10 +21,11 @@ import {
   Spinner,
 } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
+import { currentTheme } from '../../layout/theme';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
 import {
-  absolutePreviewUrl,
+  previewFrameUrl,
   previewFailure,
   useAgentName,
   useBuild,
@@ -124,7 +125,7 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
             runs on another origin, so same-origin here is its origin, never the app's. */}
         <iframe
           title={`${agentLabel} Agent Preview`}
-          src={absolutePreviewUrl(preview.data.preview_url)}
+          src={previewFrameUrl(preview.data.preview_url, currentTheme())}
           className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"
           sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
         />

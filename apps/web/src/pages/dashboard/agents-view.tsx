@@ -14,10 +14,12 @@ import {
   type BadgeTone,
 } from '../../components/ui';
 import { api, apiRaw, errorDetail } from '../../lib/api';
+import { currentTheme } from '../../layout/theme';
 import { notify } from '../../lib/notify';
 import { formatKeyDate } from './api-key-format';
 import { BackToDashboard, ViewHeader } from './back-button';
 import { useAgents, useDeleteAgent } from './dashboard-api';
+import { PREVIEW_PATHS, previewFrameUrl } from '../../features/build/build-api';
 
 /** SPEC §4: Built green, Building yellow, Failed red, anything else grey. */
 export function statusTone(status: string): BadgeTone {
@@ -34,12 +36,6 @@ export function statusTone(status: string): BadgeTone {
 }
 
 type AgentType = TPipelineListItem['type'];
-
-/** SPEC §7 preview start paths (the SQL one really has `previews` twice). */
-export function previewStartPath(type: AgentType, id: string): string {
-  const sid = encodeURIComponent(id);
-  return type === 'sql' ? `/sql/previews/previews/${sid}/start` : `/rag/previews/${sid}/start`;
-}
 
 const PREVIEW_FALLBACK: Record<AgentType, string> = {
   rag: 'Failed to start preview.',
@@ -74,7 +70,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
 
   const startPreview = useMutation({
     mutationFn: (agent: TPipelineListItem) =>
-      api<{ preview_url: string }>(previewStartPath(agent.type, agent.id), { method: 'POST' }),
+      api<{ preview_url: string }>(PREVIEW_PATHS[agent.type](agent.id), { method: 'POST' }),
     onMutate: () => setPreviewError(null),
     onSuccess: (answer, agent) => setPreview({ agent, url: answer.preview_url }),
     onError: (error, agent) => {
@@ -132,7 +128,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
             </Button>
           </div>
           <iframe
-            src={preview.url}
+            src={previewFrameUrl(preview.url, currentTheme())}
             title={`Preview of ${preview.agent.name}`}
             className="h-[80vh] w-full rounded-lg border border-slate-200 bg-white dark:border-slate-700"
           />
