@@ -1,0 +1,45 @@
+import type { WorkerConfig } from '../config/env';
+import { AppProcess, assertBuilt } from './app-process';
+import { freePort } from './redis-server';
+
+export interface GatewayReplica {
+  app: AppProcess;
+  /** http://127.0.0.1:<port> */
+  url: string;
+}
+
+/**
+ * One replica of the built gateway (`node apps/gateway/dist/main.js`) on a free port. Replicas
+ * started with the same `config` and `jwtSecret` share everything a deployment shares: Postgres,
+ * Redis, queue prefix, data folder, vault key and token secret — and nothing else.
+ * (gateway-process.ts gives each gateway a secret of its own; a token from one replica must
+ * work on the next, so here the secret is the caller's.)
+ */
+export async function startGatewayReplica(
+  config: WorkerConfig,
+  options: { name: string; jwtSecret: string; env?: Record<string, string>; timeoutMs: number },
+): Promise<GatewayReplica> {
+  const port = await freePort();
+  const app = await AppProcess.start({
+    name: options.name,
+    main: assertBuilt('gateway'),
+    env: {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: config.DATABASE_URL,
+      DATABASE_POOL_SIZE: '4',
+      REDIS_URL: config.REDIS_URL,
+      QUEUE_PREFIX: config.QUEUE_PREFIX,
+      DATA_DIR: config.DATA_DIR,
+      VAULT_MASTER_KEY: config.VAULT_MASTER_KEY.toString('base64'),
+      JWT_SECRET: options.jwtSecret,
+      // The ready line is logged at info.
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    ready: /Gateway listening on/,
+    timeoutMs: options.timeoutMs,
+  });
+  return { app, url: `http://127.0.0.1:${port}` };
+}

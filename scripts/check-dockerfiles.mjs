@@ -1,0 +1,448 @@
+#!/usr/bin/env node
+// Checks the images' Dockerfiles (apps/*/Dockerfile) against the repository, for machines without
+// a Docker engine (.ci/run runs it next to `docker-compose config -q`):
+//  - every RUN that installs or builds is something CI runs: `npm ci`/`npm install` as .ci/run
+//    installs (or its production-only variant, with the same fallback), `npm run S -w W` and
+//    `npx turbo run T --filter=W` name scripts and workspaces that exist, and CI's own task graph
+//    (`turbo run test typecheck`, what `npm test` and `npm run lint` run) runs W's S, or every
+//    command of it;
+//  - the npm version installed is package.json's "packageManager";
+//  - every COPY source exists and is not excluded by .dockerignore; every workspace manifest is
+//    copied before the install (npm checks them all against the lockfile); `COPY --from` copies
+//    from an earlier stage, and a copied dist/ is built by that stage;
+//  - the final stage runs as a non-root user, has a HEALTHCHECK, and its CMD starts what the
+//    workspace's `start` script starts; every folder the app's code reads from next to dist/ at run
+//    time (the worker's project templates, the gateway's preview assets) is in its image;
+//  - docker-compose.yml builds exactly these Dockerfiles.
+// It prints what it checked and exits 1 on the first run with any problem.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const read = (file) => readFileSync(path.join(root, file), 'utf8');
+const rootPackage = JSON.parse(read('package.json'));
+const problems = [];
+let checks = 0;
+
+function report(where, ok, message) {
+  checks += 1;
+  if (!ok) problems.push(`${where}: ${message}`);
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${message}`);
+}
+
+// ---- the repository: workspaces, CI's install and task graph, .dockerignore ----------------
+
+/** name → { dir, scripts } for every npm workspace. */
+const workspaces = new Map();
+for (const pattern of rootPackage.workspaces) {
+  const base = pattern.replace(/\/\*$/, '');
+  for (const entry of readdirSync(path.join(root, base), { withFileTypes: true })) {
+    const dir = `${base}/${entry.name}`;
+    if (!entry.isDirectory() || !existsSync(path.join(root, dir, 'package.json'))) continue;
+    const manifest = JSON.parse(read(`${dir}/package.json`));
+    workspaces.set(manifest.name, { dir, scripts: manifest.scripts ?? {} });
+  }
+}
+const workspaceAt = (dir) => [...workspaces].find(([, ws]) => ws.dir === dir)?.[0];
+
+function turboDry(args) {
+  const output = execFileSync(
+    path.join(root, 'node_modules', '.bin', 'turbo'),
+    ['run', ...args, '--dry=json'],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
+  );
+  return JSON.parse(output.slice(output.indexOf('{'))).tasks.map((task) => ({
+    id: task.taskId,
+    workspace: task.package,
+    task: task.task,
+    command: task.command,
+  }));
+}
+/** What CI runs: `npm test` (turbo run test) and `npm run lint` (turbo run typecheck, …). */
+const ciTasks = turboDry(['test', 'typecheck']).filter((task) => task.command !== '<NONEXISTENT>');
+const ciTaskIds = new Set(ciTasks.map((task) => task.id));
+
+/** The install commands of .ci/run, normalised (`npm ci …`, then its `npm install …` fallback). */
+const ciInstalls = read('.ci/run')
+  .split('\n')
+  .map((line) => line.match(/^\s*(?:if !\s+)?(npm (?:ci|install)(?: --[a-z-]+)*)/)?.[1])
+  .filter(Boolean);
+
+function dockerignoreMatcher() {
+  const rules = read('.dockerignore')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const negate = line.startsWith('!');
+      const pattern = (negate ? line.slice(1) : line).replace(/^\/+|\/+$/g, '');
+      let source = '';
+      for (let i = 0; i < pattern.length; i += 1) {
+        if (pattern.startsWith('**/', i)) {
+          source += '(?:.*/)?';
+          i += 2;
+        } else if (pattern.startsWith('**', i)) {
+          source += '.*';
+          i += 1;
+        } else if (pattern[i] === '*') source += '[^/]*';
+        else if (pattern[i] === '?') source += '[^/]';
+        else source += pattern[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
+      }
+      return { negate, regex: new RegExp(`^${source}(?:/.*)?$`) };
+    });
+  return (file) => {
+    let excluded = false;
+    for (const rule of rules) if (rule.regex.test(file)) excluded = !rule.negate;
+    return excluded;
+  };
+}
+const ignored = dockerignoreMatcher();
+
+// ---- Dockerfile parsing ----------------------------------------------------------------------
+
+/** Instructions with continuation lines joined and comments dropped. */
+function instructions(text) {
+  const result = [];
+  let current = null;
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (!current && (line === '' || line.startsWith('#'))) return;
+    if (current && line.startsWith('#')) return; // comment inside a continuation
+    const continues = line.endsWith('\\');
+    const body = continues ? line.slice(0, -1).trim() : line;
+    if (current) current.text += ` ${body}`;
+    else current = { line: index + 1, text: body };
+    if (!continues) {
+      const [, keyword, args] = current.text.match(/^(\S+)\s*(.*)$/);
+      result.push({ line: current.line, keyword: keyword.toUpperCase(), args });
+      current = null;
+    }
+  });
+  return result;
+}
+
+/** The words of a shell command line or of a JSON (exec form) array. */
+const words = (args) =>
+  args.startsWith('[') ? JSON.parse(args) : args.split(/\s+/).filter(Boolean);
+
+/** A RUN line's simple commands: `a && b || c` → [a, b, c], each with how it is joined. */
+function commandsOf(args) {
+  return args.split(/\s*(&&|\|\||;)\s*/).reduce((list, part, index, parts) => {
+    if (index % 2 === 0) list.push({ words: words(part), after: parts[index - 1] ?? null });
+    return list;
+  }, []);
+}
+
+function option(list, long, short) {
+  const values = [];
+  list.forEach((word, index) => {
+    if (word.startsWith(`${long}=`)) values.push(word.slice(long.length + 1));
+    else if (word === long || (short && word === short)) values.push(list[index + 1]);
+  });
+  return values;
+}
+
+// ---- checks ------------------------------------------------------------------------------------
+
+/** How CI runs workspace `name`'s script `script`: a task of its graph, or each of its commands. */
+function ciRuns(name, script) {
+  if (ciTaskIds.has(`${name}#${script}`)) return `CI runs ${name}#${script} (turbo task graph)`;
+  const workspace = workspaces.get(name);
+  const parts = workspace.scripts[script].split(/\s*&&\s*/);
+  const configs = readdirSync(path.join(root, workspace.dir))
+    .filter((file) => /\.config\.[cm]?[jt]s$/.test(file))
+    .map((file) => read(`${workspace.dir}/${file}`));
+  const where = parts.map((part) => {
+    const task = ciTasks.find(
+      (candidate) => candidate.workspace === name && candidate.command.includes(part),
+    );
+    if (task) return `\`${part}\` in ${task.id}`;
+    if (configs.some((config) => config.includes(part))) {
+      return `\`${part}\` in ${name}'s test configuration (run by ${name}#test)`;
+    }
+    return null;
+  });
+  if (where.every(Boolean)) return `CI runs every command of it: ${where.join('; ')}`;
+  return null;
+}
+
+function checkDockerfile(file, app) {
+  console.log(`\n${file}`);
+  const steps = instructions(read(file));
+  const args = new Map();
+  const stages = []; // { name, image, parent, built: Set<workspace>, copies: [] }
+  const sameAsCi = (command) => ciInstalls.includes(command);
+
+  for (const step of steps) {
+    const where = `${file}:${step.line}`;
+    const stage = stages.at(-1);
+    switch (step.keyword) {
+      case 'ARG': {
+        const [name, value] = step.args.split('=');
+        args.set(name, value ?? '');
+        break;
+      }
+      case 'FROM': {
+        const [image, , name] = step.args.split(/\s+/);
+        const resolved = image.replace(/\$\{(\w+)\}/g, (_, key) => args.get(key) ?? '');
+        const parent = stages.find((candidate) => candidate.name === resolved);
+        stages.push({
+          name: name ?? `#${stages.length}`,
+          image: parent ? parent.image : resolved,
+          parent,
+          built: new Set(parent?.built ?? []),
+          copied: new Set(parent?.copied ?? []),
+          user: parent?.user ?? null,
+          healthcheck: parent?.healthcheck ?? null,
+          cmd: parent?.cmd ?? null,
+          step,
+        });
+        break;
+      }
+      case 'COPY': {
+        const list = words(step.args);
+        const from = option(list, '--from')[0];
+        const paths = list.filter((word) => !word.startsWith('--'));
+        const sources = paths.slice(0, -1);
+        if (from) {
+          const source = stages.find((candidate) => candidate.name === from);
+          for (const item of sources) {
+            const dist = item.match(/^\/app\/(.+)\/dist$/);
+            const name = dist && workspaceAt(dist[1]);
+            if (!dist) {
+              report(where, Boolean(source), `COPY --from=${from} ${item}: an earlier stage`);
+            } else {
+              report(
+                where,
+                Boolean(source && name && source.built.has(name)),
+                `COPY --from=${from} ${item}: earlier stage ${from} builds ${name ?? dist[1]}`,
+              );
+            }
+          }
+          break;
+        }
+        for (const item of sources) {
+          const exists = existsSync(path.join(root, item));
+          report(
+            where,
+            exists && !ignored(item),
+            `COPY ${item}: ${exists ? 'exists' : 'MISSING'}${exists && ignored(item) ? ', but .dockerignore excludes it' : ', not excluded by .dockerignore'}`,
+          );
+          stage.copied.add(item.replace(/\/$/, ''));
+        }
+        break;
+      }
+      case 'RUN':
+        checkRun(where, stage, step.args, sameAsCi);
+        break;
+      case 'USER':
+        stage.user = step.args.trim();
+        break;
+      case 'HEALTHCHECK':
+        stage.healthcheck = step.args;
+        break;
+      case 'CMD':
+        stage.cmd = words(step.args);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // The final stage: what the image is.
+  const final = stages.at(-1);
+  const where = `${file}:${final.step.line}`;
+  const unprivilegedBase = /unprivileged/.test(final.image);
+  report(
+    where,
+    (final.user && !/^(root|0)(:|$)/.test(final.user)) || unprivilegedBase,
+    `final stage runs as a non-root user (${final.user ?? `${final.image}'s own`})`,
+  );
+  report(where, Boolean(final.healthcheck), 'final stage has a HEALTHCHECK');
+  const workspaceName = workspaceAt(`apps/${app}`);
+  const startScript = workspaces.get(workspaceName)?.scripts.start ?? '';
+  const cmdText = (final.cmd ?? []).join(' ');
+  const main = startScript.match(/^node (\S+\.m?js)$/)?.[1];
+  if (main) {
+    const expected = `node apps/${app}/${main}`;
+    report(
+      where,
+      cmdText.includes(expected),
+      `CMD runs \`${expected}\`, what \`npm start -w ${workspaceName}\` runs`,
+    );
+  }
+  for (const script of cmdText.match(/node (scripts\/\S+\.mjs)/g) ?? []) {
+    const file = script.slice('node '.length);
+    const npmScript = Object.entries(rootPackage.scripts).find(([, body]) => body === script);
+    report(
+      where,
+      Boolean(npmScript) && final.copied.has(file),
+      `CMD runs \`${script}\` (\`npm run ${npmScript?.[0] ?? '?'}\`), copied into the image`,
+    );
+  }
+  for (const folder of runtimeFolders(app)) {
+    report(
+      where,
+      final.copied.has(folder.path),
+      `${folder.path} (read at run time by ${folder.by}) is copied into the final image`,
+    );
+  }
+  const installing = stages.find((stage) => stage.installs);
+  if (installing) {
+    const missing = [...workspaces.values()]
+      .map((ws) => `${ws.dir}/package.json`)
+      .filter((manifest) => !installing.copied.has(manifest));
+    report(
+      where,
+      missing.length === 0,
+      `every workspace manifest is copied before the install${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
+    );
+  }
+}
+
+/**
+ * Folders of an app its compiled code reads at run time: `path.resolve(__dirname, '../../x')` (or
+ * path.join) in a source file under src/ that lands outside src/ (so outside dist/ once built),
+ * like the worker's project templates. Tests and test helpers aside.
+ */
+function runtimeFolders(app) {
+  const src = path.join(root, 'apps', app, 'src');
+  const found = new Map();
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'testing') visit(file); // test helpers reach the repository root
+      } else if (/\.ts$/.test(entry.name) && !/\.(e2e-)?spec\.ts$/.test(entry.name)) {
+        const pattern = /path\.(?:resolve|join)\(\s*__dirname,\s*'([^']+)'\s*\)/g;
+        for (const [, relative] of readFileSync(file, 'utf8').matchAll(pattern)) {
+          const target = path.resolve(dir, relative);
+          if (path.relative(src, target).startsWith('..')) {
+            found.set(path.relative(root, target), path.relative(root, file));
+          }
+        }
+      }
+    }
+  };
+  visit(src);
+  return [...found].map(([folder, by]) => ({ path: folder, by }));
+}
+
+function checkRun(where, stage, args, sameAsCi) {
+  const commands = commandsOf(args);
+  commands.forEach(({ words: list, after }, index) => {
+    const [program, sub, ...rest] = list;
+    const text = list.join(' ');
+    if (program === 'npm' && (sub === 'ci' || sub === 'install') && list.includes('-g')) {
+      const wanted = rootPackage.packageManager;
+      const pinned = list.find((word) => word.startsWith('npm@'));
+      report(where, pinned === wanted, `\`${text}\`: package.json's packageManager (${wanted})`);
+      return;
+    }
+    if (program === 'npm' && (sub === 'ci' || sub === 'install')) {
+      stage.installs = true;
+      const named = [...option(rest, '--workspace', '-w')];
+      for (const name of named) {
+        report(where, workspaces.has(name), `\`npm ${sub}\` --workspace ${name}: a workspace`);
+      }
+      const flags = rest.filter((word) => word.startsWith('--') && !word.startsWith('--workspace'));
+      const base = `npm ${sub} ${flags.filter((flag) => flag !== '--omit=dev' && flag !== '--include-workspace-root').join(' ')}`;
+      if (named.length === 0) {
+        report(where, sameAsCi(text), `\`${text}\`: .ci/run's install`);
+      } else {
+        report(
+          where,
+          sameAsCi(base) && rest.includes('--omit=dev'),
+          `\`${text}\`: .ci/run's install (\`${base}\`), production dependencies of ${named.join(', ')} only`,
+        );
+      }
+      if (sub === 'install') {
+        const previous = commands[index - 1];
+        report(
+          where,
+          after === '||' &&
+            previous?.words[1] === 'ci' &&
+            previous.words.slice(2).join(' ') === rest.join(' '),
+          `\`npm install\` only as the fallback of the same \`npm ci\`, as .ci/run does`,
+        );
+      }
+      return;
+    }
+    if (program === 'npm' && (sub === 'run' || sub === 'run-script')) {
+      const script = rest[0];
+      const name = option(rest, '--workspace', '-w')[0];
+      const scripts = name ? workspaces.get(name)?.scripts : rootPackage.scripts;
+      report(
+        where,
+        Boolean(scripts?.[script]),
+        `\`${text}\`: ${name ?? 'the root'} has script "${script}"`,
+      );
+      if (name && scripts?.[script]) {
+        const how = ciRuns(name, script);
+        report(where, Boolean(how), `\`${text}\`: ${how ?? 'not something CI runs'}`);
+        stage.built.add(name);
+      }
+      return;
+    }
+    if ((program === 'npx' && sub === 'turbo') || program === 'turbo') {
+      const turboArgs = program === 'npx' ? rest : [sub, ...rest];
+      const [command, task] = turboArgs;
+      const filters = option(turboArgs, '--filter');
+      const turbo = JSON.parse(read('turbo.json'));
+      report(
+        where,
+        command === 'run' && Boolean(turbo.tasks[task]),
+        `\`${text}\`: turbo.json has task "${task}"`,
+      );
+      for (const name of filters) {
+        const has = Boolean(workspaces.get(name)?.scripts[task]);
+        report(where, has, `\`${text}\`: ${name} is a workspace with script "${task}"`);
+        if (has) {
+          report(
+            where,
+            ciTaskIds.has(`${name}#${task}`),
+            `\`${text}\`: CI runs ${name}#${task} (turbo task graph)`,
+          );
+        }
+      }
+      // What the command builds: the filtered workspaces and what their task depends on.
+      for (const planned of turboDry([task, ...filters.map((name) => `--filter=${name}`)])) {
+        if (planned.command !== '<NONEXISTENT>') stage.built.add(planned.workspace);
+      }
+      return;
+    }
+    console.log(`  --   \`${text}\`: system command, not a project script`);
+  });
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+console.log('Checking the Dockerfiles against the repository (no Docker engine needed).');
+console.log(`CI's task graph (turbo run test typecheck): ${ciTasks.length} tasks.`);
+console.log(
+  `CI's install (.ci/run): ${ciInstalls.map((command) => `\`${command}\``).join(' || ')}.`,
+);
+
+const dockerfiles = readdirSync(path.join(root, 'apps'))
+  .filter((app) => existsSync(path.join(root, 'apps', app, 'Dockerfile')))
+  .map((app) => ({ app, file: `apps/${app}/Dockerfile` }));
+for (const { app, file } of dockerfiles) checkDockerfile(file, app);
+
+console.log('\ndocker-compose.yml');
+const composed = [...read('docker-compose.yml').matchAll(/^\s+dockerfile:\s*(\S+)\s*$/gm)].map(
+  (match) => match[1],
+);
+for (const { file } of dockerfiles) {
+  report('docker-compose.yml', composed.includes(file), `builds ${file}`);
+}
+for (const file of composed) {
+  report('docker-compose.yml', existsSync(path.join(root, file)), `${file} exists`);
+}
+
+console.log(`\n${checks} checks, ${problems.length} problems.`);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`problem: ${problem}`);
+  process.exit(1);
+}
