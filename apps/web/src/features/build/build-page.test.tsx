@@ -126,7 +126,8 @@ describe('build screen', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Preview' }));
     const frame = await screen.findByTitle('SQL Agent Preview');
-    expect(frame).toHaveAttribute('src', 'http://127.0.0.1:7860/');
+    // The preview opens in the app's theme (light here).
+    expect(frame).toHaveAttribute('src', 'http://127.0.0.1:7860/?theme=light');
     expect(frame).toHaveClass('w-full', 'h-[80vh]');
     expect(screen.getByRole('button', { name: 'Download Code' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toBeInTheDocument();
