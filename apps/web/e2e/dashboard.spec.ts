@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { solidPng } from './png';
+import { solidPng } from '@agentloom/agent-runtime/testing';
 import { screenshotBothThemes } from './screenshots';
 import { signUpAndLogIn } from './support';
 
