@@ -16,6 +16,8 @@ import {
   redactSecret,
   RefusedDataSourceError,
   UnreachableDataSourceError,
+  type CheckedTarget,
+  type ParsedDatabaseUri,
 } from './databases';
 
 export interface CheckedDatabaseSource {
@@ -60,18 +62,7 @@ export class DataSourcesService {
     try {
       const parsed = parseDatabaseUri(type, uri);
       password = parsed.password;
-      const timeoutMs = this.config.DATA_SOURCE_TIMEOUT_MS;
-      const [target] = await withDeadline(
-        checkDataSourceTarget(parsed, {
-          strict: this.config.DATA_SOURCE_STRICT,
-          platformEndpoints: this.platformEndpoints,
-        }),
-        timeoutMs,
-        () =>
-          new UnreachableDataSourceError(
-            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
-          ),
-      );
+      const [target] = await this.allowedTargets(parsed);
       if (!target) throw new UnreachableDataSourceError('The database host has no address.');
       const parts = splitDatabaseUri(parsed);
       const pinned = new URL(`${type === 'postgres' ? 'postgresql' : 'mysql'}://placeholder`);
@@ -96,19 +87,7 @@ export class DataSourcesService {
     try {
       const parsed = parseDatabaseUri(type, uri);
       password = parsed.password;
-      // DNS has no deadline of its own; a host that never resolves must not hold the request.
-      const timeoutMs = this.config.DATA_SOURCE_TIMEOUT_MS;
-      const addresses = await withDeadline(
-        checkDataSourceTarget(parsed, {
-          strict: this.config.DATA_SOURCE_STRICT,
-          platformEndpoints: this.platformEndpoints,
-        }),
-        timeoutMs,
-        () =>
-          new UnreachableDataSourceError(
-            `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
-          ),
-      );
+      const addresses = await this.allowedTargets(parsed);
       const report = await probeDatabase(
         parsed,
         { database, table },
@@ -129,6 +108,25 @@ export class DataSourcesService {
     } catch (error) {
       throw this.asHttpError(error, password);
     }
+  }
+
+  /**
+   * The addresses the URI's hosts resolve to, each checked against the SSRF rules. DNS has no
+   * deadline of its own; a host that never resolves must not hold the request.
+   */
+  private allowedTargets(parsed: ParsedDatabaseUri): Promise<CheckedTarget[]> {
+    const timeoutMs = this.config.DATA_SOURCE_TIMEOUT_MS;
+    return withDeadline(
+      checkDataSourceTarget(parsed, {
+        strict: this.config.DATA_SOURCE_STRICT,
+        platformEndpoints: this.platformEndpoints,
+      }),
+      timeoutMs,
+      () =>
+        new UnreachableDataSourceError(
+          `Looking up the database host took longer than ${timeoutMs / 1000} s.`,
+        ),
+    );
   }
 
   /** 400 for a malformed URI, 422 for a refused or unreachable one; never with the password. */
