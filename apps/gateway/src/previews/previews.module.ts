@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MulterModule } from '@nestjs/platform-express';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { BuildsModule } from '../builds/builds.module';
-import { APP_CONFIG, AppConfig } from '../config/env';
-import { incomingDiskStorage } from '../files/data-dirs';
+import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { PreviewAgentLoader } from './preview-agents';
@@ -19,13 +17,7 @@ import { PreviewsService } from './previews.service';
     PipelinesModule,
     BuildsModule,
     ApiKeysModule,
-    MulterModule.registerAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        storage: incomingDiskStorage(config),
-        limits: { fields: 10, fieldSize: 16 * 1024, parts: 12 },
-      }),
-    }),
+    incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
   controllers: [PreviewsController, PreviewPagesController],
   providers: [

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MulterModule } from '@nestjs/platform-express';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
-import { APP_CONFIG, AppConfig } from '../config/env';
-import { incomingDiskStorage } from '../files/data-dirs';
+import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { UploadsService } from '../sources/uploads.service';
@@ -14,13 +12,7 @@ import { WizardService } from './wizard.service';
   imports: [
     PipelinesModule,
     ApiKeysModule,
-    MulterModule.registerAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        storage: incomingDiskStorage(config),
-        limits: { fields: 10, fieldSize: 16 * 1024, parts: 12 },
-      }),
-    }),
+    incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
   controllers: [RagWizardController, SqlWizardController],
   providers: [WizardService, UploadsService, DataSourcesService],
