@@ -5,8 +5,8 @@ import { REPO_ROOT } from './app-process';
 
 /**
  * Drops the database `url` names (with its connections) and creates it again through
- * `scripts/db-migrate.mjs`, exactly as the global setup prepares the worker's own test database.
- * For a spec that wants a database of its own, so it never collides with the other suites.
+ * `scripts/db-migrate.mjs`: the worker's own test database (global setup), and any spec that
+ * wants a database of its own so it never collides with the other suites.
  */
 export async function freshDatabase(url: string): Promise<void> {
   const target = new URL(url);

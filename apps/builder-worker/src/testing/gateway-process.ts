@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { WorkerConfig } from '../config/env';
-import { AppProcess, assertBuilt } from './app-process';
-import { freePort } from './redis-server';
+import type { AppProcess } from './app-process';
+import { startGatewayReplica } from './gateway-replica';
 
 export interface GatewayProcess {
   app: AppProcess;
@@ -16,34 +16,20 @@ export interface GatewayProcess {
 
 /**
  * `node apps/gateway/dist/main.js` sharing the worker's Postgres, Redis, queue prefix, data
- * folder and vault key, on a free port: the producer side of the builds queue, for real.
+ * folder and vault key, on a free port: the producer side of the builds queue, for real. It
+ * signs tokens with a secret of its own, which `token()` uses to sign in without an account.
  */
 export async function startGatewayProcess(
   config: WorkerConfig,
   timeoutMs: number,
 ): Promise<GatewayProcess> {
-  const port = await freePort();
   const jwtSecret = randomBytes(48).toString('base64url');
-  const app = await AppProcess.start({
+  const { app, url: base } = await startGatewayReplica(config, {
     name: 'gateway',
-    main: assertBuilt('gateway'),
-    env: {
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: config.DATABASE_URL,
-      DATABASE_POOL_SIZE: '2',
-      REDIS_URL: config.REDIS_URL,
-      QUEUE_PREFIX: config.QUEUE_PREFIX,
-      DATA_DIR: config.DATA_DIR,
-      VAULT_MASTER_KEY: config.VAULT_MASTER_KEY.toString('base64'),
-      JWT_SECRET: jwtSecret,
-      LOG_LEVEL: 'info',
-    },
-    ready: /Gateway listening on/,
+    jwtSecret,
+    env: { DATABASE_POOL_SIZE: '2' },
     timeoutMs,
   });
-  const base = `http://127.0.0.1:${port}`;
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   return {
     app,

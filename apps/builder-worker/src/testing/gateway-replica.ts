@@ -11,9 +11,8 @@ export interface GatewayReplica {
 /**
  * One replica of the built gateway (`node apps/gateway/dist/main.js`) on a free port. Replicas
  * started with the same `config` and `jwtSecret` share everything a deployment shares: Postgres,
- * Redis, queue prefix, data folder, vault key and token secret — and nothing else.
- * (gateway-process.ts gives each gateway a secret of its own; a token from one replica must
- * work on the next, so here the secret is the caller's.)
+ * Redis, queue prefix, data folder, vault key and token secret — and nothing else. The token
+ * secret is the caller's, so a token from one replica works on the next.
  */
 export async function startGatewayReplica(
   config: WorkerConfig,
