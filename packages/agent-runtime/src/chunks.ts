@@ -1,17 +1,7 @@
-/**
- * One passage the agent retrieves from: a line of the build's `data/chunks.jsonl`, as the
- * builder writes it (a PDF page, a CSV/Excel row, a text file, or a database row with its key).
- */
-export interface Chunk {
-  id: string;
-  text: string;
-  /** The file or table it came from, e.g. "sales.csv". */
-  source: string;
-  page?: number;
-  row?: number;
-  /** Database rows: the row's key, e.g. "id=42". */
-  ref?: string;
-}
+import type { TChunkLine } from '@agentloom/contracts';
+
+/** One passage the agent retrieves from: a line of the build's `data/chunks.jsonl`. */
+export type Chunk = TChunkLine;
 
 /** Parses `data/chunks.jsonl`; blank lines are skipped, a malformed line is named by number. */
 export function parseChunksJsonl(content: string): Chunk[] {

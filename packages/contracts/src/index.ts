@@ -11,3 +11,4 @@ export * from './wizard';
 export * from './builds';
 export * from './wizard-steps';
 export * from './previews';
+export * from './chunks';

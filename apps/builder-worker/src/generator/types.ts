@@ -1,15 +1,7 @@
-import type { TPipelineConfig } from '@agentloom/contracts';
+import type { TChunkLine, TPipelineConfig } from '@agentloom/contracts';
 
 /** A piece of the source the worker already extracted, with what is needed to cite it. */
-export interface SourceChunk {
-  id: string;
-  text: string;
-  source: string;
-  page?: number;
-  row?: number;
-  /** A database row's key, e.g. "id=42". */
-  ref?: string;
-}
+export type SourceChunk = TChunkLine;
 
 /** A unit the source gives (a PDF page, a CSV row, a whole text file), before chunking. */
 export interface SourceDocument {

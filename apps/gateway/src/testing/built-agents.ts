@@ -1,3 +1,4 @@
+import type { TChunkLine } from '@agentloom/contracts';
 import type { PrismaClient } from '@agentloom/db';
 import archiver from 'archiver';
 import { randomUUID } from 'node:crypto';
@@ -5,15 +6,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-
-/** One line of a build's data/chunks.jsonl, as the builder-worker writes it. */
-export interface ChunkLine {
-  id: string;
-  text: string;
-  source: string;
-  row?: number;
-  page?: number;
-}
 
 /**
  * Marks a configured agent Built the way the builder-worker leaves it — a Built build row and
@@ -25,7 +17,7 @@ export async function markBuilt(
   prisma: PrismaClient,
   dataDir: string,
   pipeline: { id: string; userId: string; type: 'rag' | 'sql' },
-  chunks: ChunkLine[] = [],
+  chunks: TChunkLine[] = [],
 ): Promise<string> {
   const buildId = randomUUID();
   const artifact = `${buildId}.zip`;
@@ -55,7 +47,7 @@ export async function markBuilt(
 }
 
 /** The chunks the worker makes of a CSV: one per row, "column: value" lines, cited by row. */
-export function csvChunks(fileName: string, header: string[], rows: string[][]): ChunkLine[] {
+export function csvChunks(fileName: string, header: string[], rows: string[][]): TChunkLine[] {
   return rows.map((row, index) => ({
     id: `chunk-${String(index).padStart(6, '0')}`,
     source: fileName,
