@@ -31,14 +31,7 @@ const SUBTITLES: Record<PreviewPageModel['kind'], string> = {
 export function renderPreviewPage(model: PreviewPageModel): string {
   const name = escapeHtml(model.name);
   const script = model.kind === 'image' ? 'image.js' : 'preview.js';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${name} · Agentloom preview</title>
-<link rel="stylesheet" href="/p/_assets/preview.css">
+  return `${documentStart(`${name} · Agentloom preview`)}
 <script type="application/json" id="preview-config">${jsonData(model)}</script>
 <script src="/p/_assets/common.js" defer></script>
 <script src="/p/_assets/${script}" defer></script>
@@ -67,14 +60,7 @@ export function renderPreviewPage(model: PreviewPageModel): string {
 
 /** An expired, made-up or broken preview link. */
 export function renderMissingPage(detail: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Preview unavailable</title>
-<link rel="stylesheet" href="/p/_assets/preview.css">
+  return `${documentStart('Preview unavailable')}
 </head>
 <body class="ui-streamlit">
 <main class="missing">
@@ -84,4 +70,16 @@ export function renderMissingPage(detail: string): string {
 </body>
 </html>
 `;
+}
+
+/** Doctype and the head both pages share, up to where each adds its own (title escaped already). */
+function documentStart(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="stylesheet" href="/p/_assets/preview.css">`;
 }
