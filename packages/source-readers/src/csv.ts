@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse';
+import Papa from 'papaparse';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { TUploadSummary } from '@agentloom/contracts';
@@ -25,26 +26,110 @@ export async function inspectCsv(
 
 /**
  * The data rows of a CSV file as records keyed by the trimmed header names, streamed. Used to
- * chunk a source at build time; `inspectCsv` has already proved the file is readable text.
+ * chunk a source at build time and to load it into the preview's SQL engine; `inspectCsv` has
+ * already proved the file is readable text with no record over the size cap.
  */
 export async function* readCsvRecords(filePath: string): AsyncGenerator<Record<string, string>> {
-  const parser = createReadStream(filePath).pipe(
-    parse({
-      bom: true,
-      columns: (header: string[]) => header.map((column) => column.trim()),
-      skip_empty_lines: true,
-      relax_column_count: true,
-      max_record_size: MAX_RECORD_BYTES,
-    }),
-  );
+  for await (const batch of readCsvRecordBatches(filePath)) yield* batch;
+}
+
+/**
+ * `readCsvRecords` a batch at a time (the rows of one read from disk), for callers that handle
+ * hundreds of thousands of rows and should not pay for an await per row.
+ *
+ * Papa Parse reads here rather than csv-parse: for a file already checked by `inspectCsv` it
+ * yields the same records about four times faster, which is most of a RAG build's time
+ * (npm run bench:builds). csv-parse stays the upload check for its line-numbered reasons.
+ */
+export async function* readCsvRecordBatches(
+  filePath: string,
+): AsyncGenerator<Record<string, string>[]> {
+  // Decoded by the stream, so a character split between two reads stays whole. Batches of the
+  // default 64 KB read: with 256 KB ones, enough of each batch outlived a young-generation
+  // collection that a 50 MB file's build peaked 100 MB higher.
+  const input = createReadStream(filePath, { encoding: 'utf8' });
+  const ready: string[][][] = [];
+  let columns: string[] | undefined;
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  Papa.parse<string[]>(input, {
+    delimiter: ',',
+    quoteChar: '"',
+    escapeChar: '"',
+    skipEmptyLines: true,
+    chunk(results, parser) {
+      const [error] = results.errors;
+      if (error) {
+        failure = new Error(error.message);
+        parser.abort();
+      } else {
+        ready.push(results.data);
+        // Back-pressure: stop reading while a batch waits for the consumer.
+        input.pause();
+      }
+      notify();
+    },
+    complete() {
+      ended = true;
+      notify();
+    },
+    error(error) {
+      failure = error;
+      notify();
+    },
+  });
   try {
-    for await (const record of parser as AsyncIterable<Record<string, string>>) yield record;
+    for (;;) {
+      const rows = ready.shift();
+      if (rows) {
+        if (ready.length === 0) input.resume();
+        if (rows.length === 0) continue;
+        const records = recordsOf(rows, columns);
+        columns ??= records.columns;
+        if (records.records.length > 0) yield records.records;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
   } catch (error) {
     throw new UnreadableUploadError(`The CSV file could not be read: ${reasonOf(error)}`);
   } finally {
-    parser.destroy();
+    input.destroy();
   }
 }
+
+/** Rows as records; the first row of the file (when `columns` is not yet known) is the header. */
+function recordsOf(
+  rows: string[][],
+  known: string[] | undefined,
+): { columns: string[]; records: Record<string, string>[] } {
+  let from = 0;
+  let columns = known;
+  if (!columns) {
+    const header = rows[0] ?? [];
+    columns = header.map((name, index) => (index === 0 ? stripBom(name) : name).trim());
+    from = 1;
+  }
+  const records: Record<string, string>[] = [];
+  for (let index = from; index < rows.length; index += 1) {
+    const row = rows[index]!;
+    const record: Record<string, string> = {};
+    // A short row has only the fields it holds; extra fields have no column and are dropped.
+    const width = Math.min(row.length, columns.length);
+    for (let field = 0; field < width; field += 1) record[columns[field]!] = row[field]!;
+    records.push(record);
+  }
+  return { columns, records };
+}
+
+const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 async function parseCsv(filePath: string): Promise<{ columns?: string[]; rows: number }> {
   let columns: string[] | undefined;

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Readable } from 'node:stream';
 import type { TUploadSummary } from '@agentloom/contracts';
 import { UnreadableUploadError, reasonOf } from './upload-errors';
@@ -38,7 +38,7 @@ export async function* readExcelRecords(
   const source = await openGuardedWorkbook(filePath, maxUncompressedBytes);
   const sourceFailed = new Promise<never>((_, reject) => source.once('error', reject));
   sourceFailed.catch(() => undefined); // observed through the race below
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, READER_OPTIONS);
+  const reader = new (excelJs().stream.xlsx.WorkbookReader)(source, READER_OPTIONS);
   const worksheets = reader[Symbol.asyncIterator]();
   const next = <T>(iterator: AsyncIterator<T>) => Promise.race([iterator.next(), sourceFailed]);
   try {
@@ -70,6 +70,16 @@ export async function* readExcelRecords(
   }
 }
 
+/**
+ * ExcelJS, loaded on first use: it adds about 24 MB to a process, and most builds and previews
+ * never read a workbook. `require`, not `import()`: jest's CommonJS loader, which runs the apps'
+ * tests, cannot follow a dynamic import.
+ */
+function excelJs(): typeof ExcelJS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('exceljs') as typeof ExcelJS;
+}
+
 const READER_OPTIONS = {
   sharedStrings: 'cache', // cells refer to shared strings by index; the guard bounds their size
   worksheets: 'emit',
@@ -79,7 +89,7 @@ const READER_OPTIONS = {
 } as const;
 
 async function readWorkbook(source: Readable): Promise<ExcelSummary> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, READER_OPTIONS);
+  const reader = new (excelJs().stream.xlsx.WorkbookReader)(source, READER_OPTIONS);
   let table: Table | undefined;
   for await (const worksheet of reader) {
     // workbook.xml precedes the worksheets in the guarded stream, so the tab order is known here.

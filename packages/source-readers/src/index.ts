@@ -1,5 +1,5 @@
 export * from './inspect-upload';
-export { readCsvRecords } from './csv';
+export { readCsvRecordBatches, readCsvRecords } from './csv';
 export { readExcelRecords } from './excel';
 export { readPdfPages } from './pdf';
 export { readTextFile } from './text';

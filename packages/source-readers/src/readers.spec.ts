@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readCsvRecords } from './csv';
+import { readCsvRecordBatches, readCsvRecords } from './csv';
 import { readExcelRecords } from './excel';
 import { readPdfPages } from './pdf';
 import { readTextFile } from './text';
@@ -37,10 +37,39 @@ describe('readCsvRecords', () => {
     ]);
   });
 
-  it('reports a broken file as unreadable, naming the line', async () => {
+  it('reports a broken file as unreadable', async () => {
     const file = path.join(dir, 'broken.csv');
     await writeFile(file, 'a,b\n"unclosed,1\n');
     await expect(collect(readCsvRecords(file))).rejects.toThrow(UnreadableUploadError);
+  });
+
+  it('keeps only the fields a row has, and drops fields beyond the header', async () => {
+    const file = path.join(dir, 'ragged.csv');
+    await writeFile(file, 'a,b,c\r\n1,2\r\n3,4,5,6\r\n');
+    expect(await collect(readCsvRecords(file))).toEqual([
+      { a: '1', b: '2' },
+      { a: '3', b: '4', c: '5' },
+    ]);
+  });
+
+  it('reads a file of many batches whole: characters and quoted fields split between reads', async () => {
+    // Multi-byte characters and quoted line breaks at every offset, over about 2 MB, so some
+    // fall on the boundary between two reads from disk.
+    const rows = Array.from({ length: 30_000 }, (_, index) => [
+      String(index),
+      `Zürich “${'é'.repeat(index % 7)}” ✓ ${index}`,
+      `"line one\nline, two ${'ß'.repeat(index % 5)}"`,
+    ]);
+    const file = path.join(dir, 'large.csv');
+    await writeFile(file, `id,city,note\n${rows.map((row) => row.join(',')).join('\n')}\n`);
+    const batches = await collect(readCsvRecordBatches(file));
+    expect(batches.length).toBeGreaterThan(1);
+    const records = batches.flat();
+    expect(records).toHaveLength(rows.length);
+    records.forEach((record, index) => {
+      const [id, city, note] = rows[index]!;
+      expect(record).toEqual({ id, city, note: note!.slice(1, -1) });
+    });
   });
 });
 
