@@ -20,7 +20,7 @@ import path from 'node:path';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import {
   assertProjectPaths,
-  chunkDocuments,
+  chunkDocumentBatches,
   generateProjectPart,
   planProject,
   ProjectInputError,
@@ -35,7 +35,11 @@ import {
 import { PrismaService } from '../prisma/prisma.service';
 import { ArtifactFile, ArtifactStore } from './artifact-store';
 import { BuildsRepository } from './builds.repository';
-import { sourceDocuments, tableRecords, type SourceReadOptions } from './source-documents';
+import {
+  sourceDocumentBatches,
+  tableRecordBatches,
+  type SourceReadOptions,
+} from './source-documents';
 import { UnreadableUploadError } from '@agentloom/source-readers';
 
 /** A failure the user can act on; its message is shown on the build screen as it is. */
@@ -227,9 +231,9 @@ export class BuildRunner {
     let rows = 0;
     let columns: string[] = [];
     await readingUpload(async () => {
-      for await (const record of tableRecords(kind, file, options)) {
-        if (rows === 0) columns = Object.keys(record);
-        rows += 1;
+      for await (const records of tableRecordBatches(kind, file, options)) {
+        if (rows === 0 && records[0]) columns = Object.keys(records[0]);
+        rows += records.length;
       }
     });
     if (rows === 0) {
@@ -279,12 +283,12 @@ export class BuildRunner {
       throw new BuildError('The uploaded source file is missing; upload it again.');
     });
     if (pipeline.agentType !== 'rag') return;
-    const documents = sourceDocuments(type, file, name, options);
+    const documents = sourceDocumentBatches(type, file, name, options);
     const chunksFile = path.join(await this.artifacts.workDir(context.build.id), 'chunks.jsonl');
     const count = await readingUpload(() =>
       writeChunksJsonl(
         chunksFile,
-        chunkDocuments(documents, RAG_DEFAULTS.chunk_size, RAG_DEFAULTS.chunk_overlap),
+        chunkDocumentBatches(documents, RAG_DEFAULTS.chunk_size, RAG_DEFAULTS.chunk_overlap),
       ),
     );
     if (count === 0) {

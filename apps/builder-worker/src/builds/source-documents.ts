@@ -1,6 +1,6 @@
 import type { TRagSourceType } from '@agentloom/contracts';
 import {
-  readCsvRecords,
+  readCsvRecordBatches,
   readExcelRecords,
   readPdfPages,
   readTextFile,
@@ -10,30 +10,30 @@ import type { SourceDocument } from '../generator';
 /**
  * The documents of an uploaded source, as the generated agent's own loaders (agent/loaders.py)
  * make them: a PDF page each, a CSV/Excel row each ("column: value" lines, empty values skipped,
- * rows numbered from 1 after the header), or the whole text file. Streamed where the format
- * allows (CSV, Excel), so the file's size does not decide the memory a build needs.
+ * rows numbered from 1 after the header), or the whole text file. In batches, streamed where the
+ * format allows (CSV, Excel), so the file's size does not decide the memory a build needs.
  */
-export async function* sourceDocuments(
+export async function* sourceDocumentBatches(
   kind: Extract<TRagSourceType, 'pdf' | 'csv' | 'excel' | 'text_file'>,
   filePath: string,
   source: string,
   options: SourceReadOptions,
-): AsyncGenerator<SourceDocument> {
+): AsyncGenerator<SourceDocument[]> {
   switch (kind) {
     case 'csv':
     case 'excel':
-      yield* rowDocuments(tableRecords(kind, filePath, options), source);
+      yield* rowDocumentBatches(tableRecordBatches(kind, filePath, options), source);
       return;
     case 'pdf': {
       const pages = await readPdfPages(filePath);
-      for (const [index, text] of pages.entries()) {
-        if (text.trim()) yield { text, source, page: index + 1 };
-      }
+      yield pages.flatMap((text, index) =>
+        text.trim() ? [{ text, source, page: index + 1 }] : [],
+      );
       return;
     }
     case 'text_file': {
       const text = await readTextFile(filePath);
-      if (text.trim()) yield { text, source };
+      if (text.trim()) yield [{ text, source }];
       return;
     }
   }
@@ -46,33 +46,54 @@ export interface SourceReadOptions {
   sheet?: string;
 }
 
-/** The rows of a table-shaped upload (CSV, or the chosen Excel sheet), streamed as records. */
-export function tableRecords(
+/** The rows of a table-shaped upload (CSV, or the chosen Excel sheet), streamed in batches. */
+export function tableRecordBatches(
   kind: 'csv' | 'excel',
   filePath: string,
   options: SourceReadOptions,
-): AsyncGenerator<Record<string, string>> {
+): AsyncGenerator<Record<string, string>[]> {
   return kind === 'csv'
-    ? readCsvRecords(filePath)
-    : readExcelRecords(filePath, options.maxUncompressedBytes, options.sheet);
+    ? readCsvRecordBatches(filePath)
+    : batched(readExcelRecords(filePath, options.maxUncompressedBytes, options.sheet));
 }
 
-async function* rowDocuments(
-  records: AsyncIterable<Record<string, string>>,
+const EXCEL_BATCH_ROWS = 1000;
+
+async function* batched<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length === EXCEL_BATCH_ROWS) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function* rowDocumentBatches(
+  batches: AsyncIterable<Record<string, string>[]>,
   source: string,
-): AsyncGenerator<SourceDocument> {
+): AsyncGenerator<SourceDocument[]> {
   let row = 0;
-  for await (const record of records) {
-    row += 1;
-    const text = recordText(record);
-    if (text) yield { text, source, row };
+  for await (const records of batches) {
+    const documents: SourceDocument[] = [];
+    for (const record of records) {
+      row += 1;
+      const text = recordText(record);
+      if (text) documents.push({ text, source, row });
+    }
+    yield documents;
   }
 }
 
 /** loaders.py's record_text: "column: value" lines, skipping empty values. */
 function recordText(record: Record<string, string>): string {
-  return Object.entries(record)
-    .filter(([, value]) => value.trim() !== '')
-    .map(([column, value]) => `${column}: ${value}`)
-    .join('\n');
+  let text = '';
+  for (const column in record) {
+    const value = record[column]!;
+    if (value.trim() === '') continue;
+    text += text ? `\n${column}: ${value}` : `${column}: ${value}`;
+  }
+  return text;
 }

@@ -57,6 +57,11 @@ describe('chunkText', () => {
       { text: '  \n\n  padded\tparagraph\n\nsecond\n\n\n', size: 10, overlap: 0 },
       { text: 'line\nbreaks\neverywhere '.repeat(50), size: 64, overlap: 16 },
       { text: '', size: 800, overlap: 100 },
+      // Texts that fit one chunk (the common CSV row) take a shorter path; it must agree too.
+      { text: '  \tregion: North\namount: 120 \n', size: 800, overlap: 100 },
+      { text: ' \n\t ', size: 800, overlap: 100 },
+      { text: '𝔘'.repeat(30), size: 40, overlap: 10 },
+      { text: '\u00a0non-breaking space stays\u00a0', size: 800, overlap: 100 },
     ];
 
     expect(cases.map((c) => chunkText(c.text, c.size, c.overlap))).toEqual(pythonChunks(cases));

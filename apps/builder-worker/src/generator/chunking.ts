@@ -14,6 +14,12 @@ export function chunkText(text: string, size: number, overlap: number): string[]
   if (!Number.isInteger(overlap) || overlap < 0 || overlap >= size) {
     throw new RangeError('overlap must be at least 0 and smaller than size');
   }
+  // Most CSV rows and many pages fit one chunk: then the loop below would return the stripped
+  // text whole. A string's UTF-16 length is never less than its code-point count.
+  if (text.length <= size) {
+    const piece = stripText(text);
+    return piece ? [piece] : [];
+  }
   const chars = strip(Array.from(text));
   const length = chars.length;
   const pieces: string[] = [];
@@ -40,6 +46,14 @@ export function chunkText(text: string, size: number, overlap: number): string[]
   return pieces;
 }
 
+function stripText(text: string): string {
+  let from = 0;
+  let to = text.length;
+  while (from < to && WHITESPACE.has(text[from]!)) from += 1;
+  while (to > from && WHITESPACE.has(text[to - 1]!)) to -= 1;
+  return text.slice(from, to);
+}
+
 function strip(chars: string[]): string[] {
   let from = 0;
   let to = chars.length;
@@ -61,20 +75,23 @@ function breakPoint(chars: string[], floor: number, end: number): number {
 }
 
 /**
- * agent/chunking.py's chunk_documents: every document split by `chunkText`, the pieces numbered
- * `chunk-000000`, `chunk-000001`, … across the whole source and cited like their document.
+ * agent/chunking.py's chunk_documents, a batch of documents at a time: every document split by
+ * `chunkText`, each piece cited like its document (`writeChunksJsonl` numbers them). Batches,
+ * not single chunks, pass between the steps of a build, so a source of a million rows costs
+ * thousands of awaits rather than millions.
  */
-export async function* chunkDocuments(
-  documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>,
+export async function* chunkDocumentBatches(
+  batches: AsyncIterable<readonly SourceDocument[]> | Iterable<readonly SourceDocument[]>,
   size: number,
   overlap: number,
-): AsyncGenerator<SourceChunk> {
-  let count = 0;
-  for await (const document of documents) {
-    for (const text of chunkText(document.text, size, overlap)) {
-      const { source, page, row, ref } = document;
-      yield { id: `chunk-${String(count).padStart(6, '0')}`, text, source, page, row, ref };
-      count += 1;
+): AsyncGenerator<SourceChunk[]> {
+  for await (const documents of batches) {
+    const chunks: SourceChunk[] = [];
+    for (const { text, source, page, row, ref } of documents) {
+      for (const piece of chunkText(text, size, overlap)) {
+        chunks.push({ text: piece, source, page, row, ref });
+      }
     }
+    if (chunks.length > 0) yield chunks;
   }
 }

@@ -4,26 +4,29 @@ import { ProjectInputError, type SourceChunk } from './types';
 
 /**
  * Writes `data/chunks.jsonl`: one JSON object per line ({id, text, source, page?, row?, ref?}),
- * the format agent/chunking.py reads. JSON escapes every newline inside a value, so lines stay
- * whole. Streams with backpressure, so the source's size never decides the memory used.
- * Returns how many chunks were written.
+ * the format agent/chunking.py reads, numbering the chunks `chunk-000000`, `chunk-000001`, … as
+ * chunk_documents does. JSON escapes every newline inside a value, so lines stay
+ * whole. Takes chunks in batches and writes each batch at once, with backpressure, so the
+ * source's size never decides the memory used. Returns how many chunks were written.
  */
 export async function writeChunksJsonl(
   filePath: string,
-  chunks: AsyncIterable<SourceChunk> | Iterable<SourceChunk>,
+  batches: AsyncIterable<readonly SourceChunk[]> | Iterable<readonly SourceChunk[]>,
 ): Promise<number> {
   const out = createWriteStream(filePath);
   const failed = once(out, 'error').then(([error]) => {
     throw error;
   });
   failed.catch(() => undefined); // raced below
-  const ids = new Set<string>();
   let count = 0;
   try {
-    for await (const chunk of chunks) {
-      const line = `${chunkJsonLine(chunk, count, ids)}\n`;
-      count += 1;
-      if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+    for await (const chunks of batches) {
+      let lines = '';
+      for (const chunk of chunks) {
+        lines += `${chunkJsonLine(chunk, count)}\n`;
+        count += 1;
+      }
+      if (!out.write(lines)) await Promise.race([once(out, 'drain'), failed]);
     }
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
@@ -33,18 +36,21 @@ export async function writeChunksJsonl(
   }
 }
 
-function chunkJsonLine(chunk: SourceChunk, index: number, ids: Set<string>): string {
-  if (typeof chunk.id !== 'string' || chunk.id === '' || typeof chunk.text !== 'string') {
-    throw new ProjectInputError(`Chunk ${index} needs a non-empty string id and a text.`);
+/** The line JSON.stringify would make of the numbered chunk, written out: about twice as fast. */
+function chunkJsonLine(chunk: SourceChunk, index: number): string {
+  const id = `chunk-${String(index).padStart(6, '0')}`;
+  if (typeof chunk.text !== 'string') throw new ProjectInputError(`Chunk ${id} needs a text.`);
+  const { text, source, page, row, ref } = chunk;
+  let line = `{"id":"${id}","text":${JSON.stringify(text)},"source":${JSON.stringify(String(source ?? ''))}`;
+  if (page !== undefined) line += `,"page":${wholeNumber(id, 'page', page)}`;
+  if (row !== undefined) line += `,"row":${wholeNumber(id, 'row', row)}`;
+  if (ref !== undefined) line += `,"ref":${JSON.stringify(String(ref))}`;
+  return `${line}}`;
+}
+
+function wholeNumber(id: string, key: string, value: number): number {
+  if (!Number.isInteger(value)) {
+    throw new ProjectInputError(`Chunk ${id}: ${key} must be a whole number.`);
   }
-  if (ids.has(chunk.id)) throw new ProjectInputError(`Chunk id ${chunk.id} is repeated.`);
-  ids.add(chunk.id);
-  for (const key of ['page', 'row'] as const) {
-    const value = chunk[key];
-    if (value !== undefined && !Number.isInteger(value)) {
-      throw new ProjectInputError(`Chunk ${chunk.id}: ${key} must be a whole number.`);
-    }
-  }
-  const { id, text, source, page, row, ref } = chunk;
-  return JSON.stringify({ id, text, source: String(source ?? ''), page, row, ref });
+  return value;
 }

@@ -107,7 +107,7 @@ const text = (files: GeneratedFile[], file: string): string => {
 /** A chunks file as the worker writes it. */
 async function chunksFile(chunks: SourceChunk[]): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'chunks-')), 'chunks.jsonl');
-  await writeChunksJsonl(file, chunks);
+  await writeChunksJsonl(file, [chunks]);
   return file;
 }
 
@@ -227,7 +227,7 @@ describe('generateProject', () => {
 
   it('returns sorted, relative POSIX paths inside the project', async () => {
     const files = await generateProject(
-      ragInput({ chunksFile: await chunksFile([{ id: 'a', text: 'x', source: 's' }]) }),
+      ragInput({ chunksFile: await chunksFile([{ text: 'x', source: 's' }]) }),
     );
     const paths = files.map((file) => file.path);
 
@@ -271,14 +271,16 @@ describe('generateProject', () => {
 
   it('writes chunks one JSON object per line, whatever their text', async () => {
     const chunks = [
-      { id: 'c1', text: 'line\nbreak "quote" \u2028', source: 'a.pdf', page: 2 },
-      { id: 'c2', text: 'row', source: 'b.csv', row: 7 },
-      { id: 'c3', text: 'db row', source: 'orders', row: 1, ref: 'id=42' },
+      { text: 'line\nbreak "quote" \u2028', source: 'a.pdf', page: 2 },
+      { text: 'row', source: 'b.csv', row: 7 },
+      { text: 'db row', source: 'orders', row: 1, ref: 'id=42' },
     ];
     const files = await generateProject(ragInput({ chunksFile: await chunksFile(chunks) }));
     const lines = text(files, 'data/chunks.jsonl').trimEnd().split('\n');
 
-    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(chunks);
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(
+      chunks.map((chunk, index) => ({ id: `chunk-00000${index}`, ...chunk })),
+    );
   });
 
   it('lists every variable the app reads in .env.example, with empty values', async () => {
@@ -370,12 +372,9 @@ describe('generateProject', () => {
     await refused(ragInput({ sourceFile: undefined }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: '../x.csv' } }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: 'source.pdf' } }));
-    await expect(
-      chunksFile([
-        { id: 'a', text: 'x', source: 's' },
-        { id: 'a', text: 'y', source: 's' },
-      ]),
-    ).rejects.toThrow(ProjectInputError);
+    await expect(chunksFile([{ text: 'x', source: 's', row: 1.5 }])).rejects.toThrow(
+      ProjectInputError,
+    );
     await refused(sqlInput({ framework: 'pandasai' }));
     await refused({ ...sqlInput(), chunksFile: await chunksFile([]) });
     await refused(

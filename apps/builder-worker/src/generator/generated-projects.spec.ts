@@ -172,19 +172,17 @@ function sql(
 const csvChunks: SourceChunk[] = CSV.split('\n')
   .slice(1)
   .map((line, index) => ({
-    id: `row-${index + 1}`,
     text: line.replace(/,/g, '; '),
     source: 'sales.csv',
     row: index + 1,
   }));
-const textChunks: SourceChunk[] = chunkText(TEXT, 800, 100).map((text, index) => ({
-  id: `chunk-${index + 1}`,
+const textChunks: SourceChunk[] = chunkText(TEXT, 800, 100).map((text) => ({
   text,
   source: 'policy.txt',
 }));
 const orderChunks: SourceChunk[] = [
-  { id: 'orders-1', text: 'id: 1; item: lamp; status: shipped', source: 'orders', row: 1 },
-  { id: 'orders-2', text: 'id: 2; item: desk; status: refunded', source: 'orders', row: 2 },
+  { text: 'id: 1; item: lamp; status: shipped', source: 'orders', row: 1 },
+  { text: 'id: 2; item: desk; status: refunded', source: 'orders', row: 2 },
 ];
 
 const SCENARIOS: Scenario[] = [
@@ -430,7 +428,7 @@ beforeAll(async () => {
       }
       if (scenario.chunks) {
         input.chunksFile = path.join(fixtures, `chunks-${input.sessionId}.jsonl`);
-        await writeChunksJsonl(input.chunksFile, scenario.chunks);
+        await writeChunksJsonl(input.chunksFile, [scenario.chunks]);
       }
       const files = await generateProject(input);
       const dir = path.join(root, projectFolderName(input.agentType, input.sessionId));

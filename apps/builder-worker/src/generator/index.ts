@@ -22,7 +22,7 @@ export { ProjectInputError } from './types';
 export type { AgentManifest } from './manifest';
 export { PROJECT_PARTS, type ProjectPart } from './project-files';
 export { AGENT_MANIFEST_VERSION, RAG_DEFAULTS, SQL_DEFAULTS, buildManifest } from './manifest';
-export { chunkDocuments, chunkText } from './chunking';
+export { chunkDocumentBatches, chunkText } from './chunking';
 export { writeChunksJsonl } from './chunks-jsonl';
 export { TEMPLATES_DIR } from './templates';
 

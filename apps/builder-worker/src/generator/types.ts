@@ -1,7 +1,11 @@
 import type { TChunkLine, TPipelineConfig } from '@agentloom/contracts';
 
-/** A piece of the source the worker already extracted, with what is needed to cite it. */
-export type SourceChunk = TChunkLine;
+/**
+ * A piece of the source the worker already extracted, with what is needed to cite it. Its id
+ * is given when it is written (`writeChunksJsonl`): `chunk-000000`, `chunk-000001`, … in order,
+ * as agent/chunking.py numbers them, so ids are unique without remembering them.
+ */
+export type SourceChunk = Omit<TChunkLine, 'id'>;
 
 /** A unit the source gives (a PDF page, a CSV row, a whole text file), before chunking. */
 export interface SourceDocument {
