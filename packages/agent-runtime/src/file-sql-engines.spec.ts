@@ -2,7 +2,7 @@ import { peopleWorkbook } from '@agentloom/source-readers/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import initSqlJs from 'sql.js';
+import { writeSqliteFile } from './testing/sqlite-file';
 import { fileSqlEngine, sqliteFileSqlEngine, SqlTimeoutError, type SqlEngine } from './sql-engines';
 
 const NEVER_ENDS =
@@ -156,13 +156,11 @@ describe('fileSqlEngine over an Excel sheet', () => {
 
 describe('sqliteFileSqlEngine', () => {
   it('opens a database file read-only', async () => {
-    const SQL = await initSqlJs();
-    const db = new SQL.Database();
-    db.run('CREATE TABLE cities (name TEXT, population INTEGER)');
-    db.run("INSERT INTO cities VALUES ('Oslo', 700000), ('Rome', 2800000)");
     const file = path.join(dir, 'cities.sqlite');
-    await writeFile(file, db.export());
-    db.close();
+    await writeSqliteFile(file, [
+      'CREATE TABLE cities (name TEXT, population INTEGER)',
+      "INSERT INTO cities VALUES ('Oslo', 700000), ('Rome', 2800000)",
+    ]);
 
     const engine = await open(sqliteFileSqlEngine({ path: file }));
     expect(await engine.describe()).toEqual([
@@ -180,6 +178,23 @@ describe('sqliteFileSqlEngine', () => {
     expect(
       (await engine.query('SELECT SUM(population) FROM cities', { timeoutMs: 5000 })).rows,
     ).toEqual([[3500000]]);
+  });
+
+  it('describes only the chosen table, refuses a missing one and a file over the size cap', async () => {
+    const file = path.join(dir, 'two-tables.sqlite');
+    await writeSqliteFile(file, [
+      'CREATE TABLE cities (name TEXT)',
+      'CREATE TABLE secrets (token TEXT)',
+    ]);
+
+    const engine = await open(sqliteFileSqlEngine({ path: file, table: 'cities' }));
+    expect((await engine.describe()).map((table) => table.name)).toEqual(['cities']);
+    await expect(sqliteFileSqlEngine({ path: file, table: 'towns' })).rejects.toThrow(
+      'The SQLite file could not be opened: it has no table named towns',
+    );
+    await expect(sqliteFileSqlEngine({ path: file, maxBytes: 4096 })).rejects.toThrow(
+      /^The SQLite file is \d+ KB; previews open files up to 4 KB\.$/,
+    );
   });
 
   it('refuses a file that is not a database', async () => {

@@ -1,6 +1,6 @@
 import { readCsvRecords, readExcelRecords } from '@agentloom/source-readers';
 import mysql from 'mysql2/promise';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import pg from 'pg';
 import {
   ColumnInference,
@@ -110,13 +110,37 @@ function rowOf(record: Record<string, string>, columns: FileColumn[]): SqliteVal
   return columns.map((column) => sqliteValue(record[column.header], column.type));
 }
 
-/** An SQLite database file, opened read-only (sql.js over a copy of its bytes). */
-export async function sqliteFileSqlEngine(o: { path: string }): Promise<SqlEngine> {
+/** Files larger than this are not copied into memory for a preview (about twice this is held). */
+const DEFAULT_MAX_SQLITE_BYTES = 256 * 1024 * 1024;
+
+export interface SqliteFileSqlEngineOptions {
+  path: string;
+  /** The one table the agent works with; every table when absent. */
+  table?: string;
+  maxBytes?: number;
+}
+
+/**
+ * An SQLite database file, opened read-only: sql.js works on a copy of its bytes, so nothing the
+ * agent runs can change the file.
+ */
+export async function sqliteFileSqlEngine(o: SqliteFileSqlEngineOptions): Promise<SqlEngine> {
+  const maxBytes = o.maxBytes ?? DEFAULT_MAX_SQLITE_BYTES;
+  const { size } = await stat(o.path);
+  if (size > maxBytes) {
+    throw new Error(
+      `The SQLite file is ${sizeText(size)}; previews open files up to ${sizeText(maxBytes)}.`,
+    );
+  }
   const bytes = await readFile(o.path);
-  const engine = new SqliteEngine(new SqliteWorker(bytes));
+  const engine = new SqliteEngine(new SqliteWorker(bytes), o.table);
   try {
-    // Opening proves the file is a database now, rather than at the first question.
-    await engine.describe();
+    // Opening proves the file is a database, and holds the table, now rather than at the first
+    // question.
+    const tables = await engine.describe();
+    if (o.table !== undefined && tables.length === 0) {
+      throw new Error(`it has no table named ${o.table}`);
+    }
   } catch (error) {
     await engine.close();
     throw new Error(`The SQLite file could not be opened: ${messageOf(error)}`);
@@ -124,14 +148,25 @@ export async function sqliteFileSqlEngine(o: { path: string }): Promise<SqlEngin
   return engine;
 }
 
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024
+    ? `${Math.ceil(bytes / 1024)} KB`
+    : `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
 class SqliteEngine implements SqlEngine {
   readonly dialect = 'sqlite';
 
-  constructor(private readonly worker: SqliteWorker) {}
+  /** `table`: describe only this table (or view), as the database engines describe theirs. */
+  constructor(
+    private readonly worker: SqliteWorker,
+    private readonly table?: string,
+  ) {}
 
   async describe(): Promise<TableSchema[]> {
+    const only = this.table === undefined ? '' : ` AND name = ${sqlString(this.table)}`;
     const tables = await this.worker.query(
-      "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND substr(name, 1, 7) <> 'sqlite_' ORDER BY name",
+      `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND substr(name, 1, 7) <> 'sqlite_'${only} ORDER BY name`,
       { timeoutMs: DESCRIBE_TIMEOUT_MS },
     );
     const schemas: TableSchema[] = [];

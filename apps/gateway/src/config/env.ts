@@ -107,6 +107,11 @@ export const ZGatewayEnv = z.object({
     .default(15),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
   MODEL_CACHE_DIR: z.string().optional(),
+  /**
+   * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
+   * default): the file lives where the agent runs, and such agents are not previewed.
+   */
+  SQLITE_PREVIEW_DIR: z.string().optional(),
   /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -120,13 +125,19 @@ export type GatewayEnv = z.infer<typeof ZGatewayEnv>;
 /** The validated configuration the application runs with; secrets resolved. */
 export interface AppConfig extends Omit<
   GatewayEnv,
-  'JWT_SECRET' | 'VAULT_MASTER_KEY' | 'CORS_ORIGINS' | 'DATA_DIR' | 'MODEL_CACHE_DIR'
+  | 'JWT_SECRET'
+  | 'VAULT_MASTER_KEY'
+  | 'CORS_ORIGINS'
+  | 'DATA_DIR'
+  | 'MODEL_CACHE_DIR'
+  | 'SQLITE_PREVIEW_DIR'
 > {
   JWT_SECRET: string;
   VAULT_MASTER_KEY: Buffer;
   CORS_ORIGINS: string[];
   DATA_DIR: string;
   MODEL_CACHE_DIR: string;
+  SQLITE_PREVIEW_DIR?: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -167,5 +178,6 @@ export function loadConfig(
     CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(env.WEB_URL).origin],
     DATA_DIR: dataDir,
     MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
+    SQLITE_PREVIEW_DIR: env.SQLITE_PREVIEW_DIR ? path.resolve(env.SQLITE_PREVIEW_DIR) : undefined,
   };
 }

@@ -7,6 +7,7 @@ import {
   postgresSqlEngine,
   RagAgent,
   SqlAgent,
+  sqliteFileSqlEngine,
   type AgentEvent,
   type Chunk,
   type ProviderBaseUrls,
@@ -199,11 +200,19 @@ export class PreviewAgentLoader {
     if (!source || !pipeline.sourceUriEncrypted) {
       throw new UnprocessableEntityException('The agent has no database connection.');
     }
+    if (source.type === 'sqlite') {
+      const file = await this.dataSources.sqliteFile(
+        this.secrets.decrypt(pipeline, 'source_uri', pipeline.sourceUriEncrypted),
+      );
+      try {
+        return await sqliteFileSqlEngine({ path: file, table: source.table });
+      } catch (error) {
+        throw new UnprocessableEntityException((error as Error).message);
+      }
+    }
     if (source.type !== 'postgres' && source.type !== 'mysql') {
       throw new UnprocessableEntityException(
-        source.type === 'sqlite'
-          ? 'SQLite agents cannot be previewed here: the database file lives where the agent runs. Download the agent to try it.'
-          : 'MongoDB agents cannot be previewed here yet. Download the agent to try it.',
+        'MongoDB agents cannot be previewed here yet. Download the agent to try it.',
       );
     }
     const uri = await this.dataSources.connectionUri(

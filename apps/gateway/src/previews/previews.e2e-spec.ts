@@ -1,7 +1,11 @@
 import type { AgentEvent } from '@agentloom/agent-runtime';
-import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import {
+  startLlmTestServer,
+  writeSqliteFile,
+  type LlmTestServer,
+} from '@agentloom/agent-runtime/testing';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
@@ -51,14 +55,16 @@ describe('live previews', () => {
 
   beforeAll(async () => {
     llm = await startLlmTestServer();
+    fixtures = mkdtempSync(path.join(tmpdir(), 'previews-'));
+    mkdirSync(path.join(fixtures, 'sqlite'));
     t = await createTestApp({
+      SQLITE_PREVIEW_DIR: path.join(fixtures, 'sqlite'),
       OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
       DEEPSEEK_BASE_URL: llm.baseUrls.deepseek ?? '',
       GEMINI_BASE_URL: llm.baseUrls.gemini ?? '',
     });
     alice = await signUpAndLogIn(t.http, 'alice');
     bob = await signUpAndLogIn(t.http, 'bob');
-    fixtures = mkdtempSync(path.join(tmpdir(), 'previews-'));
     salesCsv = path.join(fixtures, 'sales.csv');
     writeFileSync(salesCsv, SALES_CSV);
   });
@@ -218,6 +224,13 @@ describe('live previews', () => {
       t.http.post(`/sql/config/${route}`).set(user.auth).type('form').send(fields).expect(200);
 
     async function sqlAgent(user: TestUser, source: (id: string) => Promise<void>) {
+      const started = await startSqlAgent(user, source);
+      expect(started.status).toBe(200);
+      return tokenOf(started.body.preview_url as string);
+    }
+
+    /** A Built SQL agent over `source`, and the answer to starting its preview. */
+    async function startSqlAgent(user: TestUser, source: (id: string) => Promise<void>) {
       const { body } = await t.http
         .post('/pipelines')
         .set(user.auth)
@@ -231,12 +244,19 @@ describe('live previews', () => {
       await form(user, 'system-prompt', { session_id: id, prompt: 'Answer with numbers.' });
       await form(user, 'ui', { session_id: id, ui: 'streamlit' });
       await markBuilt(t.prisma, t.config.DATA_DIR, { id, userId: user.id, type: 'sql' });
-      const started = await t.http
-        .post(`/sql/previews/previews/${id}/start`)
-        .set(user.auth)
-        .expect(200);
-      return tokenOf(started.body.preview_url as string);
+      return t.http.post(`/sql/previews/previews/${id}/start`).set(user.auth);
     }
+
+    const sqliteSource = (user: TestUser, uri: string) => async (id: string) => {
+      await form(user, 'source', { session_id: id, source_type: 'sqlite' });
+      await form(user, 'source-details/db', {
+        session_id: id,
+        db_uri: uri,
+        db_name: 'main',
+        table_name: 'parcels',
+      });
+      await form(user, 'framework', { session_id: id, framework: 'sql_query_db' });
+    };
 
     const csvSource = (user: TestUser) => async (id: string) => {
       await form(user, 'source', { session_id: id, source_type: 'csv' });
@@ -278,6 +298,39 @@ describe('live previews', () => {
       }
       const { events } = await ask(token, 'How many rows are in the sales table?');
       expect(eventOf(events, 'table').rows[0]?.[0]).toBe(SALES_ROWS.length);
+    });
+
+    describe('over a SQLite file', () => {
+      it('in the shared folder: answers a count, refuses writes, and the file is unchanged', async () => {
+        const file = path.join(fixtures, 'sqlite', 'depot.db');
+        await writeSqliteFile(file, [
+          'CREATE TABLE parcels (id INTEGER PRIMARY KEY, city TEXT, kilos REAL)',
+          "INSERT INTO parcels VALUES (1, 'Porto', 2.5), (2, 'Faro', 1.0), (3, 'Braga', 4.0)",
+          'CREATE TABLE couriers (name TEXT)',
+        ]);
+        const before = await readFile(file);
+        const token = await sqlAgent(alice, sqliteSource(alice, 'sqlite:///depot.db'));
+
+        const { events } = await ask(token, 'How many parcels are there?');
+        expect(eventOf(events, 'sql').sql).toMatch(/FROM "?parcels"?/i);
+        expect(eventOf(events, 'table').rows[0]?.[0]).toBe(3);
+        for (const written of ['DROP TABLE parcels', 'DELETE FROM parcels']) {
+          llm.sqlReplies.push(written);
+          const refused = await ask(token, 'Empty the table');
+          expect(refused.events.some((event) => event.type === 'error')).toBe(true);
+        }
+        expect((await readFile(file)).equals(before)).toBe(true);
+      });
+
+      it('outside the shared folder: the preview does not start, and says why', async () => {
+        for (const uri of ['sqlite:////etc/passwd', 'sqlite:///../previews.db']) {
+          const started = await startSqlAgent(alice, sqliteSource(alice, uri));
+          expect(started.status).toBe(422);
+          expect(started.body.detail).toMatch(
+            /is outside the folder this server shares for previews/,
+          );
+        }
+      });
     });
 
     describe('over a MariaDB table', () => {

@@ -5,6 +5,8 @@ import {
   Injectable,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
@@ -26,6 +28,8 @@ export interface CheckedDatabaseSource {
   /** What the wizard answers and the configuration keeps. */
   source: TDatabaseSource;
 }
+
+const isInside = (folder: string, file: string) => file.startsWith(folder + path.sep);
 
 /** An endpoint of Agentloom's own services, which a data source may never point at. */
 function endpointOf(url: string, defaultPort: number) {
@@ -75,6 +79,47 @@ export class DataSourcesService {
     } catch (error) {
       throw this.asHttpError(error, password);
     }
+  }
+
+  /**
+   * The file a SQLite source names, for a live preview. That file lives where the agent runs, so
+   * the gateway opens one only inside SQLITE_PREVIEW_DIR, a folder an operator who keeps the
+   * databases beside Agentloom chose to share. Relative paths are taken from that folder; a path
+   * or symlink that leads out of it is refused, so a URI can never make the gateway read any
+   * other file.
+   */
+  async sqliteFile(uri: string): Promise<string> {
+    const folder = this.config.SQLITE_PREVIEW_DIR;
+    if (!folder) {
+      throw new UnprocessableEntityException(
+        'SQLite agents cannot be previewed on this server: the database file lives where the agent runs. Download the agent to try it.',
+      );
+    }
+    let named: string;
+    try {
+      named = parseDatabaseUri('sqlite', uri).sqlitePath ?? '';
+    } catch (error) {
+      throw this.asHttpError(error, null);
+    }
+    const outside = new UnprocessableEntityException(
+      `The SQLite file ${named} is outside the folder this server shares for previews. Download the agent to try it.`,
+    );
+    const root = await realpath(folder).catch(() => {
+      throw new UnprocessableEntityException(
+        'The folder this server shares for SQLite previews is missing; ask its operator.',
+      );
+    });
+    // First by name, so nothing is learned about files elsewhere; then the real path, so a
+    // symlink inside the folder cannot lead out of it.
+    if (!isInside(root, path.resolve(root, named))) throw outside;
+    const file = await realpath(path.resolve(root, named)).catch(() => null);
+    if (!file || !(await stat(file)).isFile()) {
+      throw new UnprocessableEntityException(
+        `The SQLite file ${named} was not found in the folder this server shares for previews.`,
+      );
+    }
+    if (!isInside(root, file)) throw outside;
+    return file;
   }
 
   async check(

@@ -5,3 +5,4 @@ export {
   type RecordedRequest,
 } from './llm-test-server';
 export { solidPng } from './png';
+export { writeSqliteFile } from './sqlite-file';
