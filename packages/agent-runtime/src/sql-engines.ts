@@ -1,3 +1,4 @@
+import { readableSize } from '@agentloom/contracts';
 import { readCsvRecords, readExcelRecords } from '@agentloom/source-readers';
 import mysql from 'mysql2/promise';
 import { readFile, stat } from 'node:fs/promises';
@@ -129,7 +130,7 @@ export async function sqliteFileSqlEngine(o: SqliteFileSqlEngineOptions): Promis
   const { size } = await stat(o.path);
   if (size > maxBytes) {
     throw new Error(
-      `The SQLite file is ${sizeText(size)}; previews open files up to ${sizeText(maxBytes)}.`,
+      `The SQLite file is ${readableSize(size)}; previews open files up to ${readableSize(maxBytes)}.`,
     );
   }
   const bytes = await readFile(o.path);
@@ -146,12 +147,6 @@ export async function sqliteFileSqlEngine(o: SqliteFileSqlEngineOptions): Promis
     throw new Error(`The SQLite file could not be opened: ${messageOf(error)}`);
   }
   return engine;
-}
-
-function sizeText(bytes: number): string {
-  return bytes < 1024 * 1024
-    ? `${Math.ceil(bytes / 1024)} KB`
-    : `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 class SqliteEngine implements SqlEngine {

@@ -12,3 +12,4 @@ export * from './builds';
 export * from './wizard-steps';
 export * from './previews';
 export * from './chunks';
+export * from './sizes';

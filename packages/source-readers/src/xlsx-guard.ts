@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { readableSize } from '@agentloom/contracts';
 import { ZIP_MAGIC, startsWith } from './file-signature';
 import { UnreadableUploadError, UnsupportedUploadError, reasonOf } from './upload-errors';
 
@@ -104,7 +105,7 @@ async function readCentralDirectory(zip: ZipFile, maxTotalBytes: number): Promis
 function assertExpansionAllowed(entry: Entry, totalBytes: number, maxTotalBytes: number): void {
   if (totalBytes > maxTotalBytes) {
     throw new UnsupportedUploadError(
-      `The workbook expands to more than ${megabytes(maxTotalBytes)} when unpacked, beyond the limit for uploads.`,
+      `The workbook expands to more than ${readableSize(maxTotalBytes)} when unpacked, beyond the limit for uploads.`,
     );
   }
   const ratio = entry.uncompressedSize / entry.compressedSize; // Infinity when nothing is stored
@@ -172,8 +173,4 @@ function endOfCentralDirectory(): Buffer {
 
 function unreadable(error: unknown): UnreadableUploadError {
   return new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }

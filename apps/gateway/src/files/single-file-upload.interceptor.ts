@@ -17,12 +17,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { rm } from 'node:fs/promises';
 import { finalize, type Observable } from 'rxjs';
+import { readableSize } from '@agentloom/contracts';
 import { APP_CONFIG, AppConfig } from '../config/env';
-
-const readableSize = (bytes: number) =>
-  bytes < 1024 * 1024
-    ? `${Math.round(bytes / 1024)} KB`
-    : `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 /**
  * Accepts one file in `field`, streamed to disk by the module's multer storage (see
