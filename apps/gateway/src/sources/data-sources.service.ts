@@ -111,8 +111,9 @@ export class DataSourcesService {
     });
     // First by name, so nothing is learned about files elsewhere; then the real path, so a
     // symlink inside the folder cannot lead out of it.
-    if (!isInside(root, path.resolve(root, named))) throw outside;
-    const file = await realpath(path.resolve(root, named)).catch(() => null);
+    const resolved = path.resolve(root, named);
+    if (!isInside(root, resolved)) throw outside;
+    const file = await realpath(resolved).catch(() => null);
     if (!file || !(await stat(file)).isFile()) {
       throw new UnprocessableEntityException(
         `The SQLite file ${named} was not found in the folder this server shares for previews.`,
