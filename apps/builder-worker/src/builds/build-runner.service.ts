@@ -97,6 +97,13 @@ export class BuildRunner {
   async run(buildId: string, report: ReportProgress): Promise<void> {
     const found = await this.builds.findWithPipeline(buildId);
     if (!found) throw new BuildError(`Build ${buildId} no longer exists.`);
+    if (found.status !== 'Building') {
+      // Its worker recorded the end, then died before BullMQ heard of it, so the stalled job
+      // came back. Building it again would flip a finished agent back to Building and rewrite a
+      // zip that may be downloading; the recorded end stands, and the job simply completes.
+      this.logger.log(`Build ${buildId} already ended ${found.status}; not running it again.`);
+      return;
+    }
     const { pipeline } = found;
     const build = await this.builds.markStarted(buildId);
     const names = buildStagesOf(pipeline.agentType);

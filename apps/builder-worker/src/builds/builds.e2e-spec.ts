@@ -9,7 +9,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkerConfig } from '../config/env';
 import {
@@ -150,6 +150,34 @@ describe('Build worker', () => {
     ]);
     const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     expect(build).toMatchObject({ status: 'Built', attempts: 2 });
+  });
+
+  it('a job that comes back for a build already ended leaves it as it was: no rerun, same zip', async () => {
+    // A worker that records the end and dies before BullMQ hears of it leaves the job to stall
+    // and come back; the build it ended must not run again.
+    const { pipelineId, buildId } = await seedRagBuild(prisma, config);
+    await runBuild(buildId);
+    const zipPath = path.join(config.DATA_DIR, 'artifacts', pipelineId, `${buildId}.zip`);
+    const before = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
+    const zipBefore = await stat(zipPath);
+    await (await queue.getJob(buildId))?.remove();
+
+    expect(await runBuild(buildId)).toEqual([]);
+    expect(await prisma.build.findUniqueOrThrow({ where: { id: buildId } })).toEqual(before);
+    expect((await stat(zipPath)).mtimeMs).toBe(zipBefore.mtimeMs);
+
+    // A build that ended Failed stays Failed with its reason, too.
+    await prisma.build.update({
+      where: { id: buildId },
+      data: { status: 'Failed', error: 'The saved reason.' },
+    });
+    await (await queue.getJob(buildId))?.remove();
+    expect(await runBuild(buildId)).toEqual([]);
+    expect(await prisma.build.findUniqueOrThrow({ where: { id: buildId } })).toMatchObject({
+      status: 'Failed',
+      error: 'The saved reason.',
+      attempts: 1,
+    });
   });
 
   it('ends a build Failed with a human reason when its source file is gone', async () => {
