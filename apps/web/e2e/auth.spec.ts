@@ -19,7 +19,7 @@ test.describe('authentication', () => {
     expect(stored.token).toBeTruthy();
     expect(JSON.parse(stored.user ?? '{}')).toMatchObject({ username: user.username });
     // Logged in: the bar offers the dashboard instead of Log in / Get Started.
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = page.getByRole('navigation', { name: 'Main', exact: true });
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Log in' })).toHaveCount(0);
     await expect(nav.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
@@ -35,7 +35,10 @@ test.describe('authentication', () => {
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(`${user.password}-wrong`);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByText('Login Failed')).toBeVisible();
+    // The gateway's detail (SPEC §8 shows it; it reads like the fallback by design).
+    await expect(
+      page.locator('[data-sonner-toast]').filter({ hasText: 'Login Failed' }),
+    ).toContainText('Invalid email or password');
     await expect(page).toHaveURL(/\/login$/);
     await screenshotBothThemes(page, 'login');
 
@@ -65,17 +68,29 @@ test.describe('authentication', () => {
     await screenshotBothThemes(page, 'signup');
   });
 
-  test('logout returns to /login and the dashboard then redirects there', async ({ page }) => {
+  test('logout returns to /login and every protected route then redirects there', async ({
+    page,
+  }) => {
     await signUpAndLogIn(page);
     await page.getByRole('button', { name: 'Secure Logout' }).click();
     await page.waitForURL('**/login');
     await expect(page.getByText('Logged out')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-    await page.goto('/dashboard');
-    await page.waitForURL('**/login');
-    await page.goto('/dashboard/create-agent');
-    await page.waitForURL('**/login');
+    // SPEC §6: one of each protected route of the SPEC §2 table.
+    for (const path of [
+      '/dashboard',
+      '/dashboard/create-agent',
+      '/pipeline/rag',
+      '/pipeline/sql',
+      '/build/rag/abc',
+      '/sql/build/animation/sql/abc',
+      '/build/image',
+    ]) {
+      await page.goto(path);
+      await expect(page, `${path} redirects`).toHaveURL(/\/login$/);
+      await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    }
   });
 
   test('forgot password shows the confirmation with the e-mail', async ({ page }) => {
@@ -91,6 +106,21 @@ test.describe('authentication', () => {
     await expect(page.getByText('Check your inbox for reset link')).toBeVisible();
     await expect(page.getByText('someone@example.com')).toBeVisible();
     await screenshotBothThemes(page, 'forgot-password');
+
+    // Resend uses SPEC §7's second path, which the gateway serves too. Wait for the first toast to
+    // close, so the one seen afterwards is the resend's.
+    await expect(page.getByText('Email Sent')).toHaveCount(0, { timeout: 15_000 });
+    const resent = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === '/forgot-password' &&
+        response.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Resend link' }).click();
+    const response = await resent;
+    expect(response.status()).toBe(200);
+    expect(new URL(response.url()).searchParams.get('email')).toBe('someone@example.com');
+    await expect(page.getByText('Email Sent')).toBeVisible();
+    await expect(page.getByText('Check your inbox for reset link')).toBeVisible();
     await page.getByRole('button', { name: 'Back to Login' }).click();
     await page.waitForURL('**/login');
   });

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { ArrowLeft, MailCheck } from 'lucide-react';
+import { ArrowLeft, MailCheck, RotateCw } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard, inlineLinkClasses } from '../components/auth-card';
@@ -23,6 +23,16 @@ export function ForgotPasswordPage() {
     onError: (error) => notify.error('Error', errorDetail(error) ?? 'Unable to send reset email'),
   });
 
+  // SPEC §7/§8 give a second forgot-password path with its own failure toast; it serves the
+  // confirmation screen's "resend", so both readings of the spec are in use.
+  const resend = useMutation({
+    mutationFn: (address: string) =>
+      api('/forgot-password', { method: 'POST', query: { email: address } }),
+    onSuccess: () => notify.success('Email Sent', 'Check your inbox for reset link'),
+    onError: (error) =>
+      notify.error('Failed', errorDetail(error) ?? 'Could not send reset email. Please try again.'),
+  });
+
   function submit(event: FormEvent) {
     event.preventDefault();
     send.mutate(email.trim());
@@ -41,10 +51,24 @@ export function ForgotPasswordPage() {
             <strong className="font-semibold text-slate-900 dark:text-white">{sentTo}</strong>, we
             have sent a link to reset its password. The link expires soon, so use it shortly.
           </p>
-          <Button className="w-full" onClick={() => void navigate('/login')}>
-            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-            Back to Login
-          </Button>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Nothing after a few minutes? Check your spam folder, or send the link again.
+          </p>
+          <div className="space-y-3">
+            <Button className="w-full" onClick={() => void navigate('/login')}>
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              Back to Login
+            </Button>
+            <Button
+              variant="outline"
+              className="w-full"
+              loading={resend.isPending}
+              onClick={() => resend.mutate(sentTo)}
+            >
+              <RotateCw aria-hidden="true" className="h-4 w-4" />
+              Resend link
+            </Button>
+          </div>
         </div>
       </AuthCard>
     );

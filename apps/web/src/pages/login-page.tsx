@@ -7,18 +7,14 @@ import { Button, buttonClasses, TextField } from '../components/ui';
 
 /** SPEC §2 Login: email and password; success goes to /dashboard. */
 export function LoginPage() {
-  const { login } = useAuth();
+  const { login, loginPending } = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    const ok = await login(email, password);
-    setBusy(false);
-    if (ok) void navigate('/dashboard');
+    if (await login(email, password)) void navigate('/dashboard');
   }
 
   return (
@@ -67,7 +63,7 @@ export function LoginPage() {
             </Link>
           </div>
         </div>
-        <Button type="submit" className="w-full" loading={busy}>
+        <Button type="submit" className="w-full" loading={loginPending}>
           Log in
         </Button>
       </form>

@@ -11,11 +11,10 @@ export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
 
 /** SPEC §2 Signup; success signs in automatically and goes to /dashboard (§4). */
 export function SignupPage() {
-  const { signup } = useAuth();
+  const { signup, signupPending, loginPending } = useAuth();
   const navigate = useNavigate();
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const [mismatch, setMismatch] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => {
     setForm((current) => ({ ...current, [field]: event.target.value }));
@@ -29,13 +28,11 @@ export function SignupPage() {
       notify.error(PASSWORDS_DO_NOT_MATCH);
       return;
     }
-    setBusy(true);
     const ok = await signup({
       username: form.username.trim(),
       email: form.email.trim(),
       password: form.password,
     });
-    setBusy(false);
     if (ok) void navigate('/dashboard');
   }
 
@@ -99,7 +96,8 @@ export function SignupPage() {
           aria-invalid={mismatch || undefined}
         />
         {mismatch && <Alert>{PASSWORDS_DO_NOT_MATCH}</Alert>}
-        <Button type="submit" className="w-full" loading={busy}>
+        {/* Busy through the signup call and the automatic login after it. */}
+        <Button type="submit" className="w-full" loading={signupPending || loginPending}>
           Create Account
         </Button>
       </form>

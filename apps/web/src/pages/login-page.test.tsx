@@ -1,0 +1,51 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deferred, mockFetch, renderRoute, textOf } from '../features/testing/render';
+import { LoginPage } from './login-page';
+import { dismissAllToasts, expectToast, failures } from './toast-expectations';
+
+function logIn() {
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct-horse-1' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+}
+
+describe('LoginPage (SPEC §2, §8)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    dismissAllToasts();
+  });
+
+  it.each(failures('Invalid email or password'))(
+    "shows 'Login Failed' for %s and stays on the page, logged out",
+    async (_name, reply, text) => {
+      const { calls } = mockFetch(reply);
+      renderRoute('/login', '/login', <LoginPage />);
+      logIn();
+      await expectToast('Login Failed', text, 'error');
+      expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /auth/login']);
+      expect(screen.queryByText('Elsewhere')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Log in' })).toBeEnabled();
+      expect(localStorage.getItem('token')).toBeNull();
+    },
+  );
+
+  it('is busy while the call is in flight, then saves the session and goes to /dashboard', async () => {
+    const answer = deferred<{ json: unknown }>();
+    const { calls } = mockFetch(() => answer.promise);
+    renderRoute('/login', '/login', <LoginPage />);
+    logIn();
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).toBeDisabled());
+    expect(JSON.parse(textOf(calls[0]))).toEqual({
+      email: 'ada@example.com',
+      password: 'correct-horse-1',
+    });
+
+    const user = { id: 'u1', username: 'ada', email: 'ada@example.com' };
+    answer.resolve({ json: { access_token: 'jwt-ada', token_type: 'bearer', user } });
+    await expectToast('Success', 'Logged in successfully', 'success');
+    expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBe('jwt-ada');
+    expect(JSON.parse(localStorage.getItem('user')!)).toEqual(user);
+  });
+});
