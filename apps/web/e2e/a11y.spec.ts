@@ -70,10 +70,18 @@ test.describe('accessibility (axe, WCAG 2.1 A/AA, both themes)', () => {
   }
 
   test('the mobile menu, open', async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 740 });
+    await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Docs' })).toBeVisible();
+    expect(await audit(page)).toEqual([]);
+  });
+
+  test('the forgot-password confirmation, with its resend button', async ({ page }) => {
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByRole('button', { name: 'Resend link' })).toBeVisible();
     expect(await audit(page)).toEqual([]);
   });
 

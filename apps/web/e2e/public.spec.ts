@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { screenshotBothThemes } from './screenshots';
 
 const HERO_PHRASES = ['RAG Agents', 'SQL Agents', 'No-Code AI', 'Image Gen Agents', 'Smart Agents'];
@@ -78,6 +78,18 @@ test.describe('public pages', () => {
     }
   });
 
+  test('the hero phrase can be paused, and starts paused for reduced motion', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Pause animation' }).click();
+    await expect(page.getByRole('button', { name: 'Play animation' })).toBeVisible();
+
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.reload();
+    await expect(page.getByTestId('hero-phrase')).toHaveText(HERO_PHRASES[0]!);
+    await page.getByRole('button', { name: 'Play animation' }).click();
+    await expect(page.getByRole('button', { name: 'Pause animation' })).toBeVisible();
+  });
+
   test('the landing page has its sections and its links', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Watch Demo Video' })).toHaveAttribute(
@@ -119,7 +131,7 @@ test.describe('public pages', () => {
 
     await page.goto('/features');
     await page
-      .getByRole('navigation', { name: 'Main' })
+      .getByRole('navigation', { name: 'Main', exact: true })
       .getByRole('link', { name: 'How it works' })
       .click();
     await expect(page).toHaveURL(/\/#how-it-works$/);
@@ -228,14 +240,23 @@ test.describe('public pages', () => {
     await screenshotBothThemes(page, 'developers');
   });
 
-  test.describe('on a 375 px phone', () => {
-    test.use({ viewport: { width: 375, height: 740 } });
+  test.describe('on a 360 px phone', () => {
+    test.use({ viewport: { width: 360, height: 740 } });
+
+    /** Nothing may stick out sideways: no page-wide scrollbar. */
+    async function expectNoSidewaysScroll(page: Page) {
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+    }
 
     test('the mobile menu opens with the links and collapses again', async ({ page }) => {
       await page.goto('/');
-      const menu = page.locator('#mobile-menu');
+      const menu = page.getByRole('navigation', { name: 'Main (mobile)' });
       const toggle = page.getByRole('button', { name: 'Open menu' });
-      await expect(menu.getByRole('link', { name: 'Features' })).toBeHidden();
+      await expect(
+        page.locator('#mobile-menu').getByRole('link', { name: 'Features' }),
+      ).toBeHidden();
       await toggle.click();
       await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute(
         'aria-expanded',
@@ -252,20 +273,41 @@ test.describe('public pages', () => {
       ]) {
         await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
       }
+      await expectNoSidewaysScroll(page);
       await screenshotBothThemes(page, 'mobile-menu');
 
       await page.getByRole('button', { name: 'Close menu' }).click();
-      await expect(menu.getByRole('link', { name: 'Features' })).toBeHidden();
+      await expect(
+        page.locator('#mobile-menu').getByRole('link', { name: 'Features' }),
+      ).toBeHidden();
 
       // Following a link closes it too.
       await page.getByRole('button', { name: 'Open menu' }).click();
       await menu.getByRole('link', { name: 'Docs' }).click();
       await page.waitForURL('**/docs');
-      await expect(menu.getByRole('link', { name: 'Docs' })).toBeHidden();
-      // Nothing overflows sideways at this width.
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      ).toBe(true);
+      await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Docs' })).toBeHidden();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(menu.getByRole('link', { name: 'Docs' })).toBeVisible();
+      await expectNoSidewaysScroll(page);
+    });
+
+    test('every hero phrase fits on the screen', async ({ page }) => {
+      await page.goto('/');
+      // The hero clips its overflow, so a phrase too wide would be cut off rather than scroll; and
+      // the headline grows with it, so the screen's edge is the measure.
+      const overflow = await page.getByTestId('hero-phrases').evaluate((phrases) => {
+        const screenWidth = document.documentElement.clientWidth;
+        return Array.from(phrases.children).flatMap((phrase) => {
+          const range = document.createRange();
+          range.selectNodeContents(phrase);
+          const box = range.getBoundingClientRect();
+          return box.left < 0 || box.right > screenWidth
+            ? [`${phrase.textContent} spans ${box.left}–${box.right} of ${screenWidth} px`]
+            : [];
+        });
+      });
+      expect(overflow).toEqual([]);
+      await expectNoSidewaysScroll(page);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '../components/ui';
+import { DocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 import { ScrollManager } from './scroll-manager';
@@ -16,6 +17,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <ScrollManager />
+      <DocumentTitle />
       <Navbar />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {/* Inside the layout, so the bar and footer stay put while a screen's chunk loads. */}

@@ -158,9 +158,13 @@ export function Navbar() {
           </button>
         </div>
       </nav>
-      {/* SPEC §9: the mobile menu opens and collapses with a 300 ms transition. */}
-      <div
+      {/*
+        SPEC §9: the mobile menu opens and collapses with a 300 ms transition. Its own landmark,
+        so on a phone screen-reader users still find the links under navigation.
+      */}
+      <nav
         id="mobile-menu"
+        aria-label="Main (mobile)"
         data-state={open ? 'open' : 'closed'}
         inert={!open}
         className={clsx(
@@ -176,7 +180,7 @@ export function Navbar() {
             </div>
           </div>
         </div>
-      </div>
+      </nav>
     </header>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import { prefersReducedMotion } from '../lib/reduced-motion';
 
 /** How long to wait for a lazily loaded page to render the section a hash points at. */
 const HASH_TARGET_WAIT_MS = 3000;
@@ -13,9 +14,7 @@ export function ScrollManager() {
   const { pathname, hash, key } = useLocation();
 
   useEffect(() => {
-    const smooth: ScrollBehavior = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
-      ? 'auto'
-      : 'smooth';
+    const smooth: ScrollBehavior = prefersReducedMotion() ? 'auto' : 'smooth';
     const id = hash ? decodeURIComponent(hash.slice(1)) : '';
     if (!id) {
       window.scrollTo({ top: 0, left: 0, behavior: smooth });

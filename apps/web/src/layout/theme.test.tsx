@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../components/test-utils';
 import { Navbar } from './navbar';
@@ -55,6 +55,12 @@ describe('theme (SPEC §4: light by default, toggled, persisted)', () => {
     fireEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(menu).toHaveAttribute('data-state', 'open');
+    // The menu is a navigation landmark of its own, holding the same links.
+    const landmark = screen.getByRole('navigation', { name: 'Main (mobile)' });
+    expect(landmark).toBe(menu);
+    for (const name of ['Home', 'Features', 'Developers', 'How it works', 'Docs', 'Log in']) {
+      expect(within(landmark).getByRole('link', { name })).toBeInTheDocument();
+    }
     fireEvent.click(screen.getByRole('button', { name: 'Close menu' }));
     expect(menu).toHaveAttribute('data-state', 'closed');
   });

@@ -1,7 +1,8 @@
 import { clsx } from 'clsx';
-import { ArrowRight, MessageCircle, PlayCircle } from 'lucide-react';
+import { ArrowRight, MessageCircle, Pause, Play, PlayCircle } from 'lucide-react';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { SITE_LINKS } from '../../layout/site';
+import { usePrefersReducedMotion } from '../../lib/reduced-motion';
 import { Button, buttonClasses } from '../ui';
 import { HERO_PHRASES, HERO_ROTATION_MS } from './content';
 import { useRotatingPhrase } from './use-rotating-phrase';
@@ -26,7 +27,12 @@ const POSTER_SIZES = '(min-width: 1280px) 600px, (min-width: 1024px) 46vw, calc(
 
 /** SPEC §1 landing hero. `onGetStarted` decides where "Get Started" leads. */
 export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
-  const phrase = useRotatingPhrase(HERO_PHRASES, HERO_ROTATION_MS);
+  const reducedMotion = usePrefersReducedMotion();
+  // WCAG 2.2.2: text that changes on its own for more than 5 s needs a way to stop it. Until the
+  // user presses the toggle, the system's reduced-motion setting decides; after that, their choice.
+  const [pausedByUser, setPausedByUser] = useState<boolean | null>(null);
+  const paused = pausedByUser ?? reducedMotion;
+  const phrase = useRotatingPhrase(HERO_PHRASES, HERO_ROTATION_MS, paused);
   const [videoOpen, setVideoOpen] = useState(false);
 
   function openVideo(event: MouseEvent<HTMLAnchorElement>) {
@@ -65,6 +71,19 @@ export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
             </span>
             without writing code
           </h1>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="mt-3 -ml-3"
+            onClick={() => setPausedByUser(!paused)}
+          >
+            {paused ? (
+              <Play aria-hidden="true" className="h-4 w-4" />
+            ) : (
+              <Pause aria-hidden="true" className="h-4 w-4" />
+            )}
+            {paused ? 'Play animation' : 'Pause animation'}
+          </Button>
           <p className="mt-6 max-w-xl text-lg text-slate-600 dark:text-slate-300">
             Pick a data source, an LLM and a system prompt, press build, and get a complete agent
             you can preview in your browser and download as a ready-to-deploy project.

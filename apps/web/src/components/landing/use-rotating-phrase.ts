@@ -1,11 +1,19 @@
 import { useEffect, useState } from 'react';
 
-/** Cycles through `phrases`, one step every `intervalMs` (SPEC §4: the hero phrase). */
-export function useRotatingPhrase<T>(phrases: readonly T[], intervalMs: number): T {
+/**
+ * Cycles through `phrases`, one step every `intervalMs` (SPEC §4: the hero phrase). While `paused`
+ * the current phrase stays; on resume the next step comes a full interval later.
+ */
+export function useRotatingPhrase<T>(
+  phrases: readonly T[],
+  intervalMs: number,
+  paused: boolean,
+): T {
   const [index, setIndex] = useState(0);
   useEffect(() => {
+    if (paused) return;
     const timer = setInterval(() => setIndex((i) => (i + 1) % phrases.length), intervalMs);
     return () => clearInterval(timer);
-  }, [phrases.length, intervalMs]);
+  }, [phrases.length, intervalMs, paused]);
   return phrases[index % phrases.length] as T;
 }
