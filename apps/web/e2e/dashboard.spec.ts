@@ -34,6 +34,49 @@ test.describe('dashboard', () => {
     await screenshotBothThemes(page, 'create-agent');
   });
 
+  test('switching views by keyboard keeps focus on the page', async ({ page }) => {
+    await signUpAndLogIn(page);
+    const welcome = page.getByRole('heading', { level: 1, name: /Welcome back/ });
+    await page.getByRole('button', { name: /My Agents/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 2, name: 'My Agents' })).toBeFocused();
+    // Tab goes on from the heading (to the view's own action), not from the top of the document.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Create New Agent' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.getByRole('button', { name: 'Back to Dashboard' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(welcome).toBeFocused();
+
+    await page.getByRole('button', { name: /API Keys/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 2, name: 'API Keys' })).toBeFocused();
+    await page.getByRole('button', { name: 'Profile' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 2, name: 'Profile' })).toBeFocused();
+  });
+
+  test('API keys: a list that fails to load says so, and Retry loads it', async ({ page }) => {
+    await signUpAndLogIn(page);
+    const gateway = `http://127.0.0.1:${process.env.E2E_GATEWAY_PORT ?? 18000}`;
+    // The gateway is up; only this read fails (the app's own retry too) until the outage ends.
+    let down = true;
+    await page.route(`${gateway}/apikeys`, (route) =>
+      down
+        ? route.fulfill({ status: 503, json: { detail: 'Service unavailable.' } })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: /API Keys/ }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Failed to load API keys' });
+    await expect(alert).toBeVisible();
+    await expect(page.getByText('No API keys yet')).toHaveCount(0);
+
+    down = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByText('No API keys yet')).toBeVisible();
+    await expect(page.getByText('Failed to load API keys')).toHaveCount(0);
+  });
+
   test('API keys: add, reveal, mask, copy, delete', async ({ page }) => {
     await signUpAndLogIn(page);
     await page.getByRole('button', { name: /API Keys/ }).click();
@@ -52,8 +95,9 @@ test.describe('dashboard', () => {
     await page.getByLabel('API Key', { exact: true }).fill(secret);
     await page.getByRole('button', { name: 'Save Key' }).click();
     await expect(page.getByText('API key added')).toBeVisible();
-    // The form closes after a successful add.
+    // The form closes after a successful add, and focus goes back to its toggle.
     await expect(page.getByRole('button', { name: 'Save Key' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Add API Key' })).toBeFocused();
 
     const value = page.getByTestId('api-key-value');
     const masked = `${secret.slice(0, 8)}…${secret.slice(-4)}`;
@@ -97,7 +141,7 @@ test.describe('dashboard', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
 
     await expect(page.getByText('Profile updated successfully')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Edit Profile' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Edit Profile' })).toBeFocused();
     await expect(page.getByText('Ada Lovelace').first()).toBeVisible();
     await expect(page.getByText('+44 20 7946 0958')).toBeVisible();
     await expect(page.getByText('First programmer. Builds analytical engines.')).toBeVisible();
@@ -113,6 +157,7 @@ test.describe('dashboard', () => {
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     await page.getByLabel('Full Name').fill('Someone Else');
     await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: 'Edit Profile' })).toBeFocused();
     await expect(page.getByText('Ada Lovelace').first()).toBeVisible();
     await expect(page.getByText('Someone Else')).toHaveCount(0);
   });

@@ -5,6 +5,7 @@ import {
   type HTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
@@ -68,6 +69,8 @@ export function buttonClasses(
 }
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  /** React 19 passes refs as props: screens move focus to a button after a state change. */
+  ref?: Ref<HTMLButtonElement>;
   variant?: ButtonVariant;
   size?: ButtonSize;
   /** Shows a spinner and disables the button (a busy flag, SPEC §4). */
@@ -174,9 +177,16 @@ function FieldWrapper({
   );
 }
 
-function describedBy(id: string, hint: unknown, error: unknown): string | undefined {
-  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
-  return ids.length ? ids.join(' ') : undefined;
+/** The control's id (given, or generated) and the ARIA links to the hint and error under it. */
+function useFieldControl(id: string | undefined, hint: unknown, error: unknown) {
+  const autoId = useId();
+  const controlId = id ?? autoId;
+  const described = [hint ? `${controlId}-hint` : null, error ? `${controlId}-error` : null];
+  return {
+    id: controlId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': described.filter(Boolean).join(' ') || undefined,
+  };
 }
 
 export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldChrome;
@@ -191,11 +201,10 @@ export function TextField({
   className,
   ...rest
 }: TextFieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
+  const control = useFieldControl(id, hint, error);
   return (
     <FieldWrapper
-      id={inputId}
+      id={control.id}
       label={label}
       hint={hint}
       error={error}
@@ -203,15 +212,13 @@ export function TextField({
       required={rest.required}
     >
       <input
-        id={inputId}
+        {...control}
         className={clsx(
           controlClasses,
           rest.type === 'file' &&
             'file:mr-3 file:rounded-md file:border-0 file:bg-indigo-50 file:px-3 file:py-1 file:text-sm file:font-medium file:text-indigo-800 dark:file:bg-indigo-950 dark:file:text-indigo-200',
           className,
         )}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, hint, error)}
         {...rest}
       />
     </FieldWrapper>
@@ -230,24 +237,17 @@ export function TextArea({
   className,
   ...rest
 }: TextAreaProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
+  const control = useFieldControl(id, hint, error);
   return (
     <FieldWrapper
-      id={inputId}
+      id={control.id}
       label={label}
       hint={hint}
       error={error}
       wrapperClassName={wrapperClassName}
       required={rest.required}
     >
-      <textarea
-        id={inputId}
-        className={clsx(controlClasses, className)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, hint, error)}
-        {...rest}
-      />
+      <textarea {...control} className={clsx(controlClasses, className)} {...rest} />
     </FieldWrapper>
   );
 }
@@ -273,24 +273,17 @@ export function Select({
   placeholder,
   ...rest
 }: SelectProps) {
-  const autoId = useId();
-  const selectId = id ?? autoId;
+  const control = useFieldControl(id, hint, error);
   return (
     <FieldWrapper
-      id={selectId}
+      id={control.id}
       label={label}
       hint={hint}
       error={error}
       wrapperClassName={wrapperClassName}
       required={rest.required}
     >
-      <select
-        id={selectId}
-        className={clsx(controlClasses, 'pr-8', className)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(selectId, hint, error)}
-        {...rest}
-      >
+      <select {...control} className={clsx(controlClasses, 'pr-8', className)} {...rest}>
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
           <option key={option.value} value={option.value} disabled={option.disabled}>

@@ -13,13 +13,13 @@ import {
   Spinner,
   type BadgeTone,
 } from '../../components/ui';
+import { PREVIEW_PATHS, previewFailure } from '../../features/build/build-api';
+import { PreviewFrame } from '../../features/build/preview-frame';
 import { api, apiRaw, errorDetail } from '../../lib/api';
-import { currentTheme } from '../../layout/theme';
 import { notify } from '../../lib/notify';
 import { formatKeyDate } from './api-key-format';
-import { BackToDashboard, ViewHeader } from './back-button';
+import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { useAgents, useDeleteAgent } from './dashboard-api';
-import { PREVIEW_PATHS, previewFrameUrl } from '../../features/build/build-api';
 
 /** SPEC §4: Built green, Building yellow, Failed red, anything else grey. */
 export function statusTone(status: string): BadgeTone {
@@ -34,13 +34,6 @@ export function statusTone(status: string): BadgeTone {
       return 'grey';
   }
 }
-
-type AgentType = TPipelineListItem['type'];
-
-const PREVIEW_FALLBACK: Record<AgentType, string> = {
-  rag: 'Failed to start preview.',
-  sql: 'Failed to start SQL agent preview.',
-};
 
 /** Saves a built agent as `{type}-agent-{id}.zip` (SPEC §7). */
 async function downloadAgent(agent: TPipelineListItem): Promise<void> {
@@ -73,11 +66,9 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
       api<{ preview_url: string }>(PREVIEW_PATHS[agent.type](agent.id), { method: 'POST' }),
     onMutate: () => setPreviewError(null),
     onSuccess: (answer, agent) => setPreview({ agent, url: answer.preview_url }),
-    onError: (error, agent) => {
-      const message = `Preview failed: ${errorDetail(error) ?? PREVIEW_FALLBACK[agent.type]}`;
-      setPreviewError(message);
-      notify.error(message);
-    },
+    // SPEC §8's alert, shown inline (role=alert) next to the list; no toast on top of it.
+    onError: (error, agent) =>
+      setPreviewError(`Preview failed: ${previewFailure(error, agent.type)}`),
   });
 
   const download = useMutation({
@@ -103,7 +94,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const list = agents.data ?? [];
 
   return (
-    <section aria-labelledby="view-title">
+    <section aria-labelledby={VIEW_TITLE_ID}>
       <BackToDashboard onBack={onBack} />
       <ViewHeader
         title="My Agents"
@@ -127,11 +118,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
               Close Preview
             </Button>
           </div>
-          <iframe
-            src={previewFrameUrl(preview.url, currentTheme())}
-            title={`Preview of ${preview.agent.name}`}
-            className="h-[80vh] w-full rounded-lg border border-slate-200 bg-white dark:border-slate-700"
-          />
+          <PreviewFrame url={preview.url} title={`Preview of ${preview.agent.name}`} />
         </Card>
       )}
 
@@ -217,9 +204,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
 
       <ConfirmDialog
         open={toDelete !== null}
-        onOpenChange={(open) => {
-          if (!open && !remove.isPending) setToDelete(null);
-        }}
+        onCancel={() => setToDelete(null)}
         title="Delete this agent?"
         description={
           toDelete

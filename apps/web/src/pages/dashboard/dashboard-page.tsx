@@ -1,9 +1,10 @@
 import { LogOut, UserRound } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { Button, PageContainer } from '../../components/ui';
 import { AgentsView } from './agents-view';
+import { VIEW_TITLE_ID } from './back-button';
 import { KeysView } from './keys-view';
 import { OverviewView } from './overview-view';
 import { ProfileView } from './profile-view';
@@ -27,6 +28,19 @@ export function DashboardPage() {
     window.scrollTo({ top: 0, behavior: 'smooth' });
   };
   const back = () => setView('overview');
+  const welcome = useRef<HTMLHeadingElement>(null);
+  const focusedView = useRef(view);
+
+  // A switch unmounts the tile or Back button that caused it; keyboard and screen-reader users
+  // continue from the new view's heading instead of from <body>. Comparing with the last view
+  // (not skipping the first run) keeps StrictMode's second effect run from moving focus on load.
+  useEffect(() => {
+    if (focusedView.current === view) return;
+    focusedView.current = view;
+    const heading = view === 'overview' ? welcome.current : document.getElementById(VIEW_TITLE_ID);
+    // The page is already being scrolled to the top.
+    heading?.focus({ preventScroll: true });
+  }, [view]);
 
   function secureLogout() {
     logout();
@@ -37,7 +51,11 @@ export function DashboardPage() {
     <PageContainer size="xl">
       <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere] text-slate-900 sm:text-4xl dark:text-white">
+          <h1
+            ref={welcome}
+            tabIndex={-1}
+            className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere] text-slate-900 focus:outline-none sm:text-4xl dark:text-white"
+          >
             Welcome back, {displayName(user)}!
           </h1>
           <p className="mt-1 text-slate-600 dark:text-slate-300">

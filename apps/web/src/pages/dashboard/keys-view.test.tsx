@@ -1,19 +1,24 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { renderWithProviders } from '../../components/test-utils';
+import { deferred, mockFetch, renderRoute, signIn } from '../../features/testing/render';
 import { notify } from '../../lib/notify';
 import { KeysView } from './keys-view';
 
+const FIRST_ID = '0b6f6c39-7a4b-4b7e-9d55-6f1f1f8a0001';
+const SECOND_ID = '0b6f6c39-7a4b-4b7e-9d55-6f1f1f8a0002';
+
 const KEYS = [
   {
-    id: '0b6f6c39-7a4b-4b7e-9d55-6f1f1f8a0001',
+    id: FIRST_ID,
     provider: 'openai',
     name: 'Team key',
     key: 'sk-proj-...WXYZ',
     created_at: '2025-02-03T10:00:00.000Z',
   },
   {
-    id: '0b6f6c39-7a4b-4b7e-9d55-6f1f1f8a0002',
+    id: SECOND_ID,
     provider: 'groq',
     name: null,
     key: '********',
@@ -72,5 +77,107 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
     // The form toggles closed again.
     fireEvent.click(screen.getByRole('button', { name: 'Close Form' }));
     expect(screen.queryByRole('button', { name: 'Save Key' })).toBeNull();
+  });
+});
+
+describe('KeysView failures, concurrent copies and focus', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  function renderKeys() {
+    signIn();
+    renderRoute('/dashboard', '/dashboard', <KeysView onBack={() => {}} />);
+    return screen.getByRole('region', { name: 'API Keys' });
+  }
+
+  it("shows 'Failed to load API keys' with Retry instead of the empty state", async () => {
+    const error = vi.spyOn(notify, 'error');
+    let down = true;
+    mockFetch(() => (down ? { status: 503 } : { json: KEYS }));
+    const user = userEvent.setup();
+    const view = renderKeys();
+
+    const alert = await within(view).findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load API keys');
+    expect(screen.queryByText('No API keys yet')).not.toBeInTheDocument();
+    // One channel: the alert, not a toast as well.
+    expect(error).not.toHaveBeenCalled();
+    expect(screen.getAllByText('Failed to load API keys')).toHaveLength(1);
+
+    down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findAllByTestId('api-key-value')).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("keeps each key's copy spinner until that key's own copy is done", async () => {
+    const secrets = new Map([
+      [FIRST_ID, deferred<{ json: unknown }>()],
+      [SECOND_ID, deferred<{ json: unknown }>()],
+    ]);
+    mockFetch((call) => {
+      const id = /^\/apikeys\/([^/]+)\/secret$/.exec(call.path)?.[1];
+      const held = id && secrets.get(id);
+      return held ? held.promise : { json: KEYS };
+    });
+    const user = userEvent.setup();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    renderKeys();
+    const copyFirst = await screen.findByRole('button', { name: 'Copy Team key (OpenAI) key' });
+    const copySecond = screen.getByRole('button', { name: 'Copy Groq key' });
+
+    await user.click(copyFirst);
+    await user.click(copySecond);
+    expect(copyFirst).toHaveAttribute('aria-busy', 'true');
+    expect(copySecond).toHaveAttribute('aria-busy', 'true');
+
+    secrets.get(SECOND_ID)?.resolve({ json: { key: 'gsk_second_secret_0123456789' } });
+    await vi.waitFor(() => expect(copySecond).not.toHaveAttribute('aria-busy'));
+    expect(copyFirst).toHaveAttribute('aria-busy', 'true');
+
+    secrets.get(FIRST_ID)?.resolve({ json: { key: 'sk-proj-first-secret-0123456789' } });
+    await vi.waitFor(() => expect(copyFirst).not.toHaveAttribute('aria-busy'));
+    expect(writeText.mock.calls).toEqual([
+      ['gsk_second_secret_0123456789'],
+      ['sk-proj-first-secret-0123456789'],
+    ]);
+    expect(await screen.findAllByText('API key copied to clipboard')).toHaveLength(2);
+  });
+
+  it('names the reveal toggle by what it does, without a pressed state as well', async () => {
+    mockFetch((call) =>
+      call.path.endsWith('/secret')
+        ? { json: { key: 'sk-proj-abcdefghijklmnopWXYZ' } }
+        : { json: KEYS },
+    );
+    const user = userEvent.setup();
+    renderKeys();
+    const toggle = await screen.findByRole('button', { name: 'Reveal Team key (OpenAI) key' });
+    expect(toggle).not.toHaveAttribute('aria-pressed');
+    await user.click(toggle);
+    await vi.waitFor(() => expect(toggle).toHaveAccessibleName('Hide Team key (OpenAI) key'));
+    expect(toggle).not.toHaveAttribute('aria-pressed');
+  });
+
+  it('returns focus to the Add API Key toggle when the form closes', async () => {
+    const { calls } = mockFetch((call) =>
+      call.method === 'POST' ? { status: 201, json: KEYS[0] } : { json: KEYS },
+    );
+    const user = userEvent.setup();
+    renderKeys();
+    await screen.findAllByTestId('api-key-value');
+
+    await user.click(screen.getByRole('button', { name: 'Add API Key' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Add API Key' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Add API Key' }));
+    await user.selectOptions(screen.getByLabelText('Provider'), 'openai');
+    await user.type(screen.getByLabelText('API Key'), 'sk-some-long-key-123456');
+    await user.click(screen.getByRole('button', { name: 'Save Key' }));
+    expect(await screen.findByRole('button', { name: 'Add API Key' })).toHaveFocus();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
   });
 });

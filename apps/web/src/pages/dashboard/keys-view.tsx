@@ -4,15 +4,15 @@ import {
   type TApiKey,
   type TLlmProvider,
 } from '@agentloom/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useMutationState } from '@tanstack/react-query';
 import { Check, Copy, Eye, EyeOff, KeyRound, Plus, Trash2, X } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Badge, Button, Card, Select, Spinner, TextField } from '../../components/ui';
+import { Alert, Badge, Button, Card, Select, Spinner, TextField } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
-import { BackToDashboard, ViewHeader } from './back-button';
+import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { fetchApiKeySecret, useApiKeys, useCreateApiKey, useDeleteApiKey } from './dashboard-api';
 
 const PROVIDER_OPTIONS = LLM_PROVIDERS.map((value) => ({
@@ -24,21 +24,34 @@ function providerLabel(provider: string): string {
   return LLM_PROVIDER_LABELS[provider as TLlmProvider] ?? provider;
 }
 
+const REVEAL_MUTATION = ['apikeys', 'reveal'] as const;
+const COPY_MUTATION = ['apikeys', 'copy'] as const;
+
+/**
+ * The key ids a reveal or copy is still fetching for. Read from react-query's mutation cache, so
+ * each call keeps its own spinner: a mutation's `variables` only hold the latest call, and a second
+ * key's call would otherwise hide the first key's spinner while that one is still running.
+ */
+function usePendingIds(mutationKey: readonly string[]): ReadonlySet<string> {
+  const ids = useMutationState({
+    filters: { mutationKey, status: 'pending' },
+    select: (mutation) => mutation.state.variables as string,
+  });
+  return new Set(ids);
+}
+
 /** SPEC §2 Keys view: list, add form, per-key reveal/mask, copy, delete. */
 export function KeysView({ onBack }: { onBack: () => void }) {
   const keys = useApiKeys();
   const remove = useDeleteApiKey();
   const [formOpen, setFormOpen] = useState(false);
+  /** Focus returns to the Add/Close toggle when the add form closes under it. */
+  const addToggle = useRef<HTMLButtonElement>(null);
   /** Plain keys fetched this visit, by id; only held while the view is open. */
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [revealed, setRevealed] = useState<Record<string, boolean>>({});
-  const [copyingId, setCopyingId] = useState<string | null>(null);
   const [copiedId, setCopiedId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TApiKey | null>(null);
-
-  useEffect(() => {
-    if (keys.isError) notify.error('Failed to load API keys');
-  }, [keys.isError]);
 
   useEffect(() => {
     if (!copiedId) return;
@@ -55,6 +68,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
   }
 
   const reveal = useMutation({
+    mutationKey: REVEAL_MUTATION,
     mutationFn: (id: string) => secretOf(id),
     onSuccess: (_key, id) => setRevealed((current) => ({ ...current, [id]: true })),
     onError: (error) =>
@@ -66,17 +80,23 @@ export function KeysView({ onBack }: { onBack: () => void }) {
     else reveal.mutate(id);
   }
 
-  async function copy(id: string) {
-    setCopyingId(id);
-    try {
-      await navigator.clipboard.writeText(await secretOf(id));
+  const copy = useMutation({
+    mutationKey: COPY_MUTATION,
+    mutationFn: async (id: string) => navigator.clipboard.writeText(await secretOf(id)),
+    onSuccess: (_done, id) => {
       setCopiedId(id);
       notify.success('API key copied to clipboard');
-    } catch {
-      notify.error('Failed to copy key');
-    } finally {
-      setCopyingId(null);
-    }
+    },
+    onError: () => notify.error('Failed to copy key'),
+  });
+
+  const revealing = usePendingIds(REVEAL_MUTATION);
+  const copying = usePendingIds(COPY_MUTATION);
+
+  function closeForm() {
+    setFormOpen(false);
+    // The form's Save or Cancel button goes away with it; the toggle stays.
+    addToggle.current?.focus();
   }
 
   function confirmDelete() {
@@ -92,15 +112,14 @@ export function KeysView({ onBack }: { onBack: () => void }) {
     });
   }
 
-  const list = keys.data ?? [];
-
   return (
-    <section aria-labelledby="view-title">
+    <section aria-labelledby={VIEW_TITLE_ID}>
       <BackToDashboard onBack={onBack} />
       <ViewHeader
         title="API Keys"
         actions={
           <Button
+            ref={addToggle}
             variant={formOpen ? 'outline' : 'primary'}
             onClick={() => setFormOpen((open) => !open)}
             aria-expanded={formOpen}
@@ -116,13 +135,29 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         }
       />
 
-      {formOpen && <AddKeyForm onDone={() => setFormOpen(false)} />}
+      {formOpen && <AddKeyForm onDone={closeForm} />}
+
+      {/* SPEC §8's message, announced once by the alert role (no toast as well). A failed
+          refetch keeps the list it already has below the alert. */}
+      {keys.isError && (
+        <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <span>Failed to load API keys</span>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => void keys.refetch()}
+            loading={keys.isFetching}
+          >
+            Retry
+          </Button>
+        </Alert>
+      )}
 
       {keys.isPending ? (
         <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
           <Spinner size="lg" label="Loading API keys…" />
         </div>
-      ) : list.length === 0 ? (
+      ) : keys.data === undefined ? null : keys.data.length === 0 ? (
         <Card className="flex flex-col items-center gap-3 py-12 text-center">
           <KeyRound aria-hidden="true" className="h-12 w-12 text-slate-400 dark:text-slate-500" />
           <p className="text-lg font-semibold text-slate-900 dark:text-white">No API keys yet</p>
@@ -133,7 +168,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         </Card>
       ) : (
         <ul className="space-y-3" aria-label="Stored API keys">
-          {list.map((key) => {
+          {keys.data.map((key) => {
             const shown = revealed[key.id] && secrets[key.id] !== undefined;
             const secret = secrets[key.id];
             const label = key.name
@@ -173,10 +208,9 @@ export function KeysView({ onBack }: { onBack: () => void }) {
                       variant="ghost"
                       size="sm"
                       aria-label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
-                      aria-pressed={shown}
                       title={shown ? 'Hide key' : 'Reveal key'}
                       onClick={() => toggleReveal(key.id)}
-                      loading={reveal.isPending && reveal.variables === key.id}
+                      loading={revealing.has(key.id)}
                     >
                       {shown ? (
                         <EyeOff aria-hidden="true" className="h-4 w-4" />
@@ -189,8 +223,8 @@ export function KeysView({ onBack }: { onBack: () => void }) {
                       size="sm"
                       aria-label={`Copy ${label} key`}
                       title="Copy key"
-                      onClick={() => void copy(key.id)}
-                      loading={copyingId === key.id}
+                      onClick={() => copy.mutate(key.id)}
+                      loading={copying.has(key.id)}
                     >
                       {copiedId === key.id ? (
                         <Check
@@ -220,9 +254,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
 
       <ConfirmDialog
         open={toDelete !== null}
-        onOpenChange={(open) => {
-          if (!open && !remove.isPending) setToDelete(null);
-        }}
+        onCancel={() => setToDelete(null)}
         title="Delete this API key?"
         description="Agents configured with this key will need another one. This cannot be undone."
         confirmLabel="Delete Key"

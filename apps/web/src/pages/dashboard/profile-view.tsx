@@ -1,10 +1,11 @@
 import { PROFILE_PICTURE_TYPES, type TUserProfile } from '@agentloom/contracts';
 import { CalendarDays, FileText, Mail, Pencil, Phone, UserRound } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { Alert, Button, Card, Spinner, TextArea, TextField } from '../../components/ui';
 import { API_URL, errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
-import { BackToDashboard, ViewHeader } from './back-button';
+import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { formatKeyDate } from './api-key-format';
 import { useProfile, useUpdateProfile } from './dashboard-api';
 
@@ -52,81 +53,98 @@ function Detail({ icon: Icon, label, value }: { icon: typeof Mail; label: string
 export function ProfileView({ onBack }: { onBack: () => void }) {
   const profile = useProfile();
   const [editing, setEditing] = useState(false);
+  /** Opens the editor; focus returns to it when the editor closes. */
+  const editButton = useRef<HTMLButtonElement>(null);
 
+  // SPEC §8 announces a failed load with this toast; the text in the view below only explains
+  // the empty view, so it is not a second alert.
   useEffect(() => {
     if (profile.isError) notify.error('Error', 'Failed to fetch profile info');
   }, [profile.isError]);
 
+  // Switching mode unmounts the focused button (Edit Profile, or Save/Cancel); the state is
+  // committed first so focus can land on what replaced it rather than on <body>.
+  function startEditing() {
+    flushSync(() => setEditing(true));
+    document.getElementById(VIEW_TITLE_ID)?.focus();
+  }
+  function finishEditing() {
+    flushSync(() => setEditing(false));
+    editButton.current?.focus();
+  }
+
   return (
-    <section aria-labelledby="view-title">
+    <section aria-labelledby={VIEW_TITLE_ID}>
       <BackToDashboard onBack={onBack} />
-      {profile.isPending ? (
-        <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
-          <Spinner size="lg" label="Loading profile…" />
-        </div>
-      ) : profile.isError ? (
-        <>
-          <ViewHeader title="Profile" />
-          <Alert>
-            Failed to fetch profile info.{' '}
-            <button
-              type="button"
-              className="font-semibold underline"
-              onClick={() => void profile.refetch()}
-            >
-              Try again
-            </button>
-          </Alert>
-        </>
-      ) : editing ? (
-        <ProfileEditor profile={profile.data} onDone={() => setEditing(false)} />
+      {editing && profile.isSuccess ? (
+        <ProfileEditor profile={profile.data} onDone={finishEditing} />
       ) : (
         <>
+          {/* Rendered while loading too, so a view switch always has a heading to focus. */}
           <ViewHeader
             title="Profile"
             actions={
-              <Button onClick={() => setEditing(true)}>
-                <Pencil aria-hidden="true" className="h-4 w-4" />
-                Edit Profile
-              </Button>
+              profile.isSuccess && (
+                <Button ref={editButton} onClick={startEditing}>
+                  <Pencil aria-hidden="true" className="h-4 w-4" />
+                  Edit Profile
+                </Button>
+              )
             }
           />
-          <Card className="flex flex-col gap-8 md:flex-row">
-            <div className="flex flex-col items-center gap-3 text-center md:w-56">
-              <Avatar profile={profile.data} size="xl" />
-              <div>
-                <p className="text-xl font-semibold text-slate-900 dark:text-white">
-                  {profile.data.full_name || profile.data.username}
-                </p>
-                <p className="text-sm text-slate-600 dark:text-slate-300">
-                  @{profile.data.username}
-                </p>
-              </div>
+          {profile.isPending ? (
+            <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
+              <Spinner size="lg" label="Loading profile…" />
             </div>
-            <dl className="grid flex-1 gap-5 sm:grid-cols-2">
-              <Detail icon={UserRound} label="Full name" value={profile.data.full_name || '—'} />
-              <Detail icon={UserRound} label="Username" value={profile.data.username} />
-              <Detail icon={Mail} label="Email" value={profile.data.email} />
-              <Detail icon={Phone} label="Phone number" value={profile.data.phone_number || '—'} />
-              <Detail
-                icon={CalendarDays}
-                label="Joined"
-                value={formatKeyDate(profile.data.created_at)}
-              />
-              <div className="sm:col-span-2">
-                <dt className="flex items-center gap-2 text-xs font-medium tracking-wide text-slate-600 uppercase dark:text-slate-400">
-                  <FileText aria-hidden="true" className="h-4 w-4 shrink-0" />
-                  Bio
-                </dt>
-                <dd className="mt-1 pl-6 whitespace-pre-line text-slate-900 dark:text-slate-100">
-                  {profile.data.bio || 'No bio yet.'}
-                </dd>
-              </div>
-            </dl>
-          </Card>
+          ) : profile.isError ? (
+            <Card className="flex flex-col items-center gap-3 py-12 text-center">
+              <p className="text-slate-700 dark:text-slate-300">Failed to fetch profile info</p>
+              <Button
+                variant="outline"
+                onClick={() => void profile.refetch()}
+                loading={profile.isFetching}
+              >
+                Try again
+              </Button>
+            </Card>
+          ) : (
+            <ProfileDetails profile={profile.data} />
+          )}
         </>
       )}
     </section>
+  );
+}
+
+function ProfileDetails({ profile }: { profile: TUserProfile }) {
+  return (
+    <Card className="flex flex-col gap-8 md:flex-row">
+      <div className="flex flex-col items-center gap-3 text-center md:w-56">
+        <Avatar profile={profile} size="xl" />
+        <div>
+          <p className="text-xl font-semibold text-slate-900 dark:text-white">
+            {profile.full_name || profile.username}
+          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">@{profile.username}</p>
+        </div>
+      </div>
+      <dl className="grid flex-1 gap-5 sm:grid-cols-2">
+        <Detail icon={UserRound} label="Full name" value={profile.full_name || '—'} />
+        <Detail icon={UserRound} label="Username" value={profile.username} />
+        <Detail icon={Mail} label="Email" value={profile.email} />
+        <Detail icon={Phone} label="Phone number" value={profile.phone_number || '—'} />
+        <Detail icon={CalendarDays} label="Joined" value={formatKeyDate(profile.created_at)} />
+        <div className="sm:col-span-2">
+          <dt className="flex items-center gap-2 text-xs font-medium tracking-wide text-slate-600 uppercase dark:text-slate-400">
+            <FileText aria-hidden="true" className="h-4 w-4 shrink-0" />
+            Bio
+          </dt>
+          <dd className="mt-1 pl-6 whitespace-pre-line text-slate-900 dark:text-slate-100">
+            {profile.bio || 'No bio yet.'}
+          </dd>
+        </div>
+      </dl>
+    </Card>
   );
 }
 

@@ -1,0 +1,110 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderRoute, signIn, type Reply } from '../../features/testing/render';
+import { AgentsView, statusTone } from './agents-view';
+
+const RAG_AGENT = {
+  id: '7c1e2f7a-3d5b-4c8e-9a10-000000000001',
+  name: 'Support bot',
+  description: 'RAG over faq.pdf',
+  status: 'Built',
+  type: 'rag',
+  created_at: '2025-02-03T10:00:00.000Z',
+};
+const SQL_AGENT = {
+  ...RAG_AGENT,
+  id: '7c1e2f7a-3d5b-4c8e-9a10-000000000002',
+  name: 'Sales analyst',
+  type: 'sql',
+};
+
+describe('statusTone (SPEC §4 badge colours)', () => {
+  it('is green for Built, yellow for Building, red for Failed', () => {
+    expect(statusTone('Built')).toBe('green');
+    expect(statusTone('Building')).toBe('yellow');
+    expect(statusTone('Failed')).toBe('red');
+  });
+
+  it('is grey for anything else', () => {
+    expect(statusTone('Draft')).toBe('grey');
+    expect(statusTone('built')).toBe('grey');
+    expect(statusTone('')).toBe('grey');
+  });
+});
+
+/** Lists the two agents and answers each preview start with `preview`. */
+function renderAgents(preview: () => Reply) {
+  const { calls } = mockFetch((call) => {
+    if (call.path === '/pipelines') return { json: [RAG_AGENT, SQL_AGENT] };
+    if (call.path.endsWith('/start')) return preview();
+    return { status: 500, json: { detail: 'unexpected' } };
+  });
+  signIn();
+  renderRoute('/dashboard', '/dashboard', <AgentsView onBack={() => {}} />);
+  return { calls };
+}
+
+async function startPreview(name: string) {
+  const user = userEvent.setup();
+  const card = await screen.findByRole('article', { name });
+  await user.click(within(card).getByRole('button', { name: 'Preview' }));
+}
+
+describe('AgentsView preview (SPEC §8, §9)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("shows the server's detail once, inline, and no toast", async () => {
+    renderAgents(() => ({ status: 409, json: { detail: 'The agent is not built yet.' } }));
+    await startPreview('Support bot');
+    expect(await screen.findByText('Preview failed: The agent is not built yet.')).toHaveAttribute(
+      'role',
+      'alert',
+    );
+    // The Toaster is mounted: a toast with the same words would be found here too.
+    expect(screen.getAllByText('Preview failed: The agent is not built yet.')).toHaveLength(1);
+  });
+
+  it("falls back to the agent kind's message, and to 'Unknown error occurred.' offline", async () => {
+    let offline = false;
+    renderAgents(() => {
+      if (offline) throw new TypeError('Failed to fetch');
+      return { status: 500 };
+    });
+    await startPreview('Sales analyst');
+    expect(
+      await screen.findByText('Preview failed: Failed to start SQL agent preview.'),
+    ).toHaveAttribute('role', 'alert');
+
+    await startPreview('Support bot');
+    expect(await screen.findByText('Preview failed: Failed to start preview.')).toHaveAttribute(
+      'role',
+      'alert',
+    );
+
+    offline = true;
+    await startPreview('Support bot');
+    expect(await screen.findByText('Preview failed: Unknown error occurred.')).toHaveAttribute(
+      'role',
+      'alert',
+    );
+  });
+
+  it('opens the preview in the shared sandboxed frame', async () => {
+    const { calls } = renderAgents(() => ({
+      json: { preview_url: 'http://127.0.0.1:9/p/token/' },
+    }));
+    await startPreview('Sales analyst');
+    const frame = await screen.findByTitle('Preview of Sales analyst');
+    expect(calls.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/sql/previews/previews/${SQL_AGENT.id}/start`,
+    });
+    expect(frame).toHaveAttribute('src', 'http://127.0.0.1:9/p/token/?theme=light');
+    expect(frame).toHaveAttribute(
+      'sandbox',
+      'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads',
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
