@@ -5,6 +5,7 @@ import path from 'node:path';
 import { E2E } from '../playwright.config';
 import {
   configureRagAgentThroughApi,
+  holdSourceRead,
   screenshotBothThemes,
   signInThroughApi,
   startRagBuildThroughApi,
@@ -40,6 +41,45 @@ test('the build screen follows a build live over Socket.IO, without reloading', 
     expect(stageFrames.some((frame) => frame.includes(`"stage":"${stage}"`))).toBe(true);
   }
   expect(heard.some((frame) => frame.includes('build:completed'))).toBe(true);
+});
+
+test('a reload mid-build resumes from the server’s state, then the build completes', async ({
+  page,
+  request,
+}) => {
+  const { token } = await signInThroughApi(page, request);
+  const sessionId = await configureRagAgentThroughApi(request, token, 'Reload build bot');
+  const stages = page.getByRole('list', { name: 'Build stages' });
+  const stage = (name: string) => stages.getByRole('listitem').filter({ hasText: name });
+  const progress = page.getByRole('progressbar', { name: 'Build progress' });
+
+  // The builder waits at 'training embeddings' until released, so the reload lands mid-build.
+  const hold = await holdSourceRead(sessionId);
+  try {
+    await page.goto(`/build/rag/${sessionId}`);
+    await startRagBuildThroughApi(request, token, sessionId);
+    await expect(stage('initializing environment')).toContainText('(done)');
+    await expect(stage('training embeddings')).toContainText('(in progress)');
+
+    await page.reload();
+    // The server's record, not an animation started over: stage 1 done, stage 2 running, 1 of 7
+    // steps; and the reloaded screen is following the build live again.
+    await expect(page.getByRole('heading', { name: 'Building your RAG agent' })).toBeVisible();
+    await expect(stage('initializing environment')).toContainText('(done)');
+    await expect(stage('training embeddings')).toContainText('(in progress)');
+    await expect(progress).toHaveAttribute('aria-valuenow', '14');
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  } finally {
+    await hold.release();
+  }
+
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(stages.getByRole('listitem').filter({ hasText: '(done)' })).toHaveCount(
+    RAG_BUILD_STAGES.length,
+  );
+  await expect(progress).toHaveAttribute('aria-valuenow', '100');
 });
 
 test('a failed build shows the server’s reason', async ({ page, request }) => {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { GATEWAY_URL } from '../playwright.config';
 import { screenshotBothThemes, signInThroughApi } from './wizard-support';
 
@@ -23,11 +24,12 @@ test('image agent: launch, preview, generate with a Gemini key, download, then e
   await screenshotBothThemes(page, 'image-agent');
 
   await page.getByRole('button', { name: 'Launch Image Generator' }).click();
-  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Image Agent Ready!' })).toBeFocused();
   const tab = page.getByRole('link', { name: 'Open in New Tab' });
   await expect(tab).toHaveAttribute('href', new RegExp(`^${GATEWAY_URL}/p/[A-Za-z0-9_-]{43}/$`));
 
   await page.getByRole('button', { name: 'Preview Agent' }).click();
+  await expect(page.getByRole('heading', { name: 'Image Agent Preview' })).toBeFocused();
   const frameElement = page.getByTitle('Image Agent Preview');
   await expect(frameElement).toHaveAttribute('sandbox', /allow-scripts/);
   const frame = page.frameLocator('iframe[title="Image Agent Preview"]');
@@ -60,7 +62,9 @@ test('image agent: launch, preview, generate with a Gemini key, download, then e
   await expect(frame.getByRole('img', { name: 'Generated image 1' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Back to Generator' }).click();
-  await expect(page.getByText('Image Agent Ready!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Image Agent Ready!' })).toBeFocused();
+  // The app still runs: the preview has no reason to report a failure.
+  await expect(page.getByText('Preview failed to load.')).toHaveCount(0);
 });
 
 test('image agent: a launch the server refuses shows the SPEC message', async ({
@@ -79,4 +83,35 @@ test('image agent: a launch the server refuses shows the SPEC message', async ({
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Launch Image Generator' })).toBeEnabled();
   await screenshotBothThemes(page, 'image-agent-launch-failed');
+});
+
+/** A local port nothing listens on: taken from the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  await new Promise((closed) => server.close(closed));
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}
+
+test('image agent: a preview whose app cannot be reached says it failed to load', async ({
+  page,
+  request,
+}) => {
+  await signInThroughApi(page, request);
+  // The launch succeeds but the app behind the URL is gone (stopped, or crashed after starting).
+  const url = `http://127.0.0.1:${await closedPort()}/`;
+  await page.route(`${GATEWAY_URL}/img/launch-streamlit-app`, (route) =>
+    route.fulfill({ json: { url } }),
+  );
+  await page.goto('/build/image');
+  await page.getByRole('button', { name: 'Launch Image Generator' }).click();
+  await page.getByRole('button', { name: 'Preview Agent' }).click();
+
+  await expect(page.getByRole('alert')).toContainText('Preview failed to load.');
+  await expect(page.getByTitle('Image Agent Preview')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Open in New Tab' })).toHaveAttribute('href', url);
+  await page.getByRole('button', { name: 'Back to Generator' }).click();
+  await expect(page.getByRole('heading', { name: 'Image Agent Ready!' })).toBeFocused();
 });

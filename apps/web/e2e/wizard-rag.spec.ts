@@ -95,9 +95,15 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   const stages = page.getByRole('list', { name: 'Build stages' });
   await expect(stages.getByRole('listitem')).toHaveCount(RAG_BUILD_STAGES.length);
   for (const stage of RAG_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  // The stages are reached, not just listed: the first is under way or done, whenever the
+  // screen caught the build.
+  await expect(stages.getByRole('listitem').first()).toContainText(/\((in progress|done)\)/);
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,
   });
+  await expect(stages.getByRole('listitem').filter({ hasText: '(done)' })).toHaveCount(
+    RAG_BUILD_STAGES.length,
+  );
   await expect(page.getByRole('progressbar', { name: 'Build progress' })).toHaveAttribute(
     'aria-valuenow',
     '100',

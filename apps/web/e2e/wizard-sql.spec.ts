@@ -60,9 +60,13 @@ test('SQL wizard over a CSV: typed key, file framework, build animation, downloa
   const stages = page.getByRole('list', { name: 'Build stages' });
   await expect(stages.getByRole('listitem')).toHaveCount(SQL_BUILD_STAGES.length);
   for (const stage of SQL_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  await expect(stages.getByRole('listitem').first()).toContainText(/\((in progress|done)\)/);
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,
   });
+  await expect(stages.getByRole('listitem').filter({ hasText: '(done)' })).toHaveCount(
+    SQL_BUILD_STAGES.length,
+  );
   await screenshotBothThemes(page, 'sql-build-completed');
 
   const [download] = await Promise.all([

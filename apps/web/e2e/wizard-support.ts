@@ -1,8 +1,10 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { constants, mkdirSync } from 'node:fs';
+import { link, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import { GATEWAY_URL } from '../playwright.config';
+import { E2E, GATEWAY_URL } from '../playwright.config';
 import { uniqueUser } from './support';
 
 /**
@@ -179,4 +181,49 @@ export async function startRagBuildThroughApi(
     form: { session_id: sessionId },
   });
   expect(answer.status(), await answer.text()).toBe(200);
+}
+
+/**
+ * Holds an agent's next build at the stage that reads its uploaded file ('training embeddings'
+ * for RAG) until `release()`, so a test can act mid-build without racing the builder. The upload
+ * becomes a named pipe: the builder's read waits on it for a writer.
+ *
+ * `release()` first puts a regular copy of the file back under the upload's name (the zip step
+ * later reads it again, and refuses a pipe), then feeds the pipe through a second name, which
+ * the builder's waiting read has already resolved. If the builder had not opened the pipe yet,
+ * opening it for writing fails with ENXIO (no reader) and the builder reads the regular copy.
+ */
+export async function holdSourceRead(sessionId: string): Promise<{ release: () => Promise<void> }> {
+  const dir = path.join(E2E.dataDir, 'uploads', sessionId);
+  const stored = await readdir(dir);
+  expect(stored, 'one uploaded file').toHaveLength(1);
+  const file = path.join(dir, stored[0]!);
+  const content = await readFile(file);
+  const pipe = path.join(dir, '.held-upload');
+  await rm(file);
+  execFileSync('mkfifo', [pipe]);
+  await link(pipe, file);
+
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      const copy = path.join(dir, '.released-upload');
+      await writeFile(copy, content);
+      await rename(copy, file);
+      const writer = await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENXIO') return null;
+          throw error;
+        },
+      );
+      if (writer) {
+        // A few hundred bytes: they fit the pipe's buffer, so a non-blocking write takes them all.
+        await writer.writeFile(content);
+        await writer.close();
+      }
+      await rm(pipe);
+    },
+  };
 }

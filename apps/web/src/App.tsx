@@ -89,8 +89,11 @@ export function App() {
               </Protected>
             }
           />
+          {/* The session id is optional: without it the build screen reads the one the wizard
+              left in local storage, or says it is missing. /build/image still wins over
+              /build/:type: React Router ranks a static segment above a parameter. */}
           <Route
-            path="/build/:type/:sessionId"
+            path="/build/:type/:sessionId?"
             element={
               <Protected>
                 <BuildPage flavor="rag" />
@@ -98,7 +101,7 @@ export function App() {
             }
           />
           <Route
-            path="/sql/build/animation/:type/:sessionId"
+            path="/sql/build/animation/:type/:sessionId?"
             element={
               <Protected>
                 <BuildPage flavor="sql" />

@@ -45,10 +45,17 @@ export function useBuild(sessionId: string) {
         await api<TBuildView>(`/builds/${encodeURIComponent(sessionId)}`, { signal }),
       ),
     enabled: Boolean(sessionId),
-    // 404 means no such agent or no build yet: asking again will not change that.
+    // 404 means no such agent or no build yet: asking again at once will not change that (the
+    // polling below asks again at its own pace).
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
-    refetchInterval: (current) =>
-      current.state.data?.status === 'Building' ? (live ? LIVE_CHECK_MS : POLL_MS) : false,
+    refetchInterval: (current) => {
+      if (live) return current.state.data?.status === 'Building' ? LIVE_CHECK_MS : false;
+      // Without the feed, polling is the only news: of progress, and of a build that did not
+      // exist yet at the last read (404) or a read that failed, or the screen would stay there.
+      return current.state.status === 'error' || current.state.data?.status === 'Building'
+        ? POLL_MS
+        : false;
+    },
   });
 
   useEffect(() => {

@@ -1,36 +1,16 @@
 import { RAG_BUILD_STAGES, SQL_BUILD_STAGES, type TBuildView } from '@agentloom/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderRoute, type Call, type Reply } from '../testing/render';
+import { buildViewFixture, stagesReached } from '../testing/build-view';
 import { BuildPage } from './build-page';
 
 // No token is stored, so the screen reads the build over HTTP only (the live socket needs one).
 const SESSION = '9a0f3c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
-const AT = '2025-01-01T00:00:00.000Z';
 
-function buildView(overrides: Partial<TBuildView> = {}): TBuildView {
-  return {
-    build_id: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
-    session_id: SESSION,
-    agent_type: 'rag',
-    status: 'Building',
-    stage_names: [...RAG_BUILD_STAGES],
-    stages: [],
-    error: null,
-    created_at: AT,
-    finished_at: null,
-    download_url: null,
-    ...overrides,
-  };
-}
-
-const stages = (names: readonly string[], count: number, lastFinished: boolean) =>
-  names.slice(0, count).map((name, index) => ({
-    name,
-    started_at: AT,
-    finished_at: index < count - 1 || lastFinished ? AT : null,
-  }));
+const buildView = (overrides: Partial<TBuildView> = {}) =>
+  buildViewFixture({ session_id: SESSION, ...overrides });
 
 function renderBuild(path = `/build/rag/${SESSION}`, reply: (call: Call) => Reply) {
   const mocked = mockFetch(reply);
@@ -46,7 +26,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('build screen', () => {
   it('shows the real stages and the progress of the stage reached', async () => {
     renderBuild(undefined, () => ({
-      json: buildView({ stages: stages(RAG_BUILD_STAGES, 3, false) }),
+      json: buildView({ stages: stagesReached(3, false, RAG_BUILD_STAGES) }),
     }));
     expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
     // Stage 3 of 8 (index 2 of 7) is running: 2/7 = 29 %.
@@ -69,7 +49,7 @@ describe('build screen', () => {
       json: buildView({
         agent_type: 'sql',
         stage_names: [...SQL_BUILD_STAGES],
-        stages: stages(SQL_BUILD_STAGES, 4, true),
+        stages: stagesReached(4, true, SQL_BUILD_STAGES),
       }),
     }));
     expect(await screen.findByText('Building your SQL agent')).toBeInTheDocument();
@@ -87,7 +67,7 @@ describe('build screen', () => {
         : {
             json: buildView({
               status: 'Built',
-              stages: stages(RAG_BUILD_STAGES, 8, true),
+              stages: stagesReached(8, true, RAG_BUILD_STAGES),
               download_url: `/rag/builds/${SESSION}/download`,
             }),
           },
@@ -119,7 +99,7 @@ describe('build screen', () => {
               agent_type: 'sql',
               status: 'Built',
               stage_names: [...SQL_BUILD_STAGES],
-              stages: stages(SQL_BUILD_STAGES, 10, true),
+              stages: stagesReached(10, true, SQL_BUILD_STAGES),
             }),
           },
     );
@@ -129,6 +109,11 @@ describe('build screen', () => {
     // The preview opens in the app's theme (light here).
     expect(frame).toHaveAttribute('src', 'http://127.0.0.1:7860/?theme=light');
     expect(frame).toHaveClass('w-full', 'h-[80vh]');
+    expect(frame).toHaveAttribute('sandbox', expect.stringContaining('allow-scripts'));
+    // Full width: nothing around the frame caps its width (a PageContainer would, at max-w-7xl).
+    for (let box = frame.parentElement; box; box = box.parentElement) {
+      expect(box.className).not.toMatch(/max-w-/);
+    }
     expect(screen.getByRole('button', { name: 'Download Code' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toBeInTheDocument();
     expect(calls.at(-1)?.path).toBe(`/sql/previews/previews/${SESSION}/start`);
@@ -145,7 +130,7 @@ describe('build screen', () => {
     URL.createObjectURL = vi.fn(() => 'blob:zip');
     URL.revokeObjectURL = vi.fn();
     const { calls } = renderBuild(undefined, () => ({
-      json: buildView({ status: 'Built', stages: stages(RAG_BUILD_STAGES, 8, true) }),
+      json: buildView({ status: 'Built', stages: stagesReached(8, true, RAG_BUILD_STAGES) }),
     }));
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Download Code' }));
@@ -157,7 +142,7 @@ describe('build screen', () => {
     renderBuild(undefined, () => ({
       json: buildView({
         status: 'Failed',
-        stages: stages(RAG_BUILD_STAGES, 2, false),
+        stages: stagesReached(2, false, RAG_BUILD_STAGES),
         error: 'The uploaded source file is missing; upload it again.',
       }),
     }));
@@ -175,18 +160,31 @@ describe('build screen', () => {
     }));
     expect(await screen.findByText('This agent has not been built yet.')).toBeInTheDocument();
   });
+});
 
-  it('says the session id is missing when neither the route nor storage has one', () => {
-    mockFetch();
-    renderRoute('/build', '/build', <BuildPage flavor="rag" />);
-    expect(screen.getByText('Session ID is missing.')).toBeInTheDocument();
-  });
+describe('build screen without the live feed', () => {
+  // Only the intervals are faked: the polling is react-query's refetchInterval.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }));
+  afterEach(() => vi.useRealTimers());
 
-  it('falls back to the session id in local storage', async () => {
-    localStorage.setItem('session_id', SESSION);
-    const { calls } = mockFetch(() => ({ json: buildView() }));
-    renderRoute('/build', '/build', <BuildPage flavor="rag" />);
+  it('keeps asking after a 404 until the build exists, follows it, and stops once Built', async () => {
+    let answer: Reply = { status: 404, json: { detail: 'This agent has not been built yet.' } };
+    const { calls } = renderBuild(undefined, () => answer);
+    expect(await screen.findByText('This agent has not been built yet.')).toBeInTheDocument();
+
+    answer = { json: buildView({ stages: stagesReached(1, false, RAG_BUILD_STAGES) }) };
+    vi.advanceTimersByTime(2_000);
     expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
-    expect(calls[0]?.path).toBe(`/builds/${SESSION}`);
+
+    answer = {
+      json: buildView({ status: 'Built', stages: stagesReached(8, true, RAG_BUILD_STAGES) }),
+    };
+    vi.advanceTimersByTime(2_000);
+    expect(await screen.findByRole('heading', { name: 'Build Completed' })).toBeInTheDocument();
+
+    // Nothing is left to wait for, so the screen stops asking.
+    const asked = calls.length;
+    vi.advanceTimersByTime(20_000);
+    expect(calls).toHaveLength(asked);
   });
 });

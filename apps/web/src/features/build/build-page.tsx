@@ -21,11 +21,9 @@ import {
   Spinner,
 } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
-import { currentTheme } from '../../layout/theme';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
 import {
-  previewFrameUrl,
   previewFailure,
   useAgentName,
   useBuild,
@@ -40,6 +38,7 @@ import {
   stageStates,
   type StageState,
 } from './build-progress';
+import { PreviewFrame } from './preview-frame';
 
 /**
  * /build/{type}/{sessionId} (RAG and others) and /sql/build/animation/{type}/{sessionId} (SQL):
@@ -110,8 +109,9 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
   );
 
   if (preview.data) {
+    // Not a PageContainer: SPEC §9 wants the frame full width, so only the page padding stays.
     return (
-      <PageContainer size="xl" className="py-8">
+      <div className="w-full px-4 py-8 sm:px-6 lg:px-8">
         <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
             {agentLabel} Agent Preview
@@ -121,15 +121,8 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
             <DashboardLink />
           </div>
         </div>
-        {/* Gradio and Streamlit need scripts, forms and their own origin's storage; the preview
-            runs on another origin, so same-origin here is its origin, never the app's. */}
-        <iframe
-          title={`${agentLabel} Agent Preview`}
-          src={previewFrameUrl(preview.data.preview_url, currentTheme())}
-          className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"
-          sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
-        />
-      </PageContainer>
+        <PreviewFrame url={preview.data.preview_url} title={`${agentLabel} Agent Preview`} />
+      </div>
     );
   }
 

@@ -8,33 +8,13 @@ import {
   stageMessage,
   stageStates,
 } from './build-progress';
+import { buildViewFixture, stagesReached } from '../testing/build-view';
 
 const BUILD_ID = '11111111-1111-4111-8111-111111111111';
 const SESSION_ID = '22222222-2222-4222-8222-222222222222';
-const AT = '2025-01-01T00:00:00.000Z';
 
-function view(overrides: Partial<TBuildView> = {}): TBuildView {
-  return {
-    build_id: BUILD_ID,
-    session_id: SESSION_ID,
-    agent_type: 'rag',
-    status: 'Building',
-    stage_names: [...RAG_BUILD_STAGES],
-    stages: [],
-    error: null,
-    created_at: AT,
-    finished_at: null,
-    download_url: null,
-    ...overrides,
-  };
-}
-
-const reached = (count: number, lastFinished = true) =>
-  RAG_BUILD_STAGES.slice(0, count).map((name, index) => ({
-    name,
-    started_at: AT,
-    finished_at: index < count - 1 || lastFinished ? AT : null,
-  }));
+const view = (overrides: Partial<TBuildView> = {}) =>
+  buildViewFixture({ build_id: BUILD_ID, session_id: SESSION_ID, ...overrides });
 
 describe('progressPercent (SPEC §4: stage index over the last index)', () => {
   it('maps the RAG stages 0..7 to 0..100 %', () => {
@@ -60,23 +40,27 @@ describe('progressPercent (SPEC §4: stage index over the last index)', () => {
 describe('stages of a build view', () => {
   it('has the current stage at the last one reached', () => {
     expect(currentStageIndex(view())).toBe(0);
-    expect(currentStageIndex(view({ stages: reached(3, false) }))).toBe(2);
-    expect(currentStageIndex(view({ status: 'Built', stages: reached(8) }))).toBe(7);
+    expect(currentStageIndex(view({ stages: stagesReached(3, false) }))).toBe(2);
+    expect(currentStageIndex(view({ status: 'Built', stages: stagesReached(8) }))).toBe(7);
   });
 
   it('marks reached stages done, the running one active and the rest pending', () => {
-    const states = stageStates(view({ stages: reached(3, false) })).map((stage) => stage.state);
+    const states = stageStates(view({ stages: stagesReached(3, false) })).map(
+      (stage) => stage.state,
+    );
     expect(states).toEqual(['done', 'done', 'active', ...Array<string>(5).fill('pending')]);
   });
 
   it('marks the stage a failed build stopped at as failed', () => {
-    const states = stageStates(view({ status: 'Failed', stages: reached(2, false) }));
+    const states = stageStates(view({ status: 'Failed', stages: stagesReached(2, false) }));
     expect(states[1]).toEqual({ name: 'training embeddings', state: 'failed' });
   });
 
   it('marks every stage done once the build is Built', () => {
     expect(
-      stageStates(view({ status: 'Built', stages: reached(8) })).every((s) => s.state === 'done'),
+      stageStates(view({ status: 'Built', stages: stagesReached(8) })).every(
+        (s) => s.state === 'done',
+      ),
     ).toBe(true);
   });
 
@@ -98,7 +82,7 @@ describe('live stage events', () => {
   });
 
   it('adds a started stage and finishes it', () => {
-    const started = applyStageEvent(view({ stages: reached(1) }), event(1, 'started'));
+    const started = applyStageEvent(view({ stages: stagesReached(1) }), event(1, 'started'));
     expect(started.stages).toHaveLength(2);
     expect(started.stages[1]?.finished_at).toBeNull();
     const finished = applyStageEvent(started, event(1, 'finished'));
@@ -110,12 +94,12 @@ describe('live stage events', () => {
   });
 
   it('starts over when a retried attempt reports its first stage again', () => {
-    const retried = applyStageEvent(view({ stages: reached(4, false) }), event(0, 'started'));
+    const retried = applyStageEvent(view({ stages: stagesReached(4, false) }), event(0, 'started'));
     expect(retried.stages).toHaveLength(1);
   });
 
   it('starts a fresh view for a new build of the same agent', () => {
-    const failed = view({ status: 'Failed', error: 'boom', stages: reached(2, false) });
+    const failed = view({ status: 'Failed', error: 'boom', stages: stagesReached(2, false) });
     const next = applyStageEvent(
       failed,
       event(0, 'started', '33333333-3333-4333-8333-333333333333'),
@@ -128,15 +112,15 @@ describe('live stage events', () => {
   });
 
   it('ignores stage events of a build that has ended', () => {
-    const built = view({ status: 'Built', stages: reached(8) });
+    const built = view({ status: 'Built', stages: stagesReached(8) });
     expect(applyStageEvent(built, event(3, 'started'))).toBe(built);
   });
 
   it('never lets an older answer turn an ended build back into Building', () => {
-    const built = view({ status: 'Built', stages: reached(8) });
-    expect(mergeBuildView(built, view({ stages: reached(5) }))).toBe(built);
-    const newer = view({ stages: reached(6) });
-    expect(mergeBuildView(view({ stages: reached(5) }), newer)).toBe(newer);
+    const built = view({ status: 'Built', stages: stagesReached(8) });
+    expect(mergeBuildView(built, view({ stages: stagesReached(5) }))).toBe(built);
+    const newer = view({ stages: stagesReached(6) });
+    expect(mergeBuildView(view({ stages: stagesReached(5) }), newer)).toBe(newer);
     expect(mergeBuildView(undefined, newer)).toBe(newer);
   });
 });

@@ -1,8 +1,11 @@
-import { screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, mockFetch, renderRoute, signIn } from '../testing/render';
 import { ImageAgentPage } from './image-agent-page';
+import { PREVIEW_LOAD_TIMEOUT_MS } from './launch-url';
+
+const APP_URL = 'http://localhost:8501';
 
 function renderPage() {
   signIn();
@@ -10,6 +13,11 @@ function renderPage() {
 }
 
 describe('image agent screen', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
   it('launches, shows the ready state, and previews after half a second', async () => {
     const answer = deferred<{ json: unknown }>();
     const { calls } = mockFetch(() => answer.promise);
@@ -51,6 +59,15 @@ describe('image agent screen', () => {
     expect(screen.queryByText('Image Agent Ready!')).not.toBeInTheDocument();
   });
 
+  it('says the address is not available when the launch answers without one', async () => {
+    mockFetch(() => ({ json: {} }));
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(screen.getByRole('button', { name: 'Launch Image Generator' }));
+    expect(await screen.findByText('Streamlit URL not available')).toBeInTheDocument();
+    expect(screen.queryByText('Image Agent Ready!')).not.toBeInTheDocument();
+  });
+
   it('says the service could not start when the launch fails', async () => {
     mockFetch(() => ({ status: 404, json: { detail: 'Not found.' } }));
     const user = userEvent.setup();
@@ -60,5 +77,68 @@ describe('image agent screen', () => {
       await screen.findByText('Could not start the Streamlit service. Check server logs.'),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Launch Image Generator' })).toBeEnabled();
+  });
+
+  it('moves focus to the heading of each new state', async () => {
+    mockFetch(() => ({ json: { url: APP_URL } }));
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(screen.getByRole('button', { name: 'Launch Image Generator' }));
+    expect(await screen.findByRole('heading', { name: 'Image Agent Ready!' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Preview Agent' }));
+    expect(screen.getByRole('heading', { name: 'Image Agent Preview' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Back to Generator' }));
+    expect(screen.getByRole('heading', { name: 'Image Agent Ready!' })).toHaveFocus();
+  });
+
+  it("says 'Preview failed to load.' when the app's server cannot be reached", async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/img/launch-streamlit-app') return { json: { url: APP_URL } };
+      // What fetch does on a refused connection.
+      throw new TypeError('Failed to fetch');
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(screen.getByRole('button', { name: 'Launch Image Generator' }));
+    await user.click(await screen.findByRole('button', { name: 'Preview Agent' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Preview failed to load.');
+    expect(screen.queryByTitle('Image Agent Preview')).not.toBeInTheDocument();
+    expect(calls.map((call) => call.path)).toEqual(['/img/launch-streamlit-app', '/']);
+    // Going back and previewing again checks the server again.
+    await user.click(screen.getByRole('button', { name: 'Back to Generator' }));
+    await user.click(screen.getByRole('button', { name: 'Preview Agent' }));
+    expect(await screen.findByText('Preview failed to load.')).toBeInTheDocument();
+    expect(calls).toHaveLength(3);
+  });
+
+  it("says 'Preview failed to load.' when the frame never finishes loading", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    mockFetch(() => ({ json: { url: APP_URL } }));
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderPage();
+    await user.click(screen.getByRole('button', { name: 'Launch Image Generator' }));
+    await user.click(await screen.findByRole('button', { name: 'Preview Agent' }));
+    expect(await screen.findByTitle('Image Agent Preview')).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(PREVIEW_LOAD_TIMEOUT_MS));
+    expect(screen.getByRole('alert')).toHaveTextContent('Preview failed to load.');
+    expect(screen.queryByTitle('Image Agent Preview')).not.toBeInTheDocument();
+  });
+
+  it('keeps a frame that has loaded, however long the preview stays open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    mockFetch(() => ({ json: { url: APP_URL } }));
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderPage();
+    await user.click(screen.getByRole('button', { name: 'Launch Image Generator' }));
+    await user.click(await screen.findByRole('button', { name: 'Preview Agent' }));
+    fireEvent.load(await screen.findByTitle('Image Agent Preview'));
+
+    await act(() => vi.advanceTimersByTimeAsync(PREVIEW_LOAD_TIMEOUT_MS * 2));
+    expect(screen.getByTitle('Image Agent Preview')).toBeInTheDocument();
+    expect(screen.queryByText('Preview failed to load.')).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink, Eye, ImagePlus, KeyRound, Rocket, Wand2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   Alert,
@@ -12,7 +12,12 @@ import {
   Spinner,
 } from '../../components/ui';
 import { api } from '../../lib/api';
-import { INVALID_URL, isLaunchUrl, LAUNCH_FAILED, PREVIEW_DELAY_MS } from './launch-url';
+import {
+  LAUNCH_FAILED,
+  launchUrlProblem,
+  PREVIEW_DELAY_MS,
+  PREVIEW_LOAD_TIMEOUT_MS,
+} from './launch-url';
 
 const HOW_TO = [
   {
@@ -33,26 +38,48 @@ const HOW_TO = [
 ] as const;
 
 /**
+ * Ready and preview both carry the launched URL, so preview mode cannot exist without one; a
+ * launch answer without a URL stays on the launch state with 'Streamlit URL not available'.
+ */
+type Screen = { mode: 'launch' } | { mode: 'ready' | 'preview'; url: string };
+
+const READY_TITLE_ID = 'image-ready';
+const PREVIEW_TITLE_ID = 'image-preview-title';
+
+/**
  * /build/image (SPEC §2, §4): idle → launching → ready → (after 0.5 s) preview. The image agent
  * is an external Streamlit app started by the server; this screen launches and embeds it.
  */
 export function ImageAgentPage() {
-  const [url, setUrl] = useState<string | null>(null);
+  const [screen, setScreen] = useState<Screen>({ mode: 'launch' });
   const [error, setError] = useState<string | null>(null);
-  const [previewing, setPreviewing] = useState(false);
+  const focusedMode = useRef(screen.mode);
 
   const launch = useMutation({
     mutationFn: () => api<{ url?: unknown }>('/img/launch-streamlit-app', { method: 'POST' }),
     onMutate: () => setError(null),
     onSuccess: (answer) => {
-      if (isLaunchUrl(answer?.url)) setUrl(answer.url);
-      else setError(INVALID_URL);
+      const url = answer?.url;
+      const problem = launchUrlProblem(url);
+      if (problem === null && typeof url === 'string') setScreen({ mode: 'ready', url });
+      else setError(problem);
     },
     onError: () => setError(LAUNCH_FAILED),
   });
 
-  if (previewing) {
-    return <ImagePreview url={url} onBack={() => setPreviewing(false)} />;
+  // Each change replaces the focused button (Launch, Preview Agent, Back to Generator) with a new
+  // state; keyboard and screen-reader users continue from that state's heading, not from <body>.
+  useEffect(() => {
+    if (focusedMode.current === screen.mode) return;
+    focusedMode.current = screen.mode;
+    if (screen.mode !== 'launch') {
+      document.getElementById(screen.mode === 'ready' ? READY_TITLE_ID : PREVIEW_TITLE_ID)?.focus();
+    }
+  }, [screen.mode]);
+
+  if (screen.mode === 'preview') {
+    const { url } = screen;
+    return <ImagePreview url={url} onBack={() => setScreen({ mode: 'ready', url })} />;
   }
 
   return (
@@ -62,27 +89,28 @@ export function ImageAgentPage() {
         description="Generate images from a description and edit them with Google Gemini, in a ready-made Streamlit app started with one click."
       />
 
-      {url ? (
-        <Card as="section" aria-labelledby="image-ready" className="text-center">
+      {screen.mode === 'ready' ? (
+        <Card as="section" aria-labelledby={READY_TITLE_ID} className="text-center">
           <Rocket
             aria-hidden="true"
             className="mx-auto h-10 w-10 text-green-700 dark:text-green-400"
           />
           <h2
-            id="image-ready"
-            className="mt-3 text-xl font-semibold text-slate-900 dark:text-white"
+            id={READY_TITLE_ID}
+            tabIndex={-1}
+            className="mt-3 text-xl font-semibold text-slate-900 focus:outline-none dark:text-white"
           >
             Image Agent Ready!
           </h2>
           <p className="mt-1 text-sm break-all text-slate-700 dark:text-slate-300">
-            Running at {url}
+            Running at {screen.url}
           </p>
           <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-            <Button size="lg" onClick={() => setPreviewing(true)}>
+            <Button size="lg" onClick={() => setScreen({ mode: 'preview', url: screen.url })}>
               <Eye aria-hidden="true" className="h-4 w-4" />
               Preview Agent
             </Button>
-            <OpenInNewTab url={url} />
+            <OpenInNewTab url={screen.url} />
             <Link to="/dashboard" className={buttonClasses('ghost', 'lg')}>
               Back to Dashboard
             </Link>
@@ -153,37 +181,61 @@ function OpenInNewTab({ url }: { url: string }) {
   );
 }
 
-function ImagePreview({ url, onBack }: { url: string | null; onBack: () => void }) {
+function ImagePreview({ url, onBack }: { url: string; onBack: () => void }) {
   const [shown, setShown] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const [timedOut, setTimedOut] = useState(false);
+
+  // The frame cannot tell us the app is down, but fetch can: a cross-origin answer is opaque in
+  // no-cors mode and still resolves, while a refused connection or unknown host rejects.
+  const reachable = useQuery({
+    queryKey: ['image-agent', 'reachable', url],
+    queryFn: ({ signal }) =>
+      fetch(url, { mode: 'no-cors', cache: 'no-store', signal }).then(() => true),
+    retry: false,
+    // Checked once each time the preview opens.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
 
   useEffect(() => {
     const timer = setTimeout(() => setShown(true), PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
 
+  // A server that accepts the connection but never sends the page passes the check above.
+  useEffect(() => {
+    if (loaded) return;
+    const timer = setTimeout(() => setTimedOut(true), PREVIEW_LOAD_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [loaded]);
+
   return (
     <PageContainer size="xl" className="py-8">
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Image Agent Preview</h1>
+        <h1
+          id={PREVIEW_TITLE_ID}
+          tabIndex={-1}
+          className="text-2xl font-bold text-slate-900 focus:outline-none dark:text-white"
+        >
+          Image Agent Preview
+        </h1>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" size="lg" onClick={onBack}>
             <ArrowLeft aria-hidden="true" className="h-4 w-4" />
             Back to Generator
           </Button>
-          {url && <OpenInNewTab url={url} />}
+          <OpenInNewTab url={url} />
         </div>
       </div>
-      {!url ? (
-        <PreviewMessage title="Preview unavailable" text="Streamlit URL not available" />
-      ) : failed ? (
+      {reachable.isError || timedOut ? (
         <PreviewMessage title="Preview unavailable" text="Preview failed to load." />
       ) : shown ? (
         <iframe
           title="Image Agent Preview"
           src={url}
           sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
-          onError={() => setFailed(true)}
+          onLoad={() => setLoaded(true)}
           className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"
         />
       ) : (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLaunchUrl } from './launch-url';
+import { INVALID_URL, isLaunchUrl, launchUrlProblem, URL_NOT_AVAILABLE } from './launch-url';
 
 describe('image agent launch URL (SPEC §5)', () => {
   it('accepts http and https URLs', () => {
@@ -17,5 +17,14 @@ describe('image agent launch URL (SPEC §5)', () => {
     expect(isLaunchUrl('')).toBe(false);
     expect(isLaunchUrl(undefined)).toBe(false);
     expect(isLaunchUrl(42)).toBe(false);
+  });
+
+  it('tells a missing address from an unusable one (SPEC §8)', () => {
+    expect(launchUrlProblem('http://localhost:8501')).toBeNull();
+    expect(launchUrlProblem(undefined)).toBe(URL_NOT_AVAILABLE);
+    expect(launchUrlProblem(null)).toBe(URL_NOT_AVAILABLE);
+    expect(launchUrlProblem('')).toBe(URL_NOT_AVAILABLE);
+    expect(launchUrlProblem('localhost:8501')).toBe(INVALID_URL);
+    expect(launchUrlProblem(42)).toBe(INVALID_URL);
   });
 });

@@ -35,6 +35,15 @@ async function createAgent(user: ReturnType<typeof userEvent.setup>) {
   await stepBadge(2);
 }
 
+/** Steps 1–3 with a small CSV uploaded, up to the embedding model. */
+async function toEmbeddingStep(user: ReturnType<typeof userEvent.setup>) {
+  await createAgent(user);
+  await user.click(screen.getByRole('button', { name: /^CSV/ }));
+  await user.upload(await screen.findByLabelText('Source File'), new File(['a,b\n1,2'], 'd.csv'));
+  await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+  await stepBadge(4);
+}
+
 describe('RAG wizard', () => {
   beforeEach(() => localStorage.clear());
 
@@ -70,6 +79,7 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
 
     expect(await screen.findByRole('button', { name: 'Creating…' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
     expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/pipelines' });
     expect(JSON.parse(textOf(calls[0]))).toEqual({ name: 'Docs bot', agent_type: 'rag' });
@@ -77,6 +87,7 @@ describe('RAG wizard', () => {
     answer.resolve({ status: 201, json: { session_id: SESSION } });
     await stepBadge(2);
     expect(localStorage.getItem('session_id')).toBe(SESSION);
+    expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
   });
 
   it('stays on step 1 and says so when the session cannot be created', async () => {
@@ -175,15 +186,35 @@ describe('RAG wizard', () => {
     });
   });
 
+  it('says the embedding model is being set up while it saves, and only then advances', async () => {
+    const answer = deferred<{ json: unknown }>();
+    const { calls } = mockFetch((call) =>
+      call.path === '/rag/api/embeddings/model' ? answer.promise : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard();
+    await toEmbeddingStep(user);
+
+    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
+    expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
+    expect(screen.getByLabelText('Embedding Model')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
+    expect(screen.getByText('Step 4 of 9')).toBeInTheDocument();
+    expect(formOf(calls.find((c) => c.path === '/rag/api/embeddings/model'))).toEqual({
+      session_id: SESSION,
+      model_name: 'e5-small-v2',
+    });
+
+    answer.resolve({ json: { session_id: SESSION, message: 'Saved.', saved: {} } });
+    await stepBadge(5);
+    expect(screen.queryByText('Setting up embedding model...')).not.toBeInTheDocument();
+  });
+
   it('saves the vector store at once without advancing; settings then save and advance', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard();
-    await createAgent(user);
-    await user.click(screen.getByRole('button', { name: /^CSV/ }));
-    await user.upload(await screen.findByLabelText('Source File'), new File(['a,b\n1,2'], 'd.csv'));
-    await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
-    await stepBadge(4);
+    await toEmbeddingStep(user);
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
     await stepBadge(5);
 

@@ -6,7 +6,6 @@ import {
   isFileSourceType,
   LLM_FIELDS_REQUIRED,
   LOCAL_VECTOR_DB_FIELDS_REQUIRED,
-  NO_FILE_SELECTED,
   PINECONE_FIELDS_REQUIRED,
   RAG_DB_FIELDS_REQUIRED,
   RAG_SOURCE_TYPES,
@@ -28,8 +27,6 @@ import { useNavigate } from 'react-router-dom';
 import { Button, Select, Spinner, TextField } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
-import { STORAGE_KEYS } from '../../lib/storage';
-import { useStepNavigation } from './step-navigation';
 import {
   AgentNameStep,
   ChoiceCards,
@@ -45,10 +42,10 @@ import {
   UiTypeStep,
   URI_PLACEHOLDERS,
   type Choice,
-  type DatabaseFieldsValue,
   type LlmValue,
 } from './steps';
-import { invalid, useStepSaver } from './use-step-saver';
+import { useAgentDraft } from './use-agent-draft';
+import { invalid } from './use-step-saver';
 import { ragCalls } from './wizard-api';
 import { RAG_PROMPT_TEMPLATES } from './wizard-content';
 import { StepActions, WizardLayout } from './wizard-layout';
@@ -102,16 +99,8 @@ const embeddingLabel = (model: TEmbeddingModel) =>
 /** The RAG wizard (SPEC §2, §4): every step saves to the gateway before it advances. */
 export function RagWizard() {
   const navigate = useNavigate();
-  const { step, next, previous } = useStepNavigation(RAG_STEP_LABELS.length);
-  const { create, build, busy, saveStep } = useStepSaver('rag');
-
-  const [sessionId, setSessionId] = useState('');
-  const [createdName, setCreatedName] = useState('');
-  const [name, setName] = useState('');
-  const [sourceType, setSourceType] = useState<TRagSourceType | ''>('');
-  const [file, setFile] = useState<File | null>(null);
-  const [uploadedName, setUploadedName] = useState('');
-  const [db, setDb] = useState<DatabaseFieldsValue>({ uri: '', database: '', table: '' });
+  const draft = useAgentDraft<TRagSourceType>('rag', RAG_STEP_LABELS.length);
+  const { step, next, previous, build, busy, saveStep, sessionId, sourceType } = draft;
   const [embedding, setEmbedding] = useState<TEmbeddingModel | ''>('');
   const [savedEmbedding, setSavedEmbedding] = useState<TEmbeddingModel | ''>('');
   const [vectorDb, setVectorDb] = useState<TVectorStore | ''>('');
@@ -125,48 +114,9 @@ export function RagWizard() {
   const [prompt, setPrompt] = useState('');
   const [ui, setUi] = useState<TUiFramework | ''>('');
 
-  async function createAgent() {
-    const trimmed = name.trim();
-    if (!trimmed) return invalid(AGENT_NAME_AND_TYPE_REQUIRED);
-    // Coming back to step 1 without renaming continues the same agent instead of a second one.
-    if (sessionId && trimmed === createdName) return next();
-    try {
-      const created = await create.mutateAsync(trimmed);
-      localStorage.setItem(STORAGE_KEYS.sessionId, created.session_id);
-      setSessionId(created.session_id);
-      setCreatedName(trimmed);
-      next();
-    } catch (error) {
-      notify.error('Failed to create agent.', errorDetail(error));
-    }
-  }
-
-  async function chooseSource(type: TRagSourceType) {
-    if (await saveStep(ragCalls.source(sessionId, type), 'Failed to set source type')) {
-      // Another source type makes the file or connection of the previous one meaningless.
-      if (type !== sourceType) resetSourceDetails();
-      setSourceType(type);
-      next();
-    }
-  }
-
-  function resetSourceDetails() {
-    setFile(null);
-    setUploadedName('');
-    setDb({ uri: '', database: '', table: '' });
-  }
-
-  async function uploadFile() {
-    if (!file) return invalid(NO_FILE_SELECTED);
-    if (await saveStep(ragCalls.upload(sessionId, file), 'File upload failed')) {
-      setUploadedName(file.name);
-      next();
-    }
-  }
-
   async function connectDatabase() {
-    const fields = { uri: db.uri.trim(), database: db.database.trim(), table: db.table.trim() };
-    if (!fields.uri || !fields.database || !fields.table) return invalid(RAG_DB_FIELDS_REQUIRED);
+    const fields = draft.databaseFields();
+    if (!fields) return invalid(RAG_DB_FIELDS_REQUIRED);
     const call = ragCalls.database(sessionId, {
       source_type: sourceType,
       uri: fields.uri,
@@ -262,23 +212,23 @@ export function RagWizard() {
   }
 
   const source = sourceType ? SOURCE_TYPE_LABELS[sourceType] : '';
-  const sourceDetail = isFileSourceType(sourceType)
-    ? uploadedName
-    : db.database && db.table
-      ? `${db.database}.${db.table}`
-      : '';
+  const { sourceDetail } = draft;
 
   function renderStep() {
     switch (step) {
       case 1:
         return (
           <AgentNameStep
-            name={name}
-            onNameChange={setName}
+            name={draft.name}
+            onNameChange={draft.setName}
             typeValue="rag"
             typeLabel="RAG Agent"
             busy={busy}
-            onSubmit={() => void createAgent()}
+            onSubmit={() =>
+              void draft.createAgent(AGENT_NAME_AND_TYPE_REQUIRED, (error) =>
+                notify.error('Failed to create agent.', errorDetail(error)),
+              )
+            }
           />
         );
       case 2:
@@ -288,7 +238,13 @@ export function RagWizard() {
             choices={SOURCE_CHOICES}
             selected={sourceType}
             busy={busy}
-            onChoose={(type) => void chooseSource(type)}
+            onChoose={(type) =>
+              void draft.chooseSource(
+                type,
+                ragCalls.source(sessionId, type),
+                'Failed to set source type',
+              )
+            }
           />
         );
       case 3:
@@ -296,10 +252,10 @@ export function RagWizard() {
           <FileUploadStep
             accept=".pdf,.csv,.txt,.xlsx"
             hint="Supports: PDF, CSV, TXT, Excel files"
-            file={file}
-            onFile={setFile}
+            file={draft.file}
+            onFile={draft.setFile}
             busy={busy}
-            onSubmit={() => void uploadFile()}
+            onSubmit={() => void draft.uploadFile(ragCalls.upload, 'File upload failed')}
           />
         ) : (
           <DatabaseStep
@@ -309,8 +265,8 @@ export function RagWizard() {
               table: 'Table / Collection',
             }}
             uriPlaceholder={URI_PLACEHOLDERS[sourceType] ?? ''}
-            value={db}
-            onChange={setDb}
+            value={draft.db}
+            onChange={draft.setDb}
             busy={busy}
             onSubmit={() => void connectDatabase()}
           />
@@ -459,7 +415,7 @@ export function RagWizard() {
         return (
           <BuildStep
             rows={[
-              { label: 'Agent Name', value: createdName, fallback: 'Not named' },
+              { label: 'Agent Name', value: draft.createdName, fallback: 'Not named' },
               {
                 label: 'Data Source',
                 value: source && (sourceDetail ? `${source} · ${sourceDetail}` : source),

@@ -1,7 +1,19 @@
-import { screen } from '@testing-library/react';
+import type { TApiKey } from '@agentloom/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { formOf, mockFetch, renderRoute, signIn, type Call, type Reply } from '../testing/render';
+import { AuthProvider } from '../../auth/auth-context';
+import {
+  deferred,
+  formOf,
+  mockFetch,
+  renderRoute,
+  signIn,
+  type Call,
+  type Reply,
+} from '../testing/render';
 import { WizardPage } from './wizard-page';
 
 const SESSION = '5d1e9c1a-3b7f-4d8e-9c2a-1f0e6b7a8c90';
@@ -18,6 +30,22 @@ function renderWizard(type: string) {
   return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
 }
 
+/** The SQL wizard with a given query client, so a second visit can share the first one's. */
+function renderWizardWith(client: QueryClient) {
+  signIn();
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/pipeline/sql']}>
+        <AuthProvider>
+          <Routes>
+            <Route path="/pipeline/:type" element={<WizardPage />} />
+          </Routes>
+        </AuthProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
 const stepBadge = (step: number) => screen.findByText(`Step ${step} of 8`);
 
 async function toLlmStep(user: ReturnType<typeof userEvent.setup>) {
@@ -29,6 +57,15 @@ async function toLlmStep(user: ReturnType<typeof userEvent.setup>) {
   await user.upload(file, new File(['region,total\nnorth,3'], 'sales.csv'));
   await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
   await stepBadge(4);
+}
+
+/** Steps 1–4 with an OpenAI key typed in, up to the system prompt. */
+async function toPromptStep(user: ReturnType<typeof userEvent.setup>) {
+  await toLlmStep(user);
+  await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+  await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefgh');
+  await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
+  await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
 }
 
 describe('SQL wizard', () => {
@@ -115,11 +152,7 @@ describe('SQL wizard', () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard('sql');
-    await toLlmStep(user);
-    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
-    await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefgh');
-    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
-    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await toPromptStep(user);
     await user.click(await screen.findByRole('button', { name: /^Data analyst/ }));
     await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
     await stepBadge(6);
@@ -158,11 +191,7 @@ describe('SQL wizard', () => {
     );
     const user = userEvent.setup();
     renderWizard('sql');
-    await toLlmStep(user);
-    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
-    await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefgh');
-    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
-    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await toPromptStep(user);
     await user.type(await screen.findByLabelText('Custom Prompt'), 'Answer with SQL.');
     await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
     await user.click(await screen.findByRole('button', { name: /^SQL Query \(file\)/ }));
@@ -173,6 +202,98 @@ describe('SQL wizard', () => {
       await screen.findByText('Complete these steps before building: Framework.'),
     ).toBeInTheDocument();
     expect(screen.getByText('Step 8 of 8')).toBeInTheDocument();
+  }, 20_000);
+});
+
+describe('SQL wizard: database source, busy flag, vault keys', () => {
+  it('requires every database field, then sends db_uri, db_name and table_name', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await user.type(screen.getByRole('textbox', { name: /Agent Name/ }), 'Orders analyst');
+    await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
+    await user.click(await screen.findByRole('button', { name: /^MySQL/ }));
+    await stepBadge(3);
+    expect(formOf(calls.find((call) => call.path === '/sql/config/source'))).toEqual({
+      session_id: SESSION,
+      source_type: 'mysql',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    expect(await screen.findByText('All DB fields are required.')).toBeInTheDocument();
+    // One field missing is still refused.
+    await user.type(screen.getByLabelText(/Database URI/), 'mysql://reader:pw@db:3306/shop');
+    await user.type(screen.getByLabelText(/Database Name/), 'shop');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    expect(calls.some((call) => call.path === '/sql/config/source-details/db')).toBe(false);
+    expect(screen.getByText('Step 3 of 8')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText(/Table Name/), 'orders');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(4);
+    expect(formOf(calls.find((call) => call.path === '/sql/config/source-details/db'))).toEqual({
+      session_id: SESSION,
+      db_uri: 'mysql://reader:pw@db:3306/shop',
+      db_name: 'shop',
+      table_name: 'orders',
+    });
+  });
+
+  it('disables Back, Previous, the prompt templates and the submit button during a call', async () => {
+    const answer = deferred<{ json: unknown }>();
+    mockFetch((call) => (call.path === '/sql/config/system-prompt' ? answer.promise : saved(call)));
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await toPromptStep(user);
+    await stepBadge(5);
+
+    const templates = within(screen.getByRole('group', { name: 'Quick prompt templates' }));
+    await user.click(templates.getByRole('button', { name: /^SQL tutor/ }));
+    await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
+    expect(await screen.findByRole('button', { name: 'Saving…' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    const buttons = templates.getAllByRole('button');
+    expect(buttons).toHaveLength(4);
+    for (const button of buttons) expect(button).toBeDisabled();
+
+    answer.resolve({ json: { session_id: SESSION, message: 'Saved.', saved: {} } });
+    await stepBadge(6);
+    expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+  });
+
+  it('offers the vault keys as they are now when the wizard is opened again', async () => {
+    const vaultKey = (id: string, name: string): TApiKey => ({
+      id,
+      provider: 'openai',
+      name,
+      key: 'sk-proj-...abcd',
+      created_at: '2025-01-01T00:00:00.000Z',
+    });
+    let vault = [vaultKey('0c9e1f3a-5b7d-4e2f-8a1c-3e5f7a9b1c2d', 'Old key')];
+    mockFetch((call) => (call.path === '/apikeys' ? { json: vault } : saved(call)));
+    // One client for both visits, as in the app: whatever the first visit cached is still there.
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const user = userEvent.setup();
+
+    const first = renderWizardWith(client);
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    expect(
+      await screen.findByRole('option', { name: 'Old key · sk-proj-...abcd' }),
+    ).toBeInTheDocument();
+    first.unmount();
+
+    // Meanwhile, in the dashboard: the old key deleted, a new one added.
+    vault = [vaultKey('4a6c8e0f-2b4d-4f6a-9c8e-0a2c4e6f8a1b', 'New key')];
+    renderWizardWith(client);
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    expect(
+      await screen.findByRole('option', { name: 'New key · sk-proj-...abcd' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /Old key/ })).not.toBeInTheDocument();
   }, 20_000);
 });
 

@@ -3,7 +3,6 @@ import {
   frameworkFitsSource,
   isFileSourceType,
   LLM_FIELDS_REQUIRED,
-  NO_FILE_SELECTED,
   SOURCE_TYPE_LABELS,
   SQL_DB_FIELDS_REQUIRED,
   SQL_FRAMEWORK_REQUIRED,
@@ -22,8 +21,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
-import { STORAGE_KEYS } from '../../lib/storage';
-import { useStepNavigation } from './step-navigation';
 import {
   AgentNameStep,
   ChoiceCards,
@@ -39,10 +36,10 @@ import {
   UiTypeStep,
   URI_PLACEHOLDERS,
   type Choice,
-  type DatabaseFieldsValue,
   type LlmValue,
 } from './steps';
-import { invalid, useStepSaver } from './use-step-saver';
+import { useAgentDraft } from './use-agent-draft';
+import { invalid } from './use-step-saver';
 import { sqlCalls, type LlmKey } from './wizard-api';
 import { SQL_FRAMEWORK_CARDS, SQL_PROMPT_TEMPLATES } from './wizard-content';
 import { WizardLayout } from './wizard-layout';
@@ -81,71 +78,30 @@ function frameworkChoices(source: TSqlSourceType | ''): Choice<TSqlFramework>[] 
 /** The SQL wizard (SPEC §2, §4): every step saves to the gateway before it advances. */
 export function SqlWizard() {
   const navigate = useNavigate();
-  const { step, next, previous } = useStepNavigation(SQL_STEP_LABELS.length);
-  const { create, build, busy, saveStep } = useStepSaver('sql');
-
-  const [sessionId, setSessionId] = useState('');
-  const [createdName, setCreatedName] = useState('');
-  const [name, setName] = useState('');
-  const [sourceType, setSourceType] = useState<TSqlSourceType | ''>('');
-  const [file, setFile] = useState<File | null>(null);
-  const [uploadedName, setUploadedName] = useState('');
-  const [db, setDb] = useState<DatabaseFieldsValue>({ uri: '', database: '', table: '' });
+  const draft = useAgentDraft<TSqlSourceType>('sql', SQL_STEP_LABELS.length);
+  const { step, next, previous, build, busy, saveStep, sessionId, sourceType } = draft;
   const [llm, setLlm] = useState<LlmValue>(EMPTY_LLM);
   const [prompt, setPrompt] = useState('');
   const [framework, setFramework] = useState<TSqlFramework | ''>('');
   const [ui, setUi] = useState<TUiFramework | ''>('');
 
-  async function createAgent() {
-    const trimmed = name.trim();
-    if (!trimmed) return invalid(AGENT_NAME_REQUIRED);
-    if (sessionId && trimmed === createdName) return next();
-    try {
-      const created = await create.mutateAsync(trimmed);
-      localStorage.setItem(STORAGE_KEYS.sessionId, created.session_id);
-      setSessionId(created.session_id);
-      setCreatedName(trimmed);
-      next();
-    } catch (error) {
-      notify.error(errorDetail(error) ?? 'Failed to create pipeline.');
-    }
-  }
-
   async function chooseSource(type: TSqlSourceType) {
-    if (await saveStep(sqlCalls.source(sessionId, type), 'Failed to set source type.')) {
-      // Another source type makes the file or connection of the previous one meaningless.
-      if (type !== sourceType) resetSourceDetails();
-      setSourceType(type);
-      // The gateway drops a framework that cannot serve the new source; so does the form.
+    const call = sqlCalls.source(sessionId, type);
+    // The gateway drops a framework that cannot serve the new source; so does the form.
+    if (await draft.chooseSource(type, call, 'Failed to set source type.')) {
       if (framework && !frameworkFitsSource(framework, type)) setFramework('');
-      next();
-    }
-  }
-
-  function resetSourceDetails() {
-    setFile(null);
-    setUploadedName('');
-    setDb({ uri: '', database: '', table: '' });
-  }
-
-  async function uploadFile() {
-    if (!file) return invalid(NO_FILE_SELECTED);
-    if (await saveStep(sqlCalls.upload(sessionId, file), 'Failed to upload file.')) {
-      setUploadedName(file.name);
-      next();
     }
   }
 
   async function connectDatabase() {
-    const fields = {
-      db_uri: db.uri.trim(),
-      db_name: db.database.trim(),
-      table_name: db.table.trim(),
-    };
-    if (!fields.db_uri || !fields.db_name || !fields.table_name) {
-      return invalid(SQL_DB_FIELDS_REQUIRED);
-    }
-    if (await saveStep(sqlCalls.database(sessionId, fields), 'Failed to save DB config.')) next();
+    const fields = draft.databaseFields();
+    if (!fields) return invalid(SQL_DB_FIELDS_REQUIRED);
+    const call = sqlCalls.database(sessionId, {
+      db_uri: fields.uri,
+      db_name: fields.database,
+      table_name: fields.table,
+    });
+    if (await saveStep(call, 'Failed to save DB config.')) next();
   }
 
   function chooseProvider(provider: TLlmProvider | '') {
@@ -199,24 +155,21 @@ export function SqlWizard() {
     }
   }
 
-  const fileSource = isFileSourceType(sourceType);
-  const connection = fileSource
-    ? uploadedName
-    : db.database && db.table
-      ? `${db.database}.${db.table}`
-      : '';
-
   function renderStep() {
     switch (step) {
       case 1:
         return (
           <AgentNameStep
-            name={name}
-            onNameChange={setName}
+            name={draft.name}
+            onNameChange={draft.setName}
             typeValue="sql"
             typeLabel="SQL Agent"
             busy={busy}
-            onSubmit={() => void createAgent()}
+            onSubmit={() =>
+              void draft.createAgent(AGENT_NAME_REQUIRED, (error) =>
+                notify.error(errorDetail(error) ?? 'Failed to create pipeline.'),
+              )
+            }
           />
         );
       case 2:
@@ -235,17 +188,17 @@ export function SqlWizard() {
           <FileUploadStep
             accept={UPLOAD_EXTENSIONS[sourceType]}
             hint={sourceType === 'csv' ? 'Supports: CSV files' : 'Supports: Excel (.xlsx) files'}
-            file={file}
-            onFile={setFile}
+            file={draft.file}
+            onFile={draft.setFile}
             busy={busy}
-            onSubmit={() => void uploadFile()}
+            onSubmit={() => void draft.uploadFile(sqlCalls.upload, 'Failed to upload file.')}
           />
         ) : (
           <DatabaseStep
             labels={{ uri: 'Database URI', database: 'Database Name', table: 'Table Name' }}
             uriPlaceholder={URI_PLACEHOLDERS[sourceType] ?? ''}
-            value={db}
-            onChange={setDb}
+            value={draft.db}
+            onChange={draft.setDb}
             busy={busy}
             onSubmit={() => void connectDatabase()}
           />
@@ -297,13 +250,13 @@ export function SqlWizard() {
         return (
           <BuildStep
             rows={[
-              { label: 'Agent Name', value: createdName, fallback: 'Not named' },
+              { label: 'Agent Name', value: draft.createdName, fallback: 'Not named' },
               {
                 label: 'Database Type',
                 value: sourceType && SOURCE_TYPE_LABELS[sourceType],
                 fallback: 'Not selected',
               },
-              { label: 'Connection', value: connection, fallback: 'Not connected' },
+              { label: 'Connection', value: draft.sourceDetail, fallback: 'Not connected' },
               ...llmAndUiRows(llm, ui),
               {
                 label: 'Query Engine',

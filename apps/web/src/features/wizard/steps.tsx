@@ -11,8 +11,9 @@ import { clsx } from 'clsx';
 import { Check } from 'lucide-react';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Badge, Button, Select, TextArea, TextField } from '../../components/ui';
+import { useApiKeys } from '../../pages/dashboard/dashboard-api';
 import { GradioIllustration, StreamlitIllustration } from './illustrations';
-import { useVaultKeys, type LlmKey } from './wizard-api';
+import type { LlmKey } from './wizard-api';
 import { API_KEY_PLACEHOLDERS, UI_FRAMEWORK_CARDS, type PromptTemplate } from './wizard-content';
 import { StepActions } from './wizard-layout';
 
@@ -305,7 +306,8 @@ export function LlmStep({
   busy: boolean;
   onSubmit: (key: LlmKey | null) => void;
 }) {
-  const vault = useVaultKeys();
+  // The dashboard's own query: a key added or deleted there is offered (or gone) here at once.
+  const vault = useApiKeys();
   const radioName = useId();
   const provider = value.provider;
   const savedKeys = provider ? (vault.data ?? []).filter((key) => key.provider === provider) : [];
@@ -432,10 +434,12 @@ export function SystemPromptStep({
               key={template.title}
               type="button"
               aria-pressed={active}
+              disabled={busy}
               onClick={() => onChange(template.prompt)}
               className={clsx(
                 'rounded-xl border-2 p-3 text-left transition-colors',
                 'focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 focus-visible:outline-none dark:focus-visible:ring-offset-slate-900',
+                'disabled:cursor-not-allowed disabled:opacity-60',
                 active
                   ? 'border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950'
                   : 'border-slate-200 hover:border-indigo-300 dark:border-slate-700 dark:hover:border-indigo-500',

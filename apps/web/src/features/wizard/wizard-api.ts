@@ -1,11 +1,10 @@
 import type {
   TAgentType,
-  TApiKey,
   TBuildStarted,
   TPipelineCreated,
   TWizardStepSaved,
 } from '@agentloom/contracts';
-import { useIsMutating, useMutation, useQuery } from '@tanstack/react-query';
+import { useIsMutating, useMutation } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
 /**
@@ -140,13 +139,4 @@ export function useWizardMutations(type: TAgentType) {
   });
   const busy = useIsMutating({ mutationKey }) > 0;
   return { create, save, build, busy };
-}
-
-/** The user's vault keys (masked), offered in the LLM step besides typing a new key. */
-export function useVaultKeys() {
-  return useQuery({
-    queryKey: ['wizard', 'apikeys'],
-    queryFn: () => api<TApiKey[]>('/apikeys'),
-    staleTime: 30_000,
-  });
 }

@@ -59,7 +59,8 @@ export function WizardLayout({
   return (
     <PageContainer size="md" className="py-8 lg:py-10">
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
-        <Button variant="ghost" size="sm" onClick={goBack}>
+        {/* Leaving mid-call would drop the call's outcome (an error toast, say) on the floor. */}
+        <Button variant="ghost" size="sm" onClick={goBack} disabled={busy}>
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
           Back
         </Button>
