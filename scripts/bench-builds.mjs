@@ -20,17 +20,20 @@
 // runs another build of the worker; BENCH_BUILDS_DATABASE_URL, BENCH_REDIS_URL.
 import { BUILD_AGENT_JOB, BUILD_JOB_OPTIONS, BUILDS_QUEUE } from '@agentloom/contracts';
 import { createPrismaClient } from '@agentloom/db';
-import { pipelineSecretContext, Vault } from '@agentloom/vault';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase, migrate } from './db-migrate.mjs';
+// The worker's own test fixture seeds what the gateway would leave, so the two cannot drift.
+import buildFixtures from '../apps/builder-worker/dist/testing/build-fixtures.js';
+
+const { seedRagBuild, seedUser } = buildFixtures;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builds = Number(process.env.BENCH_BUILDS ?? 100);
@@ -56,7 +59,6 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'agentloom-bench-builds-'));
 const dataDir = path.join(work, 'data');
 const masterKey = randomBytes(32);
 const prefix = `agentloom-bench-builds-${randomUUID().slice(0, 8)}`;
-const vault = new Vault(masterKey);
 
 await ensureDatabase(databaseUrl);
 migrate(databaseUrl);
@@ -91,66 +93,25 @@ async function writeCsv(file, megabytes) {
 }
 
 /** A complete RAG pipeline over `csv` and its build row in Building, as the gateway makes them. */
-async function seedBuild(userId, csv) {
-  const pipelineId = randomUUID();
-  const storedName = `${randomUUID()}.csv`;
-  await mkdir(path.join(dataDir, 'uploads', pipelineId), { recursive: true });
-  await copyFile(csv.file, path.join(dataDir, 'uploads', pipelineId, storedName));
-  const name = `Bench bot ${pipelineId.slice(0, 8)}`;
-  await prisma.pipeline.create({
-    data: {
-      id: pipelineId,
+function seedBuild(userId, csv) {
+  return seedRagBuild(
+    prisma,
+    { DATA_DIR: dataDir, VAULT_MASTER_KEY: masterKey },
+    {
+      name: `Bench bot ${randomUUID().slice(0, 8)}`,
       userId,
-      name,
-      nameKey: name.toLowerCase(),
-      agentType: 'rag',
-      status: 'Building',
-      sourceFile: storedName,
-      config: {
-        source_type: 'csv',
-        file: {
-          original_name: 'sales.csv',
-          size_bytes: csv.bytes,
-          summary: {
-            kind: 'csv',
-            columns: ['id', 'region', 'product', 'amount', 'comment'],
-            rows: csv.rows,
-          },
-          uploaded_at: new Date().toISOString(),
+      llmApiKey: `sk-bench-${randomUUID()}`,
+      upload: {
+        originalName: 'sales.csv',
+        copyFrom: csv.file,
+        summary: {
+          kind: 'csv',
+          columns: ['id', 'region', 'product', 'amount', 'comment'],
+          rows: csv.rows,
         },
-        embedding_model: 'all-MiniLM-L6-v2',
-        vector_store: {
-          vector_db: 'chromadb',
-          url: 'http://chroma:8000',
-          dimensions: 384,
-          distance_metric: 'cosine',
-        },
-        llm: { provider: 'openai', model: 'gpt-4o-mini' },
-        system_prompt: 'Answer from the sales data only.',
-        ui: 'streamlit',
       },
-      llmApiKeyEncrypted: vault.encrypt(
-        `sk-bench-${randomUUID()}`,
-        pipelineSecretContext({ id: pipelineId, userId }, 'llm_api_key'),
-      ),
     },
-  });
-  const buildId = randomUUID();
-  await prisma.build.create({ data: { id: buildId, pipelineId, userId } });
-  return { buildId, pipelineId };
-}
-
-async function seedUser() {
-  const id = randomUUID();
-  await prisma.user.create({
-    data: {
-      id,
-      username: `bench_${id.slice(0, 8)}`,
-      email: `bench_${id.slice(0, 8)}@example.com`,
-      passwordHash: 'not-used-here',
-    },
-  });
-  return id;
+  );
 }
 
 /** Starts dist/main.js and waits until it consumes the queue. */
@@ -327,7 +288,7 @@ function reportWarnings(label, worker) {
 try {
   const csv = await writeCsv(path.join(work, 'sales.csv'), csvMb);
   const large = await writeCsv(path.join(work, 'large.csv'), largeMb);
-  userId = await seedUser();
+  userId = await seedUser(prisma);
   // Wall-clock figures need an otherwise idle machine; the CPU column does not.
   console.log(
     `\nbench:builds — ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)} at start), WORKER_CONCURRENCY=${concurrency} per worker, ` +

@@ -3,7 +3,7 @@ import { createPrismaClient, type PrismaClient } from '@agentloom/db';
 import { pipelineSecretContext, Vault } from '@agentloom/vault';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { copyFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadWorkerConfig, type WorkerConfig } from '../config/env';
@@ -29,13 +29,28 @@ export function testWorkerConfig(overrides: Record<string, string> = {}): Worker
   );
 }
 
+/** What seeding needs of the worker's configuration: where files live and the vault's key. */
+export type SeedConfig = Pick<WorkerConfig, 'DATA_DIR' | 'VAULT_MASTER_KEY'>;
+
+/**
+ * The uploaded file as the gateway stored it: its content, or (for files too large to hold in
+ * memory, as bench:builds uses) the path of a file to copy.
+ */
+export type SeedUpload = { originalName: string; summary: TUploadSummary } & (
+  { content: string | Uint8Array } | { copyFrom: string }
+);
+
 export interface SeedOptions {
   agentType?: 'rag' | 'sql';
   name?: string;
+  /** The owner; by default a new user is created for the build. */
+  userId?: string;
   /** The stored configuration; the uploaded file's entry is filled in from `upload`. */
   config?: TPipelineConfig;
   /** File sources: the uploaded file as the gateway stored it. */
-  upload?: { originalName: string; content: string | Uint8Array; summary: TUploadSummary };
+  upload?: SeedUpload;
+  /** The LLM key, encrypted as the gateway stores it; TEST_LLM_KEY by default. */
+  llmApiKey?: string;
   /** Database sources: the connection URI, encrypted as the gateway stores it. */
   sourceUri?: string;
   /** Pinecone: its API key, encrypted as the gateway stores it. */
@@ -48,29 +63,23 @@ export interface SeedOptions {
  */
 export async function seedBuild(
   prisma: PrismaClient,
-  config: WorkerConfig,
+  config: SeedConfig,
   options: SeedOptions,
 ): Promise<{ pipelineId: string; buildId: string; userId: string }> {
-  const userId = randomUUID();
-  await prisma.user.create({
-    data: {
-      id: userId,
-      username: `u_${userId.slice(0, 8)}`,
-      email: `${userId.slice(0, 8)}@example.com`,
-      passwordHash: 'not-used-here',
-    },
-  });
+  const userId = options.userId ?? (await seedUser(prisma));
   const pipelineId = randomUUID();
   const pipelineConfig: TPipelineConfig = { ...options.config };
   let storedName: string | undefined;
   if (options.upload) {
-    const { originalName, content, summary } = options.upload;
+    const { originalName, summary } = options.upload;
     storedName = `${randomUUID()}${path.extname(originalName)}`;
     mkdirSync(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true });
-    await writeFile(path.join(config.DATA_DIR, 'uploads', pipelineId, storedName), content);
+    const stored = path.join(config.DATA_DIR, 'uploads', pipelineId, storedName);
+    if ('copyFrom' in options.upload) await copyFile(options.upload.copyFrom, stored);
+    else await writeFile(stored, options.upload.content);
     pipelineConfig.file = {
       original_name: originalName,
-      size_bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength,
+      size_bytes: (await stat(stored)).size,
       summary,
       uploaded_at: new Date().toISOString(),
     };
@@ -91,7 +100,7 @@ export async function seedBuild(
       status: 'Building',
       config: pipelineConfig,
       sourceFile: storedName,
-      llmApiKeyEncrypted: secret(TEST_LLM_KEY, 'llm_api_key'),
+      llmApiKeyEncrypted: secret(options.llmApiKey ?? TEST_LLM_KEY, 'llm_api_key'),
       sourceUriEncrypted: secret(options.sourceUri, 'source_uri'),
       vectorDbApiKeyEncrypted: secret(options.vectorDbApiKey, 'vector_db_api_key'),
     },
@@ -101,16 +110,41 @@ export async function seedBuild(
   return { pipelineId, buildId, userId };
 }
 
-/** The everyday case: a RAG agent over a small sales CSV, ChromaDB, OpenAI, Streamlit. */
+/** A user row of its own, for builds to belong to. */
+export async function seedUser(prisma: PrismaClient): Promise<string> {
+  const userId = randomUUID();
+  await prisma.user.create({
+    data: {
+      id: userId,
+      username: `u_${userId.slice(0, 8)}`,
+      email: `${userId.slice(0, 8)}@example.com`,
+      passwordHash: 'not-used-here',
+    },
+  });
+  return userId;
+}
+
+/**
+ * The everyday case: a RAG agent over a sales CSV, ChromaDB, OpenAI, Streamlit. By default the
+ * CSV is a small one held here; `upload` puts another in its place (bench:builds copies a
+ * generated file of many MB).
+ */
 export function seedRagBuild(
   prisma: PrismaClient,
-  config: WorkerConfig,
-  options: { name?: string; prompt?: string; csv?: string } = {},
+  config: SeedConfig,
+  options: {
+    name?: string;
+    prompt?: string;
+    csv?: string;
+    upload?: SeedUpload;
+  } & Pick<SeedOptions, 'userId' | 'llmApiKey'> = {},
 ): Promise<{ pipelineId: string; buildId: string; userId: string }> {
   const csv = options.csv ?? 'region,product,amount\nNorth,Widget,120\nSouth,Gadget,80\n';
   return seedBuild(prisma, config, {
     name: options.name ?? `Sales bot ${randomUUID().slice(0, 6)}`,
-    upload: {
+    userId: options.userId,
+    llmApiKey: options.llmApiKey,
+    upload: options.upload ?? {
       originalName: 'sales.csv',
       content: csv,
       summary: { kind: 'csv', columns: ['region', 'product', 'amount'], rows: 2 },
