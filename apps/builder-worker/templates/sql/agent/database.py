@@ -10,12 +10,13 @@ Every query first passes sql_guard.guard_select, then runs with a row limit and 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Tuple
 
 from .config import ConfigError
 from .db import (
@@ -88,9 +89,10 @@ class Database:
         raise NotImplementedError
 
     def sample(self, table: str, rows: int = 3) -> QueryResult:
+        """The first `rows` rows of `table`; the LIMIT keeps the database from sending them all."""
         quote = self.identifier_quote
         name = quote + table.replace(quote, quote * 2) + quote
-        return self._execute(f"SELECT * FROM {name}", rows)
+        return self._execute(f"SELECT * FROM {name} LIMIT {int(rows)}", rows)
 
     def run(self, sql: str, max_rows: int) -> QueryResult:
         """Check `sql` with the guard, then run it. Raises UnsafeQueryError or QueryError."""
@@ -179,12 +181,30 @@ class SqlAlchemyDatabase(Database):
         columns = [Column(c.name, _type_name(c.type)) for c in reflected.columns]
         return TableSchema(table, columns)
 
+    def sample(self, table: str, rows: int = 3) -> QueryResult:
+        # Built from the reflected table, so "schema.table" names are quoted as two parts.
+        import sqlalchemy as sa
+
+        return self._fetch(
+            lambda connection: connection.execute(
+                sa.select(reflect_table(connection, table)).limit(rows)
+            ),
+            rows,
+        )
+
     def _execute(self, sql: str, max_rows: int) -> QueryResult:
+        import sqlalchemy as sa
+
+        return self._fetch(
+            lambda connection: connection.execute(sa.text(_literal_colons(sql))), max_rows
+        )
+
+    def _fetch(self, query: Callable[[Any], Any], max_rows: int) -> QueryResult:
         import sqlalchemy as sa
 
         try:
             with self._engine.connect() as connection:
-                result = connection.execute(sa.text(sql))
+                result = query(connection)
                 columns = list(result.keys())
                 rows = result.fetchmany(max_rows)
                 result.close()
@@ -196,6 +216,22 @@ class SqlAlchemyDatabase(Database):
 
     def close(self) -> None:
         self._engine.dispose()
+
+
+# What SQLAlchemy's text() takes for a bind parameter: ":name" not preceded by a word
+# character, a colon or a backslash, and not followed by a colon.
+_BIND_PARAMETER = re.compile(r"(?<![:\w\\]):(\w+)(?!:)")
+
+
+def _literal_colons(sql: str) -> str:
+    """`sql` for text(), with every ":name" escaped so it reaches the database as written.
+
+    The statement comes from the model and has no parameters: a colon inside a string literal
+    (`WHERE note = 'see :b'`) is text, not a value SQLAlchemy should ask for. text() is still
+    used rather than the driver directly, because it doubles the `%` of LIKE patterns for
+    drivers that read `%s` as a placeholder (psycopg2, PyMySQL).
+    """
+    return _BIND_PARAMETER.sub(r"\\:\1", sql)
 
 
 def _type_name(column_type: Any) -> str:

@@ -124,6 +124,44 @@ def test_the_sqlalchemy_path_reads_and_never_writes(settings, sample_db):
     database.close()
 
 
+def test_model_sql_reaches_the_database_as_written(sample_db):
+    # A colon in a string literal is text, not a bind parameter; LIKE's % is not a placeholder.
+    pytest.importorskip("sqlalchemy")
+    database = SqlAlchemyDatabase(f"sqlite:///{sample_db('sales')}")
+
+    result = database.run(
+        "SELECT 'see :region, 50%' AS note, region FROM sales WHERE region LIKE 'N%' ORDER BY id",
+        10,
+    )
+
+    assert result.rows == [("see :region, 50%", "North"), ("see :region, 50%", "North")]
+    database.close()
+
+
+def test_samples_ask_the_database_for_a_few_rows_only(sample_db):
+    sa = pytest.importorskip("sqlalchemy")
+
+    path = sample_db("sales")
+    sqlite_statements = []
+    file_database = SqliteDatabase.open_file(str(path))
+    file_database._connection.set_trace_callback(sqlite_statements.append)
+    engine_statements = []
+    engine_database = SqlAlchemyDatabase(f"sqlite:///{path}")
+    sa.event.listen(
+        engine_database._engine,
+        "before_cursor_execute",
+        lambda _conn, _cursor, statement, *_: engine_statements.append(statement),
+    )
+
+    assert len(file_database.sample("sales", rows=2).rows) == 2
+    # "schema.table" names work as they do for the schema: here SQLite's "main" schema.
+    assert len(engine_database.sample("main.sales", rows=2).rows) == 2
+
+    assert [s for s in sqlite_statements if "LIMIT 2" in s]
+    assert [s for s in engine_statements if s.startswith("SELECT") and "LIMIT" in s]
+    engine_database.close()
+
+
 def test_urls_point_at_the_installed_drivers():
     assert normalize_database_url("postgres://u:p@h/db") == "postgresql+psycopg2://u:p@h/db"
     assert normalize_database_url("mysql://u:p@h/db") == "mysql+pymysql://u:p@h/db"
