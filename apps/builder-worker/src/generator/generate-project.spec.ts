@@ -360,6 +360,29 @@ describe('generateProject', () => {
     const gradio = text(await generateProject(sqlInput()), 'Dockerfile');
     expect(gradio).toContain('http://127.0.0.1:7860/');
     expect(gradio).toMatch(/^EXPOSE 7860$/m);
+    for (const dockerfile of [streamlit, gradio]) {
+      expect(dockerfile).not.toMatch(/chown/);
+      expect(dockerfile).toMatch(/^COPY \. \.\nUSER agent$/m);
+    }
+  });
+
+  it('lets a PandasAI agent write its charts, and nothing else', async () => {
+    const dockerfile = text(
+      await generateProject({
+        ...sqlInput({
+          source_type: 'csv',
+          database: undefined,
+          file: ragConfig().file,
+          framework: 'pandasai',
+        }),
+        sourceFile: { path: csvPath, dataFileName: 'source.csv' },
+      }),
+      'Dockerfile',
+    );
+    // After the code is copied in as root, before the unprivileged user takes over.
+    expect(dockerfile).toMatch(
+      /^COPY \. \.\n#.*\nRUN mkdir -p exports\/charts && chown agent exports\/charts\nUSER agent$/m,
+    );
   });
 
   it('refuses configurations that cannot make a working project', async () => {

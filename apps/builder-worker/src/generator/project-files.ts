@@ -68,6 +68,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
         UI_PORT: ui.port,
         HEALTHCHECK_URL: ui.healthcheckUrl,
         UI_COMMAND: JSON.stringify(ui.dockerCommand).replace(/","/g, '", "'),
+        WRITABLE_DIRS: writableDirs(manifest),
       },
     },
   ];
@@ -75,6 +76,19 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
     files.push(copy('common/streamlit_config.toml', '.streamlit/config.toml', 'deployment'));
   }
   return [...files, ...(manifest.type === 'rag' ? ragFiles(manifest) : sqlFiles(manifest))];
+}
+
+/**
+ * Dockerfile lines that give the unprivileged user the one folder it must write to, ending in
+ * a newline; none for most agents. PandasAI saves each chart it draws under the project's
+ * exports/charts, and a chart question fails when it cannot.
+ */
+function writableDirs(manifest: AgentManifest): string {
+  if (manifest.sql?.framework !== 'pandasai') return '';
+  return (
+    '# PandasAI saves the charts it draws in exports/charts: the one folder the agent may write.\n' +
+    'RUN mkdir -p exports/charts && chown agent exports/charts\n'
+  );
 }
 
 function ragFiles(manifest: AgentManifest): TemplateFile[] {

@@ -45,6 +45,14 @@ export async function renderReadme(
         : `OpenAI's \`${embedding.model_id}\``,
       VECTOR_STORE: storeSpec.label,
       INDEX_NOTE: indexNote(manifest),
+      // Shipped chunks are what a plain rebuild embeds again; re-reading the source (after it
+      // was edited, or to chunk it differently) needs --from-source.
+      REBUILD_COMMAND: manifest.source.chunks_file
+        ? 'python -m agent index --rebuild --from-source'
+        : 'python -m agent index --rebuild',
+      REBUILD_PURPOSE: manifest.source.chunks_file
+        ? 're-read and re-embed the source, e.g. after editing it'
+        : 're-embed the source, e.g. after changing it',
       LLM: llm,
       COMPOSE_NOTE: storeSpec.selfHosted
         ? `Compose also runs ${storeSpec.label} and keeps its data in a volume, so the ` +

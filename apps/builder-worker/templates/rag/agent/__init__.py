@@ -43,8 +43,11 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
     return agent
 
 
-def index_when_ready(agent: "RagAgent", attempts: int = 12, delay_seconds: float = 5.0) -> int:
-    """Index, retrying while the vector store is still starting (as under docker compose)."""
+def index_when_ready(agent: "RagAgent", attempts: int = 36, delay_seconds: float = 5.0) -> int:
+    """Index, retrying while the vector store is still starting (as under docker compose).
+
+    Three minutes in all: Milvus standalone can take two on its first start.
+    """
     for attempt in range(1, attempts + 1):
         try:
             return agent.index()

@@ -63,11 +63,17 @@ class ChromaStore(VectorStore):
         return -distance if self._space == "l2" else 1.0 - distance
 
     def reset(self) -> None:
-        try:
+        if self._exists():
             self._client.delete_collection(self._name)
-        except ValueError:
-            pass  # Chroma raises ValueError when the collection does not exist yet.
         self._collection = None
+
+    def _exists(self) -> bool:
+        # Asked rather than caught: deleting a missing collection raises a different error in
+        # each Chroma version and client (ValueError, a ChromaError subclass, or a plain
+        # Exception carrying the server's answer). list_collections answers collections in
+        # 0.5 and names from 0.6.
+        listed = self._client.list_collections()
+        return self._name in {getattr(item, "name", item) for item in listed}
 
 
 def create_store(settings: "Settings", dimensions: int) -> ChromaStore:

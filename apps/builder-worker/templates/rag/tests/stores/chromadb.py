@@ -52,10 +52,19 @@ class FakeClient:
     def get_or_create_collection(self, name, metadata):
         return self.collections.setdefault(name, FakeCollection(metadata))
 
+    def list_collections(self):
+        return [FakeListedCollection(name) for name in self.collections]
+
     def delete_collection(self, name):
         if name not in self.collections:
-            raise ValueError(f"Collection {name} does not exist.")
+            # What chromadb 0.5's HTTP client raises: the server's answer in a plain Exception.
+            raise Exception(f'{{"error":"ValueError(\'Collection {name} does not exist.\')"}}')
         del self.collections[name]
+
+
+@dataclasses.dataclass
+class FakeListedCollection:
+    name: str
 
 
 def test_chunks_are_stored_searched_and_reset():
