@@ -94,6 +94,19 @@ function sqlInput(config: Partial<TPipelineConfig> = {}): ProjectInput {
   };
 }
 
+/** A PandasAI agent over the sales CSV (PandasAI serves file sources only). */
+function pandasaiInput(): ProjectInput {
+  return {
+    ...sqlInput({
+      source_type: 'csv',
+      database: undefined,
+      file: ragConfig().file,
+      framework: 'pandasai',
+    }),
+    sourceFile: { path: csvPath, dataFileName: 'source.csv' },
+  };
+}
+
 /** A generated file's bytes, whether held in memory or copied from disk when zipped. */
 const bytesOf = (file: GeneratedFile): Buffer =>
   'sourcePath' in file ? readFileSync(file.sourcePath) : Buffer.from(file.content);
@@ -335,17 +348,7 @@ describe('generateProject', () => {
     );
     expect(sql.join('\n')).not.toMatch(/streamlit|sentence-transformers|torch|qdrant/);
 
-    const pandasai = requirements(
-      await generateProject({
-        ...sqlInput({
-          source_type: 'csv',
-          database: undefined,
-          file: ragConfig().file,
-          framework: 'pandasai',
-        }),
-        sourceFile: { path: csvPath, dataFileName: 'source.csv' },
-      }),
-    );
+    const pandasai = requirements(await generateProject(pandasaiInput()));
     expect(pandasai).toEqual(expect.arrayContaining(['pandasai==2.3.0', 'pandas==1.5.3']));
     expect(pandasai).not.toContain('pandas==2.2.3');
   });
@@ -367,18 +370,7 @@ describe('generateProject', () => {
   });
 
   it('lets a PandasAI agent write its charts, and nothing else', async () => {
-    const dockerfile = text(
-      await generateProject({
-        ...sqlInput({
-          source_type: 'csv',
-          database: undefined,
-          file: ragConfig().file,
-          framework: 'pandasai',
-        }),
-        sourceFile: { path: csvPath, dataFileName: 'source.csv' },
-      }),
-      'Dockerfile',
-    );
+    const dockerfile = text(await generateProject(pandasaiInput()), 'Dockerfile');
     // After the code is copied in as root, before the unprivileged user takes over.
     expect(dockerfile).toMatch(
       /^COPY \. \.\n#.*\nRUN mkdir -p exports\/charts && chown agent exports\/charts\nUSER agent$/m,
