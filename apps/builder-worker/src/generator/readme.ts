@@ -45,14 +45,7 @@ export async function renderReadme(
         : `OpenAI's \`${embedding.model_id}\``,
       VECTOR_STORE: storeSpec.label,
       INDEX_NOTE: indexNote(manifest),
-      // Shipped chunks are what a plain rebuild embeds again; re-reading the source (after it
-      // was edited, or to chunk it differently) needs --from-source.
-      REBUILD_COMMAND: manifest.source.chunks_file
-        ? 'python -m agent index --rebuild --from-source'
-        : 'python -m agent index --rebuild',
-      REBUILD_PURPOSE: manifest.source.chunks_file
-        ? 're-read and re-embed the source, e.g. after editing it'
-        : 're-embed the source, e.g. after changing it',
+      ...rebuildCommand(manifest),
       LLM: llm,
       COMPOSE_NOTE: storeSpec.selfHosted
         ? `Compose also runs ${storeSpec.label} and keeps its data in a volume, so the ` +
@@ -100,12 +93,32 @@ function describeSource(manifest: AgentManifest): string {
   return `the ${label} ${kind} **${markdownText(source.table ?? '')}**`;
 }
 
+const REBUILD = 'python -m agent index --rebuild';
+const REBUILD_FROM_SOURCE = `${REBUILD} --from-source`;
+
+/**
+ * The command that makes the vectors again, and what it is for. Shipped chunks are what a plain
+ * rebuild embeds again; re-reading the source (after it was edited, or to chunk it differently)
+ * needs --from-source.
+ */
+function rebuildCommand(manifest: AgentManifest): {
+  REBUILD_COMMAND: string;
+  REBUILD_PURPOSE: string;
+} {
+  return manifest.source.chunks_file
+    ? {
+        REBUILD_COMMAND: REBUILD_FROM_SOURCE,
+        REBUILD_PURPOSE: 're-read and re-embed the source, e.g. after editing it',
+      }
+    : { REBUILD_COMMAND: REBUILD, REBUILD_PURPOSE: 're-embed the source, e.g. after changing it' };
+}
+
 function indexNote(manifest: AgentManifest): string {
   const source = manifest.source;
   if (source.chunks_file) {
     return (
       `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are; ` +
-      '`python -m agent index --rebuild --from-source` reads the source itself instead.'
+      `\`${REBUILD_FROM_SOURCE}\` reads the source itself instead.`
     );
   }
   if (source.file) return `The source is \`${source.file}\`.`;
