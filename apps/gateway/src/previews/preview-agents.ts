@@ -96,19 +96,19 @@ export class PreviewAgentLoader {
     }
     const apiKey = await this.providerKey(pipeline);
     const model = languageModel({ provider, model: modelName, apiKey, baseUrls: this.baseUrls });
-    const common = {
+    const systemPrompt = config.system_prompt ?? '';
+    // What the preview page shows, the same for both kinds.
+    const shown = {
       name: pipeline.name,
       ui: config.ui ?? 'streamlit',
-      systemPrompt: config.system_prompt ?? '',
+      sourceLabel: sourceLabel(config),
     };
     if (grant.kind === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
-      const agent = new SqlAgent({ model, systemPrompt: common.systemPrompt, engine });
+      const agent = new SqlAgent({ model, systemPrompt, engine });
       return {
         kind: 'sql',
-        name: common.name,
-        ui: common.ui,
-        sourceLabel: sourceLabel(config),
+        ...shown,
         ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
@@ -120,12 +120,10 @@ export class PreviewAgentLoader {
       openai: openAiEmbeddingAccess(provider, apiKey, this.baseUrls.openai),
       cacheDir: this.config.MODEL_CACHE_DIR,
     });
-    const agent = new RagAgent({ model, systemPrompt: common.systemPrompt, index });
+    const agent = new RagAgent({ model, systemPrompt, index });
     return {
       kind: 'rag',
-      name: common.name,
-      ui: common.ui,
-      sourceLabel: sourceLabel(config),
+      ...shown,
       retrieval: { mode: index.mode, note: index.note, chunks: index.size },
       ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
       memoryBytes: () => index.memoryBytes(),
