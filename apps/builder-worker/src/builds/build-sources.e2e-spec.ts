@@ -13,7 +13,8 @@ import {
   type SeedOptions,
 } from '../testing/build-fixtures';
 import { readZip } from '../testing/read-zip';
-import { PYTHON, runProcess } from '../testing/run-process';
+import { installLockedProject } from '../testing/python-tools';
+import { runProcess } from '../testing/run-process';
 import { startWorkerHarness } from '../testing/worker-harness';
 
 /*
@@ -290,7 +291,8 @@ describe('Builds of every source type and SQL framework', () => {
         }
       }
 
-      // Unpack and check it like the project's own CI would.
+      // Unpack, install from its own locks into a new virtual environment as its README says,
+      // and check it like the project's own CI would, with the real libraries.
       const dir = path.join(unpacked, buildId);
       for (const [name, content] of zip) {
         if (name.endsWith('/')) continue;
@@ -299,12 +301,17 @@ describe('Builds of every source type and SQL framework', () => {
         await writeFile(target, content);
       }
       const project = path.join(dir, root);
+      const interpreter = installLockedProject(
+        project,
+        path.join(dir, '.venv'),
+        'requirements-dev.txt',
+      );
       const python = async (...args: string[]) => {
-        const { status, stdout, stderr } = await runProcess(PYTHON, args, project, 120_000);
+        const { status, stdout, stderr } = await runProcess(interpreter, args, project, 120_000);
         return [status, stdout + stderr];
       };
-      expect(await python('-m', 'compileall', '-q', '.')).toEqual([0, '']);
-      expect(await python('-m', 'pyflakes', '.')).toEqual([0, '']);
+      expect(await python('-m', 'compileall', '-q', 'app.py', 'agent', 'tests')).toEqual([0, '']);
+      expect(await python('-m', 'pyflakes', 'app.py', 'agent', 'tests')).toEqual([0, '']);
       expect(await python('-m', 'pytest', '-q', '-p', 'no:cacheprovider')).toEqual([
         0,
         expect.stringMatching(/\d+ passed/),

@@ -79,6 +79,25 @@ export function envVariables(manifest: AgentManifest): EnvVariable[] {
     });
   }
 
+  if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai') {
+    variables.push({
+      name: 'EMBEDDING_MODEL_PATH',
+      required: false,
+      purpose:
+        'A folder holding the embedding model, to load it from disk instead of downloading ' +
+        `${manifest.embedding.model} from Hugging Face (offline hosts).`,
+    });
+  }
+  if (manifest.sql?.framework === 'pandasai') {
+    variables.push({
+      name: 'PANDASAI_ALLOW_MODEL_CODE',
+      required: false,
+      purpose:
+        'Set to "true" to let PandasAI run the Python code the model writes (off by default; ' +
+        'read "Safety" in README.md first).',
+    });
+  }
+
   const example = DATABASE_URL_EXAMPLES[manifest.source.type];
   if (example) {
     variables.push({
@@ -88,6 +107,25 @@ export function envVariables(manifest: AgentManifest): EnvVariable[] {
       example,
     });
   }
+  variables.push(
+    {
+      name: 'LLM_BASE_URL',
+      required: false,
+      purpose: `Send the model's requests to this address instead of ${provider.label}'s own (a proxy or a compatible server).`,
+    },
+    {
+      name: 'UI_PASSWORD',
+      required: false,
+      purpose: 'When set, the chat asks for this password before it answers.',
+    },
+    {
+      name: 'UI_BIND_ADDRESS',
+      required: false,
+      purpose:
+        'The host address docker compose publishes the chat on. Default: 127.0.0.1 (this ' +
+        'machine only); 0.0.0.0 opens it to the network: set UI_PASSWORD first.',
+    },
+  );
   return variables;
 }
 

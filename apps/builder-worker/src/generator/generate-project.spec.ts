@@ -18,6 +18,7 @@ import {
   type ProjectInput,
   type SourceChunk,
 } from '.';
+import { PINS } from './requirements';
 import { litellmModel } from './catalog';
 import { markdownText } from './markdown';
 import { renderTemplate } from './templates';
@@ -316,6 +317,9 @@ describe('generateProject', () => {
       'PINECONE_API_KEY',
       'PINECONE_CLOUD',
       'VECTOR_STORE',
+      'LLM_BASE_URL',
+      'UI_PASSWORD',
+      'UI_BIND_ADDRESS',
     ]);
     const sqlEnv = text(await generateProject(sqlInput()), '.env.example');
     expect(sqlEnv).toMatch(/^OPENAI_API_KEY=$/m);
@@ -329,28 +333,55 @@ describe('generateProject', () => {
         .split('\n')
         .filter((line) => line && !line.startsWith('#'));
 
-    const rag = requirements(await generateProject(ragInput()));
-    for (const line of rag) expect(line).toMatch(/^[A-Za-z0-9_.-]+==\d[\w.]*$/);
+    const ragFiles = await generateProject(ragInput());
+    const rag = requirements(ragFiles);
+    for (const line of rag) expect(line).toMatch(/^[A-Za-z0-9_.-]+==\d[\w.+]*$/);
     expect(rag).toEqual(
       expect.arrayContaining([
-        'litellm==1.51.0',
-        'streamlit==1.39.0',
-        'qdrant-client==1.12.0',
-        'sentence-transformers==3.2.1',
-        'pandas==2.2.3',
+        PINS.litellm,
+        PINS.streamlit,
+        PINS.qdrant,
+        PINS.sentenceTransformers,
+        PINS.torch,
+        PINS.pandas,
       ]),
     );
     expect(rag.join('\n')).not.toMatch(/gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna/);
 
     const sql = requirements(await generateProject(sqlInput()));
-    expect(sql).toEqual(
-      expect.arrayContaining(['gradio==4.44.1', 'SQLAlchemy==2.0.36', 'psycopg2-binary==2.9.10']),
-    );
+    expect(sql).toEqual(expect.arrayContaining([PINS.gradio, PINS.sqlalchemy, PINS.psycopg2]));
     expect(sql.join('\n')).not.toMatch(/streamlit|sentence-transformers|torch|qdrant/);
 
     const pandasai = requirements(await generateProject(pandasaiInput()));
-    expect(pandasai).toEqual(expect.arrayContaining(['pandasai==2.3.0', 'pandas==1.5.3']));
-    expect(pandasai).not.toContain('pandas==2.2.3');
+    expect(pandasai).toEqual(
+      expect.arrayContaining([PINS.pandasai, PINS.pandasForPandasAI, PINS.litellmForPandasAI]),
+    );
+    expect(pandasai).not.toContain(PINS.pandas);
+  });
+
+  it('locks every package it installs with hashes, torch apart from the rest', async () => {
+    const files = await generateProject(ragInput());
+    const lock = text(files, 'requirements.lock');
+    const entries = lock.split('\n').filter((line) => /^[a-z0-9]/i.test(line));
+    // Direct pins and what they need, e.g. sentence-transformers' transformers and Qdrant's grpc.
+    for (const pin of [PINS.litellm, PINS.streamlit, PINS.qdrant, PINS.sentenceTransformers]) {
+      expect(entries).toContain(`${pin.toLowerCase()} \\`);
+    }
+    expect(entries.some((line) => line.startsWith('transformers=='))).toBe(true);
+    expect(entries.some((line) => line.startsWith('torch=='))).toBe(false);
+    for (const entry of lock.split(/\n(?=[a-z0-9])/i).slice(1)) {
+      expect(entry).toMatch(/--hash=sha256:[0-9a-f]{64}/);
+    }
+    expect(text(files, 'requirements-torch.lock')).toMatch(/^torch==2\.\d+\.\d+\+cpu \\$/m);
+    const dev = text(files, 'requirements-dev.txt');
+    expect(dev).toMatch(/^-r requirements\.lock$/m);
+    expect(dev).toMatch(/^pytest==/m);
+
+    const openai = await generateProject(
+      ragInput({ config: ragConfig({ embedding_model: 'text-embedding-ada-002' }) }),
+    );
+    expect(openai.some((file) => file.path === 'requirements-torch.lock')).toBe(false);
+    expect(text(openai, 'requirements.lock')).not.toMatch(/^(torch|sentence-transformers)==/m);
   });
 
   it('builds a non-root image with a health check on the UI port', async () => {
@@ -367,6 +398,24 @@ describe('generateProject', () => {
       expect(dockerfile).not.toMatch(/chown/);
       expect(dockerfile).toMatch(/^COPY \. \.\nUSER agent$/m);
     }
+  });
+
+  it('installs from the locks, PyTorch’s index for torch alone, the model before the code', async () => {
+    const local = text(await generateProject(ragInput()), 'Dockerfile');
+    const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
+    expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
+    expect(local).toContain(
+      'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\\n' +
+        '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
+        '    && pip install --require-hashes -r requirements.lock',
+    );
+    // The model's layer comes before the code's, so a code edit does not download it again.
+    expect(local.indexOf('SentenceTransformer(')).toBeGreaterThan(0);
+    expect(local.indexOf('SentenceTransformer(')).toBeLessThan(local.indexOf('COPY . .'));
+
+    const api = text(await generateProject(sqlInput()), 'Dockerfile');
+    expect(api).not.toMatch(/pytorch|torch|SentenceTransformer/);
+    expect(api).toContain('RUN pip install --require-hashes -r requirements.lock');
   });
 
   it('lets a PandasAI agent write its charts, and nothing else', async () => {

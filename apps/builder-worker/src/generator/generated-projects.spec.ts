@@ -1,362 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { TDatabaseSource, TPipelineConfig, TUploadedFile } from '@agentloom/contracts';
-import {
-  chunkText,
-  generateProject,
-  writeChunksJsonl,
-  projectFolderName,
-  type ProjectInput,
-  type SourceChunk,
-} from '.';
-import { PYTHON, runProcess, type ProcessRun } from '../testing/run-process';
+import { LOCKS_DIR } from './requirements';
+import { SCENARIOS, pool, writeScenarioProjects } from '../testing/project-scenarios';
+import { universeVenv } from '../testing/python-tools';
+import { runProcess, type ProcessRun } from '../testing/run-process';
 
 /**
- * Generates real projects for a spread of configurations, writes them to disk and checks
- * them with Debian's Python (pandas 1.5, SQLAlchemy 1.4, no LiteLLM/UI/vector store
- * packages): every file compiles, pyflakes is clean, and the project's own pytest suite passes.
+ * Generates real projects for a spread of configurations, writes them to disk and checks them
+ * with the real libraries their locks pin (one shared virtual environment per lock universe,
+ * kept between runs): every file compiles, pyflakes is clean, and the project's own pytest
+ * suite passes. Installing each project from its own lock, its services and its UI in a
+ * browser are the live check's (agents.live-spec.ts, `npm run test:agents-live`).
  */
-
-const HOSTILE =
-  'Robert"); DROP TABLE x;-- """ ${process.env} {{7*7}} `rm -rf` \n../../etc/passwd \\ \'\'\' ' +
-  '\r\n\u2028 émoji 🤖';
-const HOSTILE_TABLE = 'Robert"); DROP TABLE x;--';
-const NOW = '2026-11-21T10:00:00.000Z';
-
-async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
-}
-
-// ---- fixture files ----
-
-const CSV = [
-  'region,amount,note',
-  'North,10.5,first sale of the year',
-  'South,20,"refund requested, then cancelled"',
-  'East,7.25,',
-  'West,12,bulk order for the Oslo office',
-].join('\n');
-
-const TEXT = [
-  'Refund policy',
-  '',
-  'Refunds are paid back within five working days after the returned item arrives.',
-  'Shipping to Norway takes two weeks by sea and three days by air.',
-  '',
-  'Support answers the phone from 9 to 5 on weekdays. '.repeat(30),
-].join('\n');
-
-async function writePdf(file: string): Promise<void> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const line of [
-    'Refunds are paid back within five working days.',
-    'Shipping to Norway takes two weeks by sea.',
-  ]) {
-    pdf.addPage([400, 200]).drawText(line, { x: 20, y: 150, size: 11, font });
-  }
-  await writeFile(file, await pdf.save());
-}
-
-async function writeXlsx(file: string): Promise<void> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Sales');
-  sheet.addRow(['region', 'amount', 'note']);
-  sheet.addRow(['North', 10.5, 'first sale']);
-  sheet.addRow(['South', 20, 'refund requested']);
-  sheet.addRow(['East', 7.25, null]);
-  workbook.addWorksheet('Notes').addRow(['not read']);
-  await workbook.xlsx.writeFile(file);
-}
-
-function uploaded(kind: 'pdf' | 'csv' | 'excel' | 'text_file', name: string): TUploadedFile {
-  const summaries = {
-    pdf: { kind: 'pdf' as const, pages: 2, characters: 90 },
-    text_file: { kind: 'text_file' as const, lines: 6, characters: TEXT.length },
-    csv: { kind: 'csv' as const, columns: ['region', 'amount', 'note'], rows: 4 },
-    excel: {
-      kind: 'excel' as const,
-      sheet: 'Sales',
-      sheets: ['Sales', 'Notes'],
-      columns: ['region', 'amount', 'note'],
-      rows: 3,
-    },
-  };
-  return { original_name: name, size_bytes: 1000, summary: summaries[kind], uploaded_at: NOW };
-}
-
-function database(type: TDatabaseSource['type'], table: string): TDatabaseSource {
-  return {
-    type,
-    uri: `${type}://app:****@db.example.com/shop`,
-    database: 'shop',
-    table,
-    columns: type === 'sqlite' ? null : [{ name: 'id', type: 'integer' }],
-    approximate_rows: 3,
-    checked_at: NOW,
-  };
-}
-
-// ---- scenarios ----
-
-interface Scenario {
-  title: string;
-  input: Omit<ProjectInput, 'sourceFile' | 'chunksFile'>;
-  fixture?: { kind: 'pdf' | 'csv' | 'excel' | 'text_file'; file: string };
-  /** RAG: chunks prepared "at build time", written with writeChunksJsonl as the worker does. */
-  chunks?: SourceChunk[];
-  /** The vector store's extra compose services. */
-  services?: string[];
-}
-
-let counter = 0;
-function sessionId(): string {
-  counter += 1;
-  return `3f2a6c1e-9b7d-4c1a-8e2f-${String(counter).padStart(12, '0')}`;
-}
-
-const llm = (provider: NonNullable<TPipelineConfig['llm']>['provider'], model: string) => ({
-  provider,
-  model,
-});
-
-function rag(
-  title: string,
-  config: TPipelineConfig,
-  extra: Partial<Scenario> & { name?: string } = {},
-): Scenario {
-  return {
-    title,
-    fixture: extra.fixture,
-    services: extra.services,
-    chunks: extra.chunks,
-    input: {
-      sessionId: sessionId(),
-      agentType: 'rag',
-      name: extra.name ?? `Helpful ${title}`,
-      config: { system_prompt: 'You answer questions about the company documents.', ...config },
-    },
-  };
-}
-
-function sql(
-  title: string,
-  config: TPipelineConfig,
-  extra: Partial<Scenario> & { name?: string } = {},
-): Scenario {
-  return {
-    title,
-    fixture: extra.fixture,
-    input: {
-      sessionId: sessionId(),
-      agentType: 'sql',
-      name: extra.name ?? `Analyst ${title}`,
-      config: { system_prompt: 'You are a careful data analyst.', ...config },
-    },
-  };
-}
-
-const csvChunks: SourceChunk[] = CSV.split('\n')
-  .slice(1)
-  .map((line, index) => ({
-    text: line.replace(/,/g, '; '),
-    source: 'sales.csv',
-    row: index + 1,
-  }));
-const textChunks: SourceChunk[] = chunkText(TEXT, 800, 100).map((text) => ({
-  text,
-  source: 'policy.txt',
-}));
-const orderChunks: SourceChunk[] = [
-  { text: 'id: 1; item: lamp; status: shipped', source: 'orders', row: 1 },
-  { text: 'id: 2; item: desk; status: refunded', source: 'orders', row: 2 },
-];
-
-const SCENARIOS: Scenario[] = [
-  rag(
-    'RAG csv + chromadb + streamlit + MiniLM-L6 + openai, with chunks',
-    {
-      source_type: 'csv',
-      file: uploaded('csv', 'sales.csv'),
-      embedding_model: 'all-MiniLM-L6-v2',
-      vector_store: { vector_db: 'chromadb', url: 'http://localhost:8000', dimensions: 384 },
-      llm: llm('openai', 'gpt-4o-mini'),
-      ui: 'streamlit',
-    },
-    { fixture: { kind: 'csv', file: 'sales.csv' }, chunks: csvChunks, services: ['chromadb'] },
-  ),
-  rag(
-    'RAG pdf + qdrant + gradio + bge + claude, read from the file',
-    {
-      source_type: 'pdf',
-      file: uploaded('pdf', 'policy.pdf'),
-      embedding_model: 'bge-small-en',
-      vector_store: { vector_db: 'qdrant', url: 'http://localhost:6333', distance_metric: 'dot' },
-      llm: llm('claude', 'claude-3.5-haiku-20241022'),
-      ui: 'gradio',
-    },
-    { fixture: { kind: 'pdf', file: 'policy.pdf' }, services: ['qdrant'] },
-  ),
-  rag(
-    'RAG excel + milvus + streamlit + e5 + groq',
-    {
-      source_type: 'excel',
-      file: uploaded('excel', 'sales.xlsx'),
-      embedding_model: 'e5-small-v2',
-      vector_store: {
-        vector_db: 'milvus',
-        url: 'http://localhost:19530',
-        distance_metric: 'euclidean',
-      },
-      llm: llm('groq', 'llama-3.1-8b-instant'),
-      ui: 'streamlit',
-    },
-    { fixture: { kind: 'excel', file: 'sales.xlsx' }, services: ['milvus', 'etcd', 'minio'] },
-  ),
-  rag(
-    'RAG text + pinecone + gradio + ada-002 + gemini, with chunks',
-    {
-      source_type: 'text_file',
-      file: uploaded('text_file', 'policy.txt'),
-      embedding_model: 'text-embedding-ada-002',
-      vector_store: { vector_db: 'pinecone', environment: 'us-east-1', index_name: 'docs' },
-      llm: llm('gemini', 'gemini-2.0-flash'),
-      ui: 'gradio',
-    },
-    { fixture: { kind: 'text_file', file: 'policy.txt' }, chunks: textChunks, services: [] },
-  ),
-  rag(
-    'RAG postgres + qdrant + streamlit + t5 + deepseek, with chunks',
-    {
-      source_type: 'postgres',
-      database: database('postgres', 'orders'),
-      embedding_model: 'sentence-t5-base',
-      vector_store: { vector_db: 'qdrant', url: 'http://qdrant.internal:6333' },
-      llm: llm('deepseek', 'deepseek-chat'),
-      ui: 'streamlit',
-    },
-    { chunks: orderChunks, services: ['qdrant'] },
-  ),
-  rag(
-    'RAG mongo + chromadb + gradio + MiniLM-L12 + claude',
-    {
-      source_type: 'mongo',
-      database: database('mongo', 'articles'),
-      embedding_model: 'all-MiniLM-L12-v2',
-      vector_store: { vector_db: 'chromadb', url: 'http://localhost:8000' },
-      llm: llm('claude', 'claude-3.7-sonnet-20250219'),
-      ui: 'gradio',
-    },
-    { services: ['chromadb'] },
-  ),
-  rag(
-    'RAG mysql + milvus + gradio + hostile name, prompt and table',
-    {
-      source_type: 'mysql',
-      database: database('mysql', HOSTILE_TABLE),
-      embedding_model: 'all-MiniLM-L6-v2',
-      vector_store: { vector_db: 'milvus', url: 'http://localhost:19530' },
-      llm: llm('openai', 'gpt-4.1'),
-      system_prompt: HOSTILE,
-      ui: 'gradio',
-    },
-    { name: HOSTILE, services: ['milvus', 'etcd', 'minio'] },
-  ),
-  sql(
-    'SQL sql_query_file + csv + streamlit',
-    {
-      source_type: 'csv',
-      file: uploaded('csv', 'sales.csv'),
-      llm: llm('openai', 'gpt-4o'),
-      framework: 'sql_query_file',
-      ui: 'streamlit',
-    },
-    { fixture: { kind: 'csv', file: 'sales.csv' } },
-  ),
-  sql(
-    'SQL sql_query_file + excel + gradio',
-    {
-      source_type: 'excel',
-      file: uploaded('excel', 'sales.xlsx'),
-      llm: llm('claude', 'claude-4-opus-20250522'),
-      framework: 'sql_query_file',
-      ui: 'gradio',
-    },
-    { fixture: { kind: 'excel', file: 'sales.xlsx' } },
-  ),
-  sql(
-    'SQL pandasai + csv + streamlit',
-    {
-      source_type: 'csv',
-      file: uploaded('csv', 'sales.csv'),
-      llm: llm('gemini', 'gemini-1.5-flash'),
-      framework: 'pandasai',
-      ui: 'streamlit',
-    },
-    { fixture: { kind: 'csv', file: 'sales.csv' } },
-  ),
-  sql(
-    'SQL pandasai + excel + gradio',
-    {
-      source_type: 'excel',
-      file: uploaded('excel', 'sales.xlsx'),
-      llm: llm('openai', 'gpt-4.1-mini'),
-      framework: 'pandasai',
-      ui: 'gradio',
-    },
-    { fixture: { kind: 'excel', file: 'sales.xlsx' } },
-  ),
-  sql(
-    'SQL vannaai_file + csv + gradio',
-    {
-      source_type: 'csv',
-      file: uploaded('csv', 'sales.csv'),
-      llm: llm('groq', 'llama-3.3-70b-versatile'),
-      framework: 'vannaai_file',
-      ui: 'gradio',
-    },
-    { fixture: { kind: 'csv', file: 'sales.csv' } },
-  ),
-  sql('SQL vannaai_db + postgres + streamlit', {
-    source_type: 'postgres',
-    database: database('postgres', 'sales'),
-    llm: llm('deepseek', 'deepseek-reasoner'),
-    framework: 'vannaai_db',
-    ui: 'streamlit',
-  }),
-  sql('SQL sql_query_db + mysql + gradio', {
-    source_type: 'mysql',
-    database: database('mysql', 'sales'),
-    llm: llm('openai', 'gpt-4o-mini'),
-    framework: 'sql_query_db',
-    ui: 'gradio',
-  }),
-  sql(
-    'SQL sql_query_db + sqlite + streamlit + hostile name, prompt and table',
-    {
-      source_type: 'sqlite',
-      database: database('sqlite', HOSTILE_TABLE),
-      llm: llm('claude', 'claude-3.5-haiku-20241022'),
-      system_prompt: HOSTILE,
-      framework: 'sql_query_db',
-      ui: 'streamlit',
-    },
-    { name: HOSTILE },
-  ),
-];
 
 // ---- generation and checks ----
 
@@ -368,15 +25,11 @@ interface Checked {
   pytest: ProcessRun;
   yaml: ProcessRun;
   roundTrip: ProcessRun;
-  app: ProcessRun;
   compose?: ProcessRun;
 }
 
 /** Debian's docker-compose (v1) validates a compose file offline, where it is installed. */
 const DOCKER_COMPOSE = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
-
-/** Runs app.py with stand-ins for Streamlit/Gradio, LiteLLM and the other missing packages. */
-const RUN_APP = path.join(__dirname, 'smoke', 'run_app.py');
 
 const ROUND_TRIP = [
   'import json, sys',
@@ -409,53 +62,29 @@ let startedAt = 0;
 beforeAll(async () => {
   startedAt = Date.now();
   root = await mkdtemp(path.join(os.tmpdir(), 'agentloom-generator-'));
-  const fixtures = path.join(root, 'fixtures');
-  await mkdir(fixtures);
-  await writeFile(path.join(fixtures, 'sales.csv'), CSV);
-  await writeFile(path.join(fixtures, 'policy.txt'), TEXT);
-  await writePdf(path.join(fixtures, 'policy.pdf'));
-  await writeXlsx(path.join(fixtures, 'sales.xlsx'));
-  const extensions = { pdf: '.pdf', csv: '.csv', excel: '.xlsx', text_file: '.txt' };
+  const projects = await writeScenarioProjects(root);
 
-  const projects = await Promise.all(
-    SCENARIOS.map(async (scenario) => {
-      const input: ProjectInput = { ...scenario.input };
-      if (scenario.fixture) {
-        input.sourceFile = {
-          path: path.join(fixtures, scenario.fixture.file),
-          dataFileName: `source${extensions[scenario.fixture.kind]}`,
-        };
-      }
-      if (scenario.chunks) {
-        input.chunksFile = path.join(fixtures, `chunks-${input.sessionId}.jsonl`);
-        await writeChunksJsonl(input.chunksFile, [scenario.chunks]);
-      }
-      const files = await generateProject(input);
-      const dir = path.join(root, projectFolderName(input.agentType, input.sessionId));
-      for (const file of files) {
-        await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
-        const target = path.join(dir, file.path);
-        if ('sourcePath' in file) await copyFile(file.sourcePath, target);
-        else await writeFile(target, file.content);
-      }
-      return { scenario, dir, paths: files.map((file) => file.path) };
-    }),
-  );
-
-  const results = await pool(projects, Math.max(2, Math.min(6, os.cpus().length)), async (p) => ({
-    title: p.scenario.title,
-    dir: p.dir,
-    paths: p.paths,
-    compile: await runProcess(PYTHON, ['-m', 'compileall', '-q', '.'], p.dir),
-    pyflakes: await runProcess(PYTHON, ['-m', 'pyflakes', '.'], p.dir),
-    pytest: await runProcess(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], p.dir),
-    yaml: await runProcess(PYTHON, ['-c', READ_YAML], p.dir),
-    roundTrip: await runProcess(PYTHON, ['-c', ROUND_TRIP], p.dir),
-    app: await runProcess(PYTHON, [RUN_APP], p.dir),
-    compose: DOCKER_COMPOSE ? await validateCompose(p.dir) : undefined,
-  }));
+  const pythons = {
+    main: universeVenv(path.join(LOCKS_DIR, 'main.lock')),
+    pandasai: universeVenv(path.join(LOCKS_DIR, 'pandasai.lock')),
+  };
+  const results = await pool(projects, Math.max(2, Math.min(6, os.cpus().length)), async (p) => {
+    const PYTHON =
+      p.scenario.input.config.framework === 'pandasai' ? pythons.pandasai : pythons.main;
+    return {
+      title: p.scenario.title,
+      dir: p.dir,
+      paths: p.paths,
+      compile: await runProcess(PYTHON, ['-m', 'compileall', '-q', '.'], p.dir),
+      pyflakes: await runProcess(PYTHON, ['-m', 'pyflakes', '.'], p.dir),
+      pytest: await runProcess(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], p.dir),
+      yaml: await runProcess(PYTHON, ['-c', READ_YAML], p.dir),
+      roundTrip: await runProcess(PYTHON, ['-c', ROUND_TRIP], p.dir),
+      compose: DOCKER_COMPOSE ? await validateCompose(p.dir) : undefined,
+    };
+  });
   for (const result of results) checked.set(result.title, result);
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
   // KEEP_GENERATED=1 leaves the projects on disk, to look at them.
@@ -482,6 +111,7 @@ const COMMON_FILES = [
   'prompts/system.txt',
   'pyproject.toml',
   'requirements-dev.txt',
+  'requirements.lock',
   'requirements.txt',
   'tests/conftest.py',
   'tests/test_config.py',
@@ -552,30 +182,6 @@ describe.each(SCENARIOS)('$title', (scenario) => {
     });
   });
 
-  it('answers a question through its UI, end to end', () => {
-    const { app } = result();
-    if (app.status !== 0) throw new Error(failure(app));
-    const { shown, prompts } = JSON.parse(app.stdout) as {
-      shown: { title: string; markdown: string[]; code: string[]; captions: string[] };
-      prompts: { role: string; content: string }[][];
-    };
-    const everything = [...shown.markdown, ...shown.code, ...shown.captions].join('\n');
-    const { agentType, config } = scenario.input;
-    expect(shown.title).toBeTruthy();
-    expect(prompts[0]![0]!.role).toBe('system');
-    expect(prompts[0]![0]!.content.startsWith(config.system_prompt!)).toBe(true);
-    if (agentType === 'rag') {
-      expect(everything).toContain('The documents answer it [1].');
-      expect(everything).toMatch(/Sources/);
-    } else if (config.framework === 'pandasai') {
-      expect(everything).toMatch(/There were \d+ sales\./);
-    } else {
-      expect(everything).toContain('There were 3 sales.');
-      expect(everything).toContain('SELECT count(*) AS n FROM');
-      expect(everything).toMatch(/LIMIT 200/);
-    }
-  });
-
   it('has a valid compose file and workflow', () => {
     const { yaml } = result();
     if (yaml.status !== 0) throw new Error(failure(yaml));
@@ -585,7 +191,9 @@ describe.each(SCENARIOS)('$title', (scenario) => {
     };
     const compose = docs['docker-compose.yml'];
     const port = scenario.input.config.ui === 'streamlit' ? 8501 : 7860;
-    expect(compose.services.agent!.ports).toEqual([`${port}:${port}`]);
+    expect(compose.services.agent!.ports).toEqual([
+      `\${UI_BIND_ADDRESS:-127.0.0.1}:${port}:${port}`,
+    ]);
     expect(Object.keys(compose.services).sort()).toEqual(
       ['agent', ...(scenario.services ?? [])].sort(),
     );

@@ -3,7 +3,12 @@ import { envVariables, renderEnvExample } from './environment';
 import { CHUNKS_FILE, PROMPT_FILE, buildManifest, type AgentManifest } from './manifest';
 import { PROJECT_PARTS, templateFiles, type ProjectPart } from './project-files';
 import { renderReadme } from './readme';
-import { requirementsDevTxt, requirementsTxt } from './requirements';
+import {
+  requirementsDevTxt,
+  requirementsLock,
+  requirementsTorchLock,
+  requirementsTxt,
+} from './requirements';
 import { readTemplate, renderTemplate } from './templates';
 import { ProjectInputError, type GeneratedFile, type ProjectInput } from './types';
 
@@ -68,7 +73,10 @@ export async function generateProjectPart(
     files.push(
       { path: '.env.example', content: renderEnvExample(envVariables(manifest)) },
       { path: 'requirements.txt', content: requirementsTxt(manifest) },
+      { path: 'requirements.lock', content: requirementsLock(manifest) },
     );
+    const torch = requirementsTorchLock(manifest);
+    if (torch) files.push({ path: 'requirements-torch.lock', content: torch });
   }
   if (part === 'data') {
     if (input.sourceFile && manifest.source.file) {

@@ -1,5 +1,6 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
+import { needsTorch } from './requirements';
 
 /**
  * The parts a project is generated in, each by the build stage that names it: the vector store
@@ -69,6 +70,8 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
         HEALTHCHECK_URL: ui.healthcheckUrl,
         UI_COMMAND: JSON.stringify(ui.dockerCommand).replace(/","/g, '", "'),
         WRITABLE_DIRS: writableDirs(manifest),
+        INSTALL: dockerInstall(manifest),
+        PREFETCH: dockerPrefetch(manifest),
       },
     },
   ];
@@ -76,6 +79,40 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
     files.push(copy('common/streamlit_config.toml', '.streamlit/config.toml', 'deployment'));
   }
   return [...files, ...(manifest.type === 'rag' ? ragFiles(manifest) : sqlFiles(manifest))];
+}
+
+/**
+ * The Dockerfile's install step. PyTorch's CPU index serves torch alone (PyPI's torch bundles
+ * CUDA: gigabytes more); every other package comes from PyPI.
+ */
+function dockerInstall(manifest: AgentManifest): string {
+  if (!needsTorch(manifest)) {
+    return 'COPY requirements.lock .\nRUN pip install --require-hashes -r requirements.lock';
+  }
+  return [
+    'COPY requirements.lock requirements-torch.lock ./',
+    'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\',
+    '        --index-url https://download.pytorch.org/whl/cpu \\',
+    '    && pip install --require-hashes -r requirements.lock',
+  ].join('\n');
+}
+
+/**
+ * For a local embedding model: download it into the image before the code is copied, so editing
+ * the code does not download it again. It reads only agent.json's model id.
+ */
+function dockerPrefetch(manifest: AgentManifest): string {
+  if (!needsTorch(manifest)) return '';
+  return [
+    '# The embedding model, downloaded now rather than on the first question; only agent.json',
+    '# (which names it) invalidates this layer.',
+    'COPY agent.json .',
+    'USER agent',
+    'RUN python -c "import json; from sentence_transformers import SentenceTransformer; \\',
+    "    SentenceTransformer(json.load(open('agent.json'))['embedding']['model_id'])\"",
+    'USER root',
+    '',
+  ].join('\n');
 }
 
 /**

@@ -3,6 +3,7 @@ import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from '
 import type { EnvVariable } from './environment';
 import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
+import { needsTorch } from './requirements';
 import { readTemplate, renderTemplate } from './templates';
 
 /** README.md: a template per agent kind, filled with enum-derived text and escaped user text. */
@@ -13,6 +14,10 @@ export async function renderReadme(
   const ui = UIS[manifest.ui.framework];
   const provider = PROVIDERS[manifest.llm.provider];
   const common = {
+    INSTALL_COMMANDS: installCommands(manifest, 'requirements.lock'),
+    DEV_INSTALL_COMMANDS: installCommands(manifest, 'requirements-dev.txt'),
+    HOST_NOTE:
+      manifest.ui.framework === 'streamlit' ? ' (Streamlit: `--server.address 0.0.0.0`)' : '',
     TITLE: markdownText(manifest.name) || 'Untitled agent',
     UI_NAME: ui.label,
     UI_PORT: ui.port,
@@ -126,4 +131,16 @@ function indexNote(manifest: AgentManifest): string {
     `Up to ${manifest.rag!.max_source_rows.toLocaleString('en-US')} rows are read from the ` +
     'database named by `DATABASE_URL`.'
   );
+}
+
+/** The README's install lines: PyTorch's CPU build alone first when a local model needs it. */
+function installCommands(manifest: AgentManifest, file: string): string {
+  const lines = [`pip install --require-hashes -r ${file}`];
+  if (needsTorch(manifest)) {
+    lines.unshift(
+      'pip install --no-deps --require-hashes -r requirements-torch.lock \\',
+      '    --index-url https://download.pytorch.org/whl/cpu',
+    );
+  }
+  return lines.join('\n');
 }

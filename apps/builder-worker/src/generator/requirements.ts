@@ -1,61 +1,134 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { EMBEDDINGS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
+import { TEMPLATES_DIR } from './templates';
 
 /**
- * Pinned versions, chosen as one set known to install together on Python 3.11 (late 2024).
- * Some pins are not imported by the agent but keep their dependants working: see the notes.
+ * What a generated project installs. Each project names its direct dependencies (PINS) and
+ * installs them from a hash-locked file that holds every transitive dependency too, so a zip
+ * installs exactly the set CI resolved, installed and tested (`npm run test:agents-live`).
+ *
+ * The locks are resolved once per "universe" with uv (`npm run agents:lock`, which needs PyPI)
+ * and committed under templates/locks. A project's lock is the closure of its direct pins
+ * inside its universe, read from uv's `# via` annotations: a subset of one consistent
+ * resolution is itself consistent. Two universes exist because PandasAI 2.x holds pandas at
+ * 1.5.3 and openai below 2, which the rest of the set has left behind.
+ *
+ * Python 3.11: PandasAI 2.x supports nothing newer, and every other package of the set ships
+ * 3.11 wheels. The locks target Linux x86_64 (the Docker image and CI).
  */
 export const PINS = {
-  litellm: 'litellm==1.51.0',
-  openai: 'openai==1.54.3',
-  // openai < 1.55.3 passes `proxies` to httpx, which httpx 0.28 removed.
-  httpx: 'httpx==0.27.2',
-  streamlit: 'streamlit==1.39.0',
-  gradio: 'gradio==4.44.1',
-  // Gradio 4.44 breaks on the JSON schemas of newer FastAPI/Pydantic releases.
-  fastapi: 'fastapi==0.115.4',
-  pydantic: 'pydantic==2.10.6',
-  huggingfaceHub: 'huggingface_hub==0.26.2',
-  chromadb: 'chromadb==0.5.15',
-  qdrant: 'qdrant-client==1.12.0',
-  milvus: 'pymilvus==2.4.9',
-  pinecone: 'pinecone-client==5.0.1',
-  sentenceTransformers: 'sentence-transformers==3.2.1',
-  transformers: 'transformers==4.46.2',
-  // The Dockerfile installs the CPU-only build of this version.
-  torch: 'torch==2.5.1',
-  numpy: 'numpy==1.26.4',
-  pandas: 'pandas==2.2.3',
-  // PandasAI 2.x requires exactly pandas 1.5.3.
-  pandasForPandasAI: 'pandas==1.5.3',
+  litellm: 'litellm==1.110.2',
+  openai: 'openai==3.57.0',
+  dotenv: 'python-dotenv==1.2.4',
+  streamlit: 'streamlit==1.67.0',
+  gradio: 'gradio==6.31.0',
+  chromadb: 'chromadb-client==1.5.9',
+  qdrant: 'qdrant-client==1.20.0',
+  milvus: 'pymilvus==3.0.2',
+  // Milvus Lite: a Milvus in a local file (VECTOR_STORE_URL=./milvus.db), no server needed.
+  milvusLite: 'milvus-lite==3.2.2',
+  pinecone: 'pinecone==10.2.0',
+  sentenceTransformers: 'sentence-transformers==6.2.0',
+  // The CPU build: the Dockerfile installs it from PyTorch's CPU index, alone.
+  torch: 'torch==2.13.0+cpu',
+  numpy: 'numpy==2.4.6',
+  pandas: 'pandas==3.1.1',
   openpyxl: 'openpyxl==3.1.5',
-  pypdf: 'pypdf==5.1.0',
-  sqlalchemy: 'SQLAlchemy==2.0.36',
-  psycopg2: 'psycopg2-binary==2.9.10',
-  pymysql: 'PyMySQL==1.1.1',
+  pypdf: 'pypdf==7.1.1',
+  sqlalchemy: 'SQLAlchemy==2.1.9',
+  psycopg2: 'psycopg2-binary==2.9.13',
+  pymysql: 'PyMySQL==1.2.4',
   // PyMySQL needs it for MySQL 8's default (caching_sha2_password) authentication.
-  cryptography: 'cryptography==43.0.3',
-  pymongo: 'pymongo==4.10.1',
-  pandasai: 'pandasai==2.3.0',
-  vanna: 'vanna==0.7.5',
-  pytest: 'pytest==8.3.3',
-  pyflakes: 'pyflakes==3.2.0',
+  cryptography: 'cryptography==50.0.2',
+  pymongo: 'pymongo==4.20.1',
+  vanna: 'vanna==2.0.2',
+  pytest: 'pytest==9.2.0',
+  pyflakes: 'pyflakes==4.1.0',
+  pandasai: 'pandasai==2.3.2',
+  // PandasAI 2.x requires exactly pandas 1.5.3 and openai < 2; pandas 1.5 needs numpy 1.
+  pandasForPandasAI: 'pandas==1.5.3',
+  numpyForPandasAI: 'numpy==1.26.4',
+  litellmForPandasAI: 'litellm==1.80.0',
 } as const;
 
 type Pin = (typeof PINS)[keyof typeof PINS];
 
+export const UNIVERSES = ['main', 'pandasai'] as const;
+export type Universe = (typeof UNIVERSES)[number];
+
+/** Every pin a universe resolves together: the union of what its projects can ask for. */
+export function universePins(universe: Universe): Pin[] {
+  const shared: Pin[] = [
+    PINS.dotenv,
+    PINS.streamlit,
+    PINS.gradio,
+    PINS.openpyxl,
+    PINS.pytest,
+    PINS.pyflakes,
+  ];
+  if (universe === 'pandasai') {
+    return [
+      ...shared,
+      PINS.pandasai,
+      PINS.pandasForPandasAI,
+      PINS.numpyForPandasAI,
+      PINS.litellmForPandasAI,
+    ];
+  }
+  return [
+    ...shared,
+    PINS.litellm,
+    PINS.openai,
+    PINS.chromadb,
+    PINS.qdrant,
+    PINS.milvus,
+    PINS.milvusLite,
+    PINS.pinecone,
+    PINS.sentenceTransformers,
+    PINS.torch,
+    PINS.numpy,
+    PINS.pandas,
+    PINS.pypdf,
+    PINS.sqlalchemy,
+    PINS.psycopg2,
+    PINS.pymysql,
+    PINS.cryptography,
+    PINS.pymongo,
+    PINS.vanna,
+  ];
+}
+
+/** The `.in` file `npm run agents:lock` resolves for a universe. */
+export function universeInput(universe: Universe): string {
+  return render(
+    `# Direct dependencies of generated ${universe === 'main' ? 'agents' : 'PandasAI agents'}; ` +
+      'resolved into the .lock beside this file by `npm run agents:lock`.',
+    universePins(universe),
+  );
+}
+
+export function universeOf(manifest: AgentManifest): Universe {
+  return manifest.sql?.framework === 'pandasai' ? 'pandasai' : 'main';
+}
+
+const isPandasAI = (manifest: AgentManifest) => universeOf(manifest) === 'pandasai';
+
 /** What reading the source needs, at run time and in the tests. */
 function sourcePins(manifest: AgentManifest): Pin[] {
-  const pandas = manifest.sql?.framework === 'pandasai' ? PINS.pandasForPandasAI : PINS.pandas;
+  const pandas = isPandasAI(manifest)
+    ? [PINS.pandasForPandasAI, PINS.numpyForPandasAI]
+    : [PINS.pandas, PINS.numpy];
   switch (manifest.source.type) {
     case 'pdf':
       return [PINS.pypdf];
     case 'text_file':
       return [];
     case 'csv':
-      return [pandas, PINS.numpy];
+      return pandas;
     case 'excel':
-      return [pandas, PINS.numpy, PINS.openpyxl];
+      return [...pandas, PINS.openpyxl];
     case 'postgres':
       return [PINS.sqlalchemy, PINS.psycopg2];
     case 'mysql':
@@ -68,14 +141,21 @@ function sourcePins(manifest: AgentManifest): Pin[] {
   }
 }
 
+/** Whether the project embeds with a local sentence-transformers model (and so needs torch). */
+export function needsTorch(manifest: AgentManifest): boolean {
+  return !!manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai';
+}
+
 function runtimePins(manifest: AgentManifest): Pin[] {
-  const pins: Pin[] = [PINS.litellm, PINS.openai, PINS.httpx, ...sourcePins(manifest)];
+  const pins: Pin[] = [PINS.dotenv, ...sourcePins(manifest)];
+  pins.push(isPandasAI(manifest) ? PINS.litellmForPandasAI : PINS.litellm);
+  pins.push(manifest.ui.framework === 'streamlit' ? PINS.streamlit : PINS.gradio);
+  // The Streamlit app shows tables with pandas.
+  if (manifest.ui.framework === 'streamlit' && !isPandasAI(manifest)) pins.push(PINS.pandas);
 
-  if (manifest.ui.framework === 'streamlit') pins.push(PINS.streamlit);
-  else pins.push(PINS.gradio, PINS.fastapi, PINS.pydantic, PINS.huggingfaceHub);
-
-  if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai') {
-    pins.push(PINS.sentenceTransformers, PINS.transformers, PINS.torch, PINS.huggingfaceHub);
+  if (manifest.embedding) {
+    if (needsTorch(manifest)) pins.push(PINS.sentenceTransformers, PINS.torch);
+    else pins.push(PINS.openai);
   }
   if (manifest.vector_store) {
     const store = {
@@ -85,45 +165,191 @@ function runtimePins(manifest: AgentManifest): Pin[] {
       pinecone: PINS.pinecone,
     }[manifest.vector_store.provider];
     pins.push(store, PINS.numpy);
+    if (manifest.vector_store.provider === 'milvus') pins.push(PINS.milvusLite);
   }
   if (manifest.sql) {
     const engine = SQL_FRAMEWORKS_SPEC[manifest.sql.framework].engine;
-    if (engine === 'pandasai') pins.push(PINS.pandasai, PINS.pandasForPandasAI, PINS.numpy);
-    if (engine === 'vanna') pins.push(PINS.vanna, PINS.sqlalchemy, PINS.pandas, PINS.numpy);
+    if (engine === 'pandasai') pins.push(PINS.pandasai);
+    if (engine === 'vanna') pins.push(PINS.vanna, PINS.sqlalchemy, PINS.pandas);
+    if (engine === 'sql_query') pins.push(PINS.sqlalchemy);
   }
   return pins;
 }
 
-/** The light packages the project's own tests import (they fake everything heavy). */
-function testPins(manifest: AgentManifest): Pin[] {
-  const pins: Pin[] = [PINS.pytest, PINS.pyflakes, ...sourcePins(manifest)];
-  if (manifest.type === 'sql') {
-    const pandas = manifest.sql?.framework === 'pandasai' ? PINS.pandasForPandasAI : PINS.pandas;
-    pins.push(pandas, PINS.numpy);
-    if (manifest.sql?.framework !== 'pandasai') pins.push(PINS.sqlalchemy);
-  }
-  return pins;
+function devPins(): Pin[] {
+  return [PINS.pytest, PINS.pyflakes];
 }
 
-function render(header: string, pins: readonly Pin[]): string {
+function render(header: string, pins: readonly string[]): string {
   const unique = [...new Set(pins)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
   return `${header}\n${unique.join('\n')}\n`;
 }
 
+// ---- the locks ----
+
+/** Where the universes' `.in` and `.lock` files live (shipped with the templates). */
+export const LOCKS_DIR = path.join(TEMPLATES_DIR, 'locks');
+
+/** A package's normalised name (PEP 503): `PyMySQL` and `pymysql` are one package. */
+export function packageName(requirement: string): string {
+  const name = /^[A-Za-z0-9][A-Za-z0-9._-]*/.exec(requirement)?.[0] ?? requirement;
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+interface LockedPackage {
+  /** The whole entry as uv wrote it: `name==version \` and its hash lines, without comments. */
+  entry: string;
+  /** The packages that require this one (uv's `# via`), normalised. */
+  requiredBy: string[];
+}
+
+export interface UniverseLock {
+  /** The first line: `# input-sha256: …` of the `.in` it was resolved from. */
+  inputHash: string;
+  packages: Map<string, LockedPackage>;
+  /** package → the packages it requires, inverted from `requiredBy`. */
+  requires: Map<string, string[]>;
+}
+
+/** Parses a lock written by `uv pip compile --generate-hashes` (with its `# via` notes). */
+export function parseLock(text: string): UniverseLock {
+  const inputHash = /^# input-sha256: ([0-9a-f]{64})$/m.exec(text)?.[1] ?? '';
+  const packages = new Map<string, LockedPackage>();
+  let current: { name: string; lines: string[]; requiredBy: string[] } | undefined;
+  let inVia = false;
+  const finish = () => {
+    if (current) {
+      packages.set(current.name, {
+        entry: current.lines.join('\n'),
+        requiredBy: current.requiredBy,
+      });
+    }
+  };
+  for (const line of text.split('\n')) {
+    if (/^[A-Za-z0-9]/.test(line)) {
+      finish();
+      current = { name: packageName(line), lines: [line], requiredBy: [] };
+      inVia = false;
+    } else if (current && /^\s+--hash=/.test(line)) {
+      current.lines.push(line);
+    } else if (current && /^\s+# via\s*$/.test(line)) {
+      inVia = true;
+    } else if (current && /^\s+# via /.test(line)) {
+      current.requiredBy.push(line.replace(/^\s+# via /, '').trim());
+      inVia = false;
+    } else if (current && inVia && /^\s+#\s{3}/.test(line)) {
+      current.requiredBy.push(line.replace(/^\s+#\s+/, '').trim());
+    } else {
+      inVia = false;
+    }
+  }
+  finish();
+  // `-r main.in` marks a direct dependency; every other name is a package of the lock.
+  for (const locked of packages.values()) {
+    locked.requiredBy = locked.requiredBy.filter((by) => !by.startsWith('-')).map(packageName);
+  }
+  const requires = new Map<string, string[]>();
+  for (const [name, locked] of packages) {
+    for (const parent of locked.requiredBy) {
+      requires.set(parent, [...(requires.get(parent) ?? []), name]);
+    }
+  }
+  return { inputHash, packages, requires };
+}
+
+const locks = new Map<Universe, UniverseLock>();
+
+/** A universe's lock, read once per process (it changes only with the code). */
+export function universeLock(universe: Universe): UniverseLock {
+  let lock = locks.get(universe);
+  if (!lock) {
+    lock = parseLock(readFileSync(path.join(LOCKS_DIR, `${universe}.lock`), 'utf8'));
+    locks.set(universe, lock);
+  }
+  return lock;
+}
+
+/** The named packages and everything they require, transitively, within the lock. */
+export function closure(lock: UniverseLock, roots: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = roots.map(packageName);
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (seen.has(name)) continue;
+    if (!lock.packages.has(name)) {
+      throw new Error(`${name} is not in the lock; run npm run agents:lock.`);
+    }
+    seen.add(name);
+    queue.push(...(lock.requires.get(name) ?? []));
+  }
+  return seen;
+}
+
+const TORCH = packageName(PINS.torch);
+
+function lockedEntries(lock: UniverseLock, names: Iterable<string>): string {
+  return [...names]
+    .filter((name) => name !== TORCH)
+    .sort()
+    .map((name) => lock.packages.get(name)!.entry)
+    .join('\n');
+}
+
+const INSTALL_NOTE =
+  '# Every package the agent runs with, pinned with hashes: the exact set its builder tested.';
+
 export function requirementsTxt(manifest: AgentManifest): string {
   return render(
-    '# Everything the agent needs to run, pinned. Install with: pip install -r requirements.txt',
+    [
+      "# The agent's direct dependencies. requirements.lock holds these and everything they",
+      '# need, pinned with hashes: install from it (see README.md).',
+    ].join('\n'),
     runtimePins(manifest),
   );
 }
 
+export function requirementsLock(manifest: AgentManifest): string {
+  const lock = universeLock(universeOf(manifest));
+  const names = closure(lock, runtimePins(manifest));
+  const torchNote = needsTorch(manifest)
+    ? [
+        "# torch is in requirements-torch.lock: its CPU build comes from PyTorch's own index,",
+        '# so install that file first (README.md, "Run it without Docker").',
+      ]
+    : [];
+  return [
+    INSTALL_NOTE,
+    '# Install with: pip install --require-hashes -r requirements.lock',
+    ...torchNote,
+    lockedEntries(lock, names),
+    '',
+  ].join('\n');
+}
+
 export function requirementsDevTxt(manifest: AgentManifest): string {
-  return render(
-    [
-      '# What the tests and the linter need: pip install -r requirements-dev.txt',
-      '# The tests fake the models, the vector store and the UI, so the heavy runtime packages',
-      '# are not needed here. To run the app, install requirements.txt.',
-    ].join('\n'),
-    testPins(manifest),
-  );
+  const lock = universeLock(universeOf(manifest));
+  const runtime = closure(lock, runtimePins(manifest));
+  const extra = [...closure(lock, devPins())].filter((name) => !runtime.has(name));
+  return [
+    '# What the tests and the linter need on top of the agent itself, pinned with hashes.',
+    '# Install with: pip install --require-hashes -r requirements-dev.txt',
+    '-r requirements.lock',
+    lockedEntries(lock, extra),
+    '',
+  ].join('\n');
+}
+
+/** Only for agents with a local embedding model: the CPU build of PyTorch, hash-locked. */
+export function requirementsTorchLock(manifest: AgentManifest): string | undefined {
+  if (!needsTorch(manifest)) return undefined;
+  const lock = universeLock(universeOf(manifest));
+  return [
+    "# PyTorch's CPU build (the default build from PyPI bundles CUDA: gigabytes more).",
+    "# Install it first, from PyTorch's CPU index and without its dependencies (they are in",
+    '# requirements.lock):',
+    '#   pip install --no-deps --require-hashes -r requirements-torch.lock \\',
+    '#     --index-url https://download.pytorch.org/whl/cpu',
+    lock.packages.get(TORCH)!.entry,
+    '',
+  ].join('\n');
 }

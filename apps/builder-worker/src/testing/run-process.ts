@@ -1,27 +1,33 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
-/** Debian's Python, which has the packages the generated projects' tests need (no PyPI here). */
-export const PYTHON = '/usr/bin/python3';
-
 export interface ProcessRun {
   status: number | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs a command to its end (killed after `timeoutMs`) with a clean environment. */
+/**
+ * Runs a command to its end (killed after `timeoutMs`) with a clean environment, plus `env`
+ * (a live check's service addresses).
+ */
 export function runProcess(
   command: string,
   args: string[],
   cwd: string,
   timeoutMs = 90_000,
+  env: Record<string, string> = {},
 ): Promise<ProcessRun> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
       // No API keys or proxies from the developer's shell leak into the projects' tests.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: os.tmpdir(),
+        LANG: 'C.UTF-8',
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';

@@ -21,7 +21,7 @@ describe('startLlmTestServer', () => {
       body: JSON.stringify({ model: 'text-embedding-ada-002', input: ['red apples'] }),
     });
     const body = (await response.json()) as { data: { embedding: number[] }[] };
-    expect(body.data[0]?.embedding).toEqual(testEmbedding('red apples'));
+    expect(body.data[0]?.embedding).toEqual(testEmbedding('red apples', 1536));
     const request = server.requests.at(-1);
     expect(request).toMatchObject({
       method: 'POST',

@@ -211,6 +211,8 @@ interface Prompt {
 }
 
 function replyTo({ system, user }: Prompt, sqlReplies: string[]): string {
+  const generated = replyToGeneratedAgent(system, user);
+  if (generated !== undefined) return generated;
   if (user.startsWith('Context:\n')) {
     const first = /^\[1\] \((.*?)\) ([\s\S]*?)(?=\n\[2\] \(|\n\nQuestion: )/m.exec(user);
     return first ? `According to [1]: ${first[2]}` : 'I do not know: no passage answers that.';
@@ -230,6 +232,33 @@ function replyTo({ system, user }: Prompt, sqlReplies: string[]): string {
       : `The answer is ${cell}.`;
   }
   return `You said: ${user}`;
+}
+
+/**
+ * The prompts of the generated Python agents (apps/builder-worker/templates), so the live check
+ * of downloaded projects runs them end to end through this server:
+ * - RAG: "Passages:\n[1] (<citation>)\n<text>…\n\nQuestion: <q>" → "According to [1]: <text>";
+ * - SQL (sql_prompts.py): "Reply with the SQL in a ```sql code block" under a "CREATE TABLE <name>"
+ *   → a count of that table in a ```sql block; Vanna's "Write one read-only SELECT statement"
+ *   system prompt with the table's DDL → the same count, bare;
+ * - the answer after the query ran: "Its result (…):" then a header and " | "-separated rows →
+ *   "The answer is <first cell of the first row>."
+ */
+function replyToGeneratedAgent(system: string, user: string): string | undefined {
+  const passage = /\n\nPassages:\n\[1\] \((.*?)\)\n([\s\S]*?)(?=\n\n\[2\] \(|\n\nQuestion: )/.exec(
+    user,
+  );
+  if (passage) return `According to [1]: ${passage[2]}`;
+  const table = (text: string) => /^CREATE TABLE (.+) \($/m.exec(text)?.[1];
+  if (user.includes('Reply with the SQL in a ```sql code block')) {
+    return `\`\`\`sql\nSELECT COUNT(*) AS n FROM ${table(user) ?? 'data'}\n\`\`\``;
+  }
+  if (system.includes('Write one read-only SELECT statement')) {
+    return `SELECT COUNT(*) AS n FROM ${table(`${system}\n${user}`) ?? 'data'}`;
+  }
+  const result = /\nIts result \([^\n]*\):\n[^\n]*\n([^\n]*)/.exec(user);
+  if (result) return `The answer is ${result[1]!.split(' | ')[0]}.`;
+  return undefined;
 }
 
 /** A few words per chunk, so a client really receives the answer in pieces. */
@@ -270,7 +299,14 @@ function chatPrompt(messages: ChatMessage[] = [], systemSources: ChatMessage[] =
 
 function openAiChat(body: OpenAiBody, reply: string, response: ServerResponse): void {
   const model = body.model ?? 'test-model';
-  const base = { id: 'chatcmpl-test', created: Math.floor(Date.now() / 1000), model };
+  // As OpenAI and Groq answer today: clients such as LiteLLM's Groq handler read service_tier.
+  const base = {
+    id: 'chatcmpl-test',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    service_tier: 'default',
+    system_fingerprint: 'fp_test',
+  };
   const usage = {
     prompt_tokens: tokenCount(JSON.stringify(body.messages ?? '')),
     completion_tokens: tokenCount(reply),
@@ -302,15 +338,21 @@ function openAiChat(body: OpenAiBody, reply: string, response: ServerResponse): 
   sendEvents(response, events);
 }
 
-/** Hashed bag of words: each word adds 1 to one of 256 dimensions; vectors have unit length. */
-export function testEmbedding(text: string): number[] {
-  const vector = new Array<number>(256).fill(0);
+/**
+ * Hashed bag of words: each word adds 1 to one of the first 256 dimensions; vectors have unit
+ * length and `dimensions` entries (the rest zeros).
+ */
+export function testEmbedding(text: string, dimensions = 256): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     vector[createHash('sha256').update(word).digest().readUInt32BE(0) % 256]! += 1;
   }
   const length = Math.hypot(...vector) || 1;
   return vector.map((value) => value / length);
 }
+
+/** OpenAI's sizes, so a vector store created for the model takes the stand-in's vectors. */
+const EMBEDDING_SIZES: Record<string, number> = { 'text-embedding-ada-002': 1536 };
 
 function embeddings(body: OpenAiBody, response: ServerResponse): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
@@ -320,7 +362,7 @@ function embeddings(body: OpenAiBody, response: ServerResponse): void {
     data: inputs.map((input, index) => ({
       object: 'embedding',
       index,
-      embedding: testEmbedding(input),
+      embedding: testEmbedding(input, EMBEDDING_SIZES[body.model ?? ''] ?? 256),
     })),
     model: body.model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },

@@ -93,23 +93,12 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """Parse a `.env` file: KEY=VALUE lines, `#` comments, optional surrounding quotes."""
-    values: dict[str, str] = {}
+    """A `.env` file's values, read by python-dotenv (comments, quotes and `export` as in shells)."""
     if not path.is_file():
-        return values
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.strip()
-        if key.startswith("export "):
-            key = key[len("export ") :].strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return {}
+    from dotenv import dotenv_values
+
+    return {key: value or "" for key, value in dotenv_values(path, encoding="utf-8").items()}
 
 
 def load_settings(

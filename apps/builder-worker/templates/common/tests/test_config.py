@@ -62,7 +62,8 @@ def test_blank_variables_count_as_unset(settings):
 def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
     root = copy_project_config(tmp_path)
     (root / ".env").write_text(
-        "# comment\nFIRST=from-file\nexport SECOND='quoted value'\nTHIRD=from-file\n",
+        "# comment\nFIRST=from-file # why it is set\nexport SECOND='quoted value'\n"
+        'THIRD=from-file\nFOURTH="a # inside quotes"\n',
         encoding="utf-8",
     )
     monkeypatch.setenv("THIRD", "from-environment")
@@ -70,7 +71,8 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
     settings = load_settings(root)
 
     assert read_dotenv(root / ".env")["SECOND"] == "quoted value"
-    assert settings.env("FIRST") == "from-file"
+    assert settings.env("FIRST") == "from-file"  # the inline comment is not part of it
+    assert settings.env("FOURTH") == "a # inside quotes"
     assert settings.env("THIRD") == "from-environment"
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import hmac
 import html
 
 import gradio as gr
@@ -36,7 +37,10 @@ def main() -> None:
         title=html.escape(settings.name),
         analytics_enabled=False,
     )
-    demo.queue().launch(server_name=args.host, server_port=args.port, show_api=False)
+    password = settings.env("UI_PASSWORD")
+    # Any user name; the password is compared in constant time.
+    auth = (lambda _user, given: hmac.compare_digest(given, password)) if password else None
+    demo.queue().launch(server_name=args.host, server_port=args.port, auth=auth)
 
 
 if __name__ == "__main__":

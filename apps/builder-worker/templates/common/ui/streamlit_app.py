@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 import pandas as pd
 import streamlit as st
 
@@ -33,6 +35,19 @@ def show(answer: Answer) -> None:
         st.caption("Sources: " + "; ".join(escape_markdown(source) for source in answer.sources))
 
 
+def require_password(password: str) -> None:
+    """With UI_PASSWORD set, nothing below this runs until the visitor has typed it."""
+    if st.session_state.get("signed_in"):
+        return
+    given = st.text_input("Password", type="password")
+    if given and hmac.compare_digest(given, password):
+        st.session_state["signed_in"] = True
+        st.rerun()
+    if given:
+        st.error("Wrong password.")
+    st.stop()
+
+
 def main() -> None:
     try:
         settings = load_settings()
@@ -42,6 +57,9 @@ def main() -> None:
     st.set_page_config(page_title=settings.name.strip()[:100] or "Agent")
     # The name is data: escaped so that Markdown characters in it show as typed.
     st.title(escape_markdown(settings.name), anchor=False)
+    password = settings.env("UI_PASSWORD")
+    if password:
+        require_password(password)
 
     try:
         agent = get_agent()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from .config import ConfigError, Settings, load_settings
 
@@ -32,25 +32,29 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
 
     settings = settings or load_settings()
     embedder = embedder_from_settings(settings)
+    # Some clients (Chroma's, Milvus's) connect as they are created: that waits for the store too.
+    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions))
     agent = RagAgent(
-        settings,
-        embedder=embedder,
-        store=store_from_settings(settings, embedder.dimensions),
-        chat=chat_model_from_settings(settings),
+        settings, embedder=embedder, store=store, chat=chat_model_from_settings(settings)
     )
     if index:
-        index_when_ready(agent)
+        when_store_ready(agent.index)
     return agent
 
 
-def index_when_ready(agent: "RagAgent", attempts: int = 36, delay_seconds: float = 5.0) -> int:
-    """Index, retrying while the vector store is still starting (as under docker compose).
+T = TypeVar("T")
+
+
+def when_store_ready(
+    action: Callable[[], T], attempts: int = 36, delay_seconds: float = 5.0
+) -> T:
+    """Run `action`, retrying while the vector store is still starting (as under docker compose).
 
     Three minutes in all: Milvus standalone can take two on its first start.
     """
     for attempt in range(1, attempts + 1):
         try:
-            return agent.index()
+            return action()
         except ConfigError:
             raise
         except Exception as error:  # each store's client raises its own connection errors
@@ -58,7 +62,7 @@ def index_when_ready(agent: "RagAgent", attempts: int = 36, delay_seconds: float
                 raise
             log.warning("Vector store not ready (%s); retrying in %g s", error, delay_seconds)
             time.sleep(delay_seconds)
-    return 0
+    raise AssertionError("unreachable")
 
 
 def prefetch(settings: Optional[Settings] = None) -> None:

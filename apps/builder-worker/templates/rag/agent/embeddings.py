@@ -105,7 +105,7 @@ def embedder_from_settings(settings: "Settings") -> Embedder:
         )
     if backend == "sentence-transformers":
         return SentenceTransformerEmbedder(
-            model_id=embedding["model_id"],
+            model_id=settings.env("EMBEDDING_MODEL_PATH") or embedding["model_id"],
             dimensions=int(embedding["dimensions"]),
             query_prefix=embedding.get("query_prefix", ""),
             passage_prefix=embedding.get("passage_prefix", ""),
@@ -119,4 +119,4 @@ def prefetch(settings: "Settings") -> None:
     if embedding["backend"] == "sentence-transformers":
         from sentence_transformers import SentenceTransformer
 
-        SentenceTransformer(embedding["model_id"])
+        SentenceTransformer(settings.env("EMBEDDING_MODEL_PATH") or embedding["model_id"])

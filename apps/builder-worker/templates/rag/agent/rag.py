@@ -69,16 +69,18 @@ class RagAgent:
         self._index_lock = threading.Lock()
 
     def index(self, rebuild: bool = False, from_source: bool = False) -> int:
-        """Embed and store the source's chunks unless the store already holds them.
+        """Embed and store the source's chunks unless the store already holds all of them.
 
-        Returns how many chunks were indexed (0 when the store was already filled).
+        A store holding only some of them (an index interrupted halfway) is completed: chunks
+        are stored under their ids, so storing one again replaces it. Returns how many chunks
+        were indexed (0 when the store was already filled).
         """
         with self._index_lock:
             if rebuild:
                 self.store.reset()
-            elif self.store.count() > 0:
-                return 0
             chunks = load_chunks(self.settings, from_source=from_source)
+            if not rebuild and self.store.count() >= len({chunk.id for chunk in chunks}):
+                return 0
             for start in range(0, len(chunks), EMBED_BATCH_SIZE):
                 batch = chunks[start : start + EMBED_BATCH_SIZE]
                 self.store.add(batch, self.embedder.embed_documents([c.text for c in batch]))

@@ -94,7 +94,7 @@ def test_messages_keep_the_system_prompt_separate():
 
 
 def test_indexing_waits_for_a_vector_store_that_is_starting(agent):
-    from agent import index_when_ready
+    from agent import when_store_ready
 
     attempts = []
     index = agent.index
@@ -107,12 +107,12 @@ def test_indexing_waits_for_a_vector_store_that_is_starting(agent):
 
     agent.index = starting_store
 
-    assert index_when_ready(agent, attempts=5, delay_seconds=0) == len(agent.chunks)
+    assert when_store_ready(agent.index, attempts=5, delay_seconds=0) == len(agent.chunks)
     assert len(attempts) == 3
 
 
 def test_configuration_errors_are_not_retried(agent):
-    from agent import ConfigError, index_when_ready
+    from agent import ConfigError, when_store_ready
 
     def misconfigured():
         raise ConfigError("Set DATABASE_URL")
@@ -120,4 +120,39 @@ def test_configuration_errors_are_not_retried(agent):
     agent.index = misconfigured
 
     with pytest.raises(ConfigError):
-        index_when_ready(agent, attempts=5, delay_seconds=0)
+        when_store_ready(agent.index, attempts=5, delay_seconds=0)
+
+
+def test_creating_the_store_client_waits_for_a_store_that_is_starting(settings, monkeypatch):
+    """Chroma's and Milvus's clients connect when created: that is retried like indexing."""
+    import agent as package
+
+    attempts = []
+
+    def starting_store(settings, dimensions):
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise ConnectionError("connection refused")
+        return MemoryStore("cosine")
+
+    monkeypatch.setattr("agent.stores.store_from_settings", starting_store)
+    monkeypatch.setattr("agent.embeddings.embedder_from_settings", lambda settings: FakeEmbedder())
+    monkeypatch.setattr("agent.llm.chat_model_from_settings", lambda settings: FakeChat())
+    monkeypatch.setattr(package.time, "sleep", lambda seconds: None)
+
+    built = package.build_agent(settings, index=False)
+
+    assert isinstance(built.store, MemoryStore)
+    assert built.store.count() == 0
+    assert len(attempts) == 3
+
+
+def test_an_index_interrupted_halfway_is_completed(agent):
+    if len({chunk.id for chunk in agent.chunks}) < 2:
+        pytest.skip("needs two chunks or more")
+    half = agent.chunks[: len(agent.chunks) // 2]
+    agent.store.add(half, agent.embedder.embed_documents([chunk.text for chunk in half]))
+
+    assert agent.index() == len(agent.chunks)
+    assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
+    assert agent.index() == 0

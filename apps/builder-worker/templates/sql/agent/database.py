@@ -96,7 +96,7 @@ class Database:
 
     def run(self, sql: str, max_rows: int) -> QueryResult:
         """Check `sql` with the guard, then run it. Raises UnsafeQueryError or QueryError."""
-        checked = guard_select(sql, max_rows)
+        checked = guard_select(sql, max_rows, self.dialect)
         result = self._execute(checked, max_rows)
         result.sql = checked
         return result

@@ -6,14 +6,16 @@ patterns, so a keyword inside a string is data and a semicolon inside a comment 
 statement. It allows:
 
 - exactly one statement (a trailing semicolon is dropped), starting with SELECT or WITH;
-- no data-changing or administrative keyword anywhere (INSERT, UPDATE, DELETE, DROP, INTO, ...)
-  and no call to a function with side effects (pg_sleep, pg_read_file, load_extension, ...);
+- no keyword that changes data or writes files inside a SELECT (INSERT, UPDATE, DELETE, DROP,
+  INTO, ...), no row lock, and no call to a function with side effects (pg_sleep, pg_read_file,
+  load_extension, ...); other words (release, load, cluster, ...) are ordinary column names;
 - a top-level LIMIT (or FETCH FIRST) no larger than `max_rows`; one is added when missing.
 
-Whenever the text could be read two ways by different databases (a backslash inside a quoted
-string, "--" glued to the next character, MySQL's executable /*! comments, nested comments)
-it is refused rather than guessed at. The database connection is read-only as well (db.py):
-the guard is the first line of defence, not the only one.
+Strings are read as the database reads them (a backslash escapes in MySQL's strings and
+PostgreSQL's E'...' strings only). Whenever the text could be read two ways ("--" glued to the
+next character, MySQL's executable /*! comments, nested comments) it is refused rather than
+guessed at. The database connection is read-only as well (db.py): the guard is the first line
+of defence, not the only one.
 """
 
 from __future__ import annotations
@@ -22,16 +24,19 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional
 
-# Words that never belong in a read-only query (compared upper-cased, outside quotes).
+# Words that change data or write files even inside a SELECT (a data-modifying WITH, SELECT
+# INTO, FOR UPDATE), refused anywhere outside quotes (compared upper-cased). Statements such as
+# SET, LOAD, RELEASE or CLUSTER can only start a statement, and only one statement, starting
+# with SELECT or WITH, is allowed: as words inside it they are ordinary column names.
 FORBIDDEN_KEYWORDS = frozenset(
     """
-    INSERT UPDATE DELETE MERGE UPSERT DROP CREATE ALTER TRUNCATE RENAME GRANT REVOKE
-    ATTACH DETACH PRAGMA VACUUM REINDEX ANALYZE COPY CALL EXEC EXECUTE DO LOAD HANDLER
-    LOCK UNLOCK SET RESET COMMIT ROLLBACK BEGIN SAVEPOINT RELEASE INTO OUTFILE DUMPFILE
-    LISTEN NOTIFY UNLISTEN PREPARE DEALLOCATE DECLARE REFRESH CLUSTER SHUTDOWN KILL PURGE
-    FLUSH INSTALL UNINSTALL IMPORT
+    INSERT UPDATE DELETE MERGE UPSERT DROP CREATE ALTER TRUNCATE GRANT REVOKE
+    ATTACH DETACH PRAGMA COPY EXEC EXECUTE INTO OUTFILE DUMPFILE
     """.split()
 )
+# Row locks a SELECT can take: FOR SHARE / FOR KEY SHARE / FOR NO KEY UPDATE (PostgreSQL),
+# LOCK IN SHARE MODE (MySQL). FOR UPDATE is refused by UPDATE above.
+LOCKING_CLAUSES = (("FOR", "SHARE"), ("FOR", "KEY"), ("FOR", "NO"), ("LOCK", "IN"))
 
 # Functions with side effects or that reach outside the database (compared lower-cased).
 FORBIDDEN_FUNCTIONS = frozenset(
@@ -65,7 +70,8 @@ class Token:
         return self.kind not in ("space", "comment")
 
 
-def tokenize(sql: str) -> List[Token]:
+def tokenize(sql: str, dialect: str = "sqlite") -> List[Token]:
+    """Split `sql` into tokens, reading quoted text as `dialect`'s database does."""
     tokens: List[Token] = []
     i, length = 0, len(sql)
     while i < length:
@@ -94,7 +100,7 @@ def tokenize(sql: str) -> List[Token]:
             end = close + 2
             tokens.append(Token("comment", sql[i:end]))
         elif char in "'\"`":
-            end = _end_of_quoted(sql, i)
+            end = _end_of_quoted(sql, i, _backslashes(sql, i, dialect))
             tokens.append(Token("string" if char == "'" else "identifier", sql[i:end]))
         elif char == "$":
             tag = _DOLLAR_TAG.match(sql, i)
@@ -127,15 +133,35 @@ def tokenize(sql: str) -> List[Token]:
     return tokens
 
 
-def _end_of_quoted(sql: str, start: int) -> int:
+def _backslashes(sql: str, start: int, dialect: str) -> str:
+    """How the database reads a backslash in the quoted text opened at `start`.
+
+    "escape": it escapes the next character (MySQL strings; PostgreSQL's E'...' strings);
+    "text": it is a plain character (SQLite; PostgreSQL's standard strings and identifiers);
+    "refuse": it has a meaning of its own the guard does not follow (PostgreSQL's U&'...').
+    Reading them as the database does lets a regular expression such as '^a\\d' through while a
+    quote hidden behind a backslash still cannot end a string early.
+    """
+    quote = sql[start]
+    if dialect == "mysql":
+        return "escape" if quote in "'\"" else "text"
+    if dialect == "postgresql" and quote == "'":
+        prefix = re.search(r"(?<![A-Za-z0-9_$])(U&|E)$", sql[max(0, start - 3) : start], re.I)
+        if prefix:
+            return "refuse" if prefix.group(1).upper() == "U&" else "escape"
+    return "text"
+
+
+def _end_of_quoted(sql: str, start: int, backslashes: str) -> int:
     """Index just past the quoted text opened at `start` (a doubled quote is an escaped one)."""
     quote = sql[start]
     i = start + 1
     while i < len(sql):
-        if sql[i] == "\\":
-            # MySQL treats a backslash as an escape; PostgreSQL and SQLite do not. Text whose
-            # meaning depends on the database is refused.
-            raise UnsafeQueryError("Backslashes inside quotes are not allowed.")
+        if sql[i] == "\\" and backslashes == "escape":
+            i += 2
+            continue
+        if sql[i] == "\\" and backslashes == "refuse":
+            raise UnsafeQueryError("Backslashes inside U&'...' strings are not allowed.")
         if sql[i] == quote:
             if i + 1 < len(sql) and sql[i + 1] == quote:
                 i += 2
@@ -152,11 +178,14 @@ def _next_significant(tokens: List[Token], index: int) -> Optional[int]:
     return None
 
 
-def guard_select(sql: str, max_rows: int) -> str:
-    """Return `sql` as one read-only SELECT limited to `max_rows` rows, or raise."""
+def guard_select(sql: str, max_rows: int, dialect: str = "sqlite") -> str:
+    """Return `sql` as one read-only SELECT limited to `max_rows` rows, or raise.
+
+    `dialect` ("sqlite", "postgresql" or "mysql") decides how backslashes in strings are read.
+    """
     if max_rows < 1:
         raise ValueError("max_rows must be at least 1")
-    tokens = tokenize(sql)
+    tokens = tokenize(sql, dialect)
 
     # Drop trailing semicolons; any other semicolon means a second statement.
     significant = [i for i, token in enumerate(tokens) if token.significant]
@@ -191,6 +220,9 @@ def guard_select(sql: str, max_rows: int) -> str:
             if upper in FORBIDDEN_KEYWORDS:
                 raise UnsafeQueryError(f"{upper} is not allowed in a read-only query.")
             following = _next_significant(tokens, index)
+            pair = (upper, tokens[following].text.upper() if following is not None else "")
+            if pair in LOCKING_CLAUSES:
+                raise UnsafeQueryError(f"{' '.join(pair)} would lock rows.")
             if (
                 token.text.lower() in FORBIDDEN_FUNCTIONS
                 and following is not None

@@ -2,12 +2,17 @@
 
 PandasAI asks the LLM to write pandas code and runs it in this process on an in-memory copy
 of the file (the file itself is never written). Its LLM calls go through the agent's chat
-model (LiteLLM), so every provider works. Because the code is written by a model, run the
-agent in its container, as docker-compose.yml does, not next to anything sensitive.
+model (LiteLLM), so every provider works.
+
+Because that code is written by a model and runs in the process that holds the API key and can
+reach the network, it is switched off until PANDASAI_ALLOW_MODEL_CODE=true says otherwise
+(README.md, "Safety"). Each question gets a fresh PandasAI state, so one visitor's questions
+never reach another's prompt, and its own chart folder, so answers never share a chart file.
 """
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -30,6 +35,18 @@ def read_frame(path: Path, kind: str, sheet: Optional[str] = None) -> "pd.DataFr
     if kind == "excel":
         return pd.read_excel(path, sheet_name=sheet or 0, engine="openpyxl")
     raise ConfigError(f"PandasAI needs a CSV or Excel source, not {kind!r}.")
+
+
+SWITCHED_OFF = (
+    "PandasAI is switched off in this agent: it answers by running Python code that the model "
+    "writes, inside the process that holds your API key. To switch it on, set "
+    "PANDASAI_ALLOW_MODEL_CODE=true in .env (read \"Safety\" in README.md first)."
+)
+CHARTS_DIR = "exports/charts"
+
+
+def model_code_allowed(settings: "Settings") -> bool:
+    return (settings.env("PANDASAI_ALLOW_MODEL_CODE") or "").strip().lower() == "true"
 
 
 def make_llm(chat: ChatModel, system_prompt: str) -> Any:
@@ -59,27 +76,29 @@ class PandasAIEngine:
         self.frame = frame
         self.chat = chat
         self.max_rows = int(settings.section("sql")["max_rows"])
-        self._smart: Optional[Any] = None
 
-    @property
-    def smart_dataframe(self) -> Any:
-        if self._smart is None:
-            from pandasai import SmartDataframe
+    def smart_dataframe(self, charts_dir: Path) -> Any:
+        """A fresh PandasAI state for one question, saving any chart under `charts_dir`."""
+        from pandasai import SmartDataframe
 
-            config = {
-                "llm": make_llm(self.chat, self.settings.system_prompt),
-                "enable_cache": False,
-                "open_charts": False,
-                "save_logs": False,
-                "verbose": False,
-            }
-            self._smart = SmartDataframe(self.frame, config=config)
-        return self._smart
+        config = {
+            "llm": make_llm(self.chat, self.settings.system_prompt),
+            "enable_cache": False,
+            "open_charts": False,
+            "save_charts": True,
+            "save_charts_path": str(charts_dir),
+            "save_logs": False,
+            "verbose": False,
+        }
+        return SmartDataframe(self.frame, config=config)
 
     def ask(self, question: str) -> Answer:
         import pandas as pd
 
-        result = self.smart_dataframe.chat(question)
+        if not model_code_allowed(self.settings):
+            return Answer(text=SWITCHED_OFF)
+        charts_dir = self.settings.path(CHARTS_DIR) / uuid.uuid4().hex
+        result = self.smart_dataframe(charts_dir).chat(question)
         if isinstance(result, pd.DataFrame):
             rows = [tuple(row) for row in result.head(self.max_rows).itertuples(index=False)]
             return Answer(

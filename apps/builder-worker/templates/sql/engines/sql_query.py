@@ -60,10 +60,9 @@ class SqlQueryEngine:
         sql = extract_sql(reply)
         try:
             result = self.database.run(sql, self.max_rows)
-        except UnsafeQueryError as error:
-            return Answer(text=f"I will not run that query: {error}", sql=sql)
-        except QueryError as error:
-            # One correction round: the model sees the database's error message.
+        except (UnsafeQueryError, QueryError) as error:
+            # One correction round: the model sees why the guard refused the query, or the
+            # database's error message.
             messages = retry_messages(messages, reply, str(error))
             sql = extract_sql(self.chat.complete(messages))
             try:

@@ -74,7 +74,7 @@ class TrainingStore:
 
 def make_vanna(chat: ChatModel, store: TrainingStore, config: Dict[str, Any]) -> Any:
     """A Vanna instance whose LLM is `chat` and whose training data lives in `store`."""
-    from vanna.base import VannaBase
+    from vanna.legacy.base import VannaBase
 
     class AgentVanna(VannaBase):
         def __init__(self) -> None:
@@ -168,10 +168,18 @@ class VannaEngine:
         sql = self.vanna.generate_sql(question)
         try:
             result = self.database.run(sql, self.max_rows)
-        except UnsafeQueryError as error:
-            return Answer(text=f"Vanna did not write a query I can run: {error}", sql=sql)
-        except QueryError as error:
-            return Answer(text=f"The query failed: {error}", sql=sql)
+        except (UnsafeQueryError, QueryError) as error:
+            # One more try, with the reason the query was refused or failed.
+            sql = self.vanna.generate_sql(
+                f"{question}\n\nThis query could not be used: {sql}\nReason: {error}\n"
+                "Write a corrected read-only SELECT."
+            )
+            try:
+                result = self.database.run(sql, self.max_rows)
+            except UnsafeQueryError as second:
+                return Answer(text=f"Vanna did not write a query I can run: {second}", sql=sql)
+            except QueryError as second:
+                return Answer(text=f"The query failed: {second}", sql=sql)
         text = self.chat.complete(answer_messages(self.settings.system_prompt, question, result))
         return Answer(
             text=text,

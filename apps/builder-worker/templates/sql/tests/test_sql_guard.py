@@ -61,7 +61,6 @@ def test_read_only_selects_pass(sql, expected):
         ("SELECT 1 --1; DROP TABLE data", "followed by a space"),
         ("SELECT /*!50000 1 */", "executable"),
         ("SELECT /* outer /* inner */ 1 */", "Nested"),
-        ("SELECT 'abc\\'; DROP TABLE data; --'", "Backslash"),
         ("SELECT 'never closed", "never closed"),
         ("SELECT /* never closed", "never closed"),
         ("SELECT (1", "parentheses"),
@@ -74,6 +73,51 @@ def test_read_only_selects_pass(sql, expected):
 def test_anything_else_is_refused(sql, reason):
     with pytest.raises(UnsafeQueryError, match=reason):
         guard_select(sql, MAX)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT release, load, cluster, status FROM data",
+        "SELECT d.release FROM data AS d WHERE d.set = 1 ORDER BY d.lock",
+        "SELECT name FROM data WHERE name ~ '^a\\d+$'",
+        "SELECT count(*) FROM data WHERE note LIKE '%\\_%'",
+    ],
+)
+def test_ordinary_columns_and_regular_expressions_pass(sql):
+    assert guard_select(sql, MAX, "postgresql").startswith(sql)
+
+
+@pytest.mark.parametrize(
+    "sql, dialect",
+    [
+        # MySQL reads \' as a quote inside the string: the DROP stays inside it.
+        ("SELECT 'abc\\'; DROP TABLE data; --'", "mysql"),
+        ('SELECT "a\\" b" FROM data', "mysql"),
+        # PostgreSQL's E'' strings escape too.
+        ("SELECT E'it\\'s', 1", "postgresql"),
+    ],
+)
+def test_backslashes_are_read_as_the_database_reads_them(sql, dialect):
+    assert guard_select(sql, MAX, dialect).startswith(sql)
+
+
+@pytest.mark.parametrize(
+    "sql, dialect, reason",
+    [
+        # In PostgreSQL a backslash is text: the string ends and a second statement follows.
+        ("SELECT 'abc\\'; DROP TABLE data; --'", "postgresql", "statement|space"),
+        # E'\'' is one quote: what follows is code, and pg_sleep is refused.
+        ("SELECT E'\\'', pg_sleep(10), ''''", "postgresql", "pg_sleep"),
+        ("SELECT U&'\\0041'", "postgresql", "U&"),
+        ("SELECT * FROM data FOR SHARE", "postgresql", "FOR SHARE"),
+        ("SELECT * FROM data FOR NO KEY UPDATE", "postgresql", "FOR NO|UPDATE"),
+        ("SELECT * FROM data LOCK IN SHARE MODE", "mysql", "LOCK IN"),
+    ],
+)
+def test_dialect_specific_tricks_are_refused(sql, dialect, reason):
+    with pytest.raises(UnsafeQueryError, match=reason):
+        guard_select(sql, MAX, dialect)
 
 
 def test_keywords_inside_strings_and_identifiers_are_data():

@@ -22,6 +22,20 @@ class MilvusStore(VectorStore):
         self._name = collection
         self._metric = METRIC_TYPES[metric]
         self._dimensions = dimensions
+        self._loaded = False
+
+    def _readable(self) -> bool:
+        """Whether the collection exists, loaded into memory for reading.
+
+        Milvus keeps a collection released after a restart (of Milvus, or of the process that
+        ran Milvus Lite): it must be loaded again before it can be counted or searched.
+        """
+        if not self._client.has_collection(self._name):
+            return False
+        if not self._loaded:
+            self._client.load_collection(self._name)
+            self._loaded = True
+        return True
 
     def _ensure_collection(self) -> None:
         if not self._client.has_collection(self._name):
@@ -39,7 +53,7 @@ class MilvusStore(VectorStore):
             )
 
     def count(self) -> int:
-        if not self._client.has_collection(self._name):
+        if not self._readable():
             return 0
         rows = self._client.query(collection_name=self._name, filter="", output_fields=["count(*)"])
         return int(rows[0]["count(*)"]) if rows else 0
@@ -61,7 +75,7 @@ class MilvusStore(VectorStore):
         self._client.upsert(collection_name=self._name, data=rows)
 
     def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
-        if not self._client.has_collection(self._name):
+        if not self._readable():
             return []
         results = self._client.search(
             collection_name=self._name,
@@ -82,6 +96,7 @@ class MilvusStore(VectorStore):
     def reset(self) -> None:
         if self._client.has_collection(self._name):
             self._client.drop_collection(self._name)
+        self._loaded = False
 
 
 def create_store(settings: "Settings", dimensions: int) -> MilvusStore:

@@ -83,9 +83,12 @@ class QdrantStore(VectorStore):
 def create_store(settings: "Settings", dimensions: int) -> QdrantStore:
     from qdrant_client import QdrantClient, models
 
-    client = QdrantClient(
-        url=store_url(settings), api_key=settings.env("VECTOR_STORE_API_KEY"), timeout=30
-    )
+    url = store_url(settings)
+    if url.startswith(("http://", "https://")):
+        client = QdrantClient(url=url, api_key=settings.env("VECTOR_STORE_API_KEY"), timeout=30)
+    else:
+        # Qdrant's local mode: vectors kept in this folder by the client itself, no server.
+        client = QdrantClient(path=url)
     config = settings.section("vector_store")
     return QdrantStore(
         client, models, config["collection"], config.get("distance_metric", "cosine"), dimensions

@@ -52,6 +52,9 @@ class FakeClient:
     def drop_collection(self, name):
         del self.collections[name]
 
+    def load_collection(self, name):
+        assert name in self.collections
+
 
 def test_chunks_are_stored_searched_and_reset():
     client = FakeClient()
@@ -80,3 +83,19 @@ def test_the_client_points_at_the_configured_url(settings, monkeypatch):
 
     assert isinstance(store, MilvusStore)
     assert calls == [{"uri": "http://milvus:19530", "token": ""}]
+
+
+def test_a_collection_written_by_another_process_is_loaded_before_it_is_read(tmp_path):
+    """With Milvus Lite itself: after a restart Milvus keeps a collection released."""
+    from pymilvus import MilvusClient
+
+    uri = str(tmp_path / "milvus.db")
+    writer = MilvusClient(uri=uri)
+    MilvusStore(writer, "agent_test", "cosine", dimensions=2).add(CHUNKS, [[1.0, 0.0], [0.0, 1.0]])
+    writer.release_collection("agent_test")
+    writer.close()
+
+    reader = MilvusStore(MilvusClient(uri=uri), "agent_test", "cosine", dimensions=2)
+
+    assert reader.count() == 2
+    assert reader.search([0.9, 0.1], top_k=1)[0].chunk == CHUNKS[0]

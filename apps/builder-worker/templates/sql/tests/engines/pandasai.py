@@ -1,9 +1,11 @@
 """The PandasAI engine against a stand-in for pandasai (same hooks, no network)."""
 
+import dataclasses
+
 import pandas as pd
 import pytest
 
-from agent.engine import PandasAIEngine, build_engine
+from agent.engine import SWITCHED_OFF, PandasAIEngine, build_engine
 from tests.fakes import FakeChat, install_module
 
 
@@ -42,9 +44,42 @@ def fake_pandasai(monkeypatch):
 FRAME = pd.DataFrame({"region": ["North", "South", "East"], "amount": [1, 2, 3]})
 
 
-def test_a_text_result_is_the_answer(settings):
-    chat = FakeChat("South sold the most.")
+@pytest.fixture
+def allowed(settings):
+    """The settings of an owner who switched model-written code on."""
+    return dataclasses.replace(settings, environ={"PANDASAI_ALLOW_MODEL_CODE": "true"})
+
+
+def test_model_written_code_is_off_by_default(settings):
+    chat = FakeChat("TABLE")
     engine = PandasAIEngine(settings, FRAME, chat)
+
+    assert engine.ask("Show two rows").text == SWITCHED_OFF
+    assert chat.calls == []
+
+
+def test_each_question_gets_its_own_state_and_chart_folder(allowed, monkeypatch):
+    seen = []
+    original = FakeSmartDataframe.__init__
+
+    def recording(self, frame, config):
+        seen.append((self, config["save_charts_path"]))
+        original(self, frame, config)
+
+    monkeypatch.setattr(FakeSmartDataframe, "__init__", recording)
+    engine = PandasAIEngine(allowed, FRAME, FakeChat("One.", "Two."))
+
+    engine.ask("First?")
+    engine.ask("Second?")
+
+    assert seen[0][0] is not seen[1][0]
+    assert seen[0][1] != seen[1][1]
+    assert all("exports/charts/" in path for _, path in seen)
+
+
+def test_a_text_result_is_the_answer(allowed, settings):
+    chat = FakeChat("South sold the most.")
+    engine = PandasAIEngine(allowed, FRAME, chat)
 
     answer = engine.ask("Who sold the most?")
 
@@ -52,11 +87,10 @@ def test_a_text_result_is_the_answer(settings):
     [messages] = chat.calls
     assert messages[0] == {"role": "system", "content": settings.system_prompt}
     assert "Who sold the most?" in messages[1]["content"]
-    assert engine.smart_dataframe.config["enable_cache"] is False
 
 
-def test_a_dataframe_result_is_shown_as_a_table(settings):
-    engine = PandasAIEngine(settings, FRAME, FakeChat("TABLE"))
+def test_a_dataframe_result_is_shown_as_a_table(allowed):
+    engine = PandasAIEngine(allowed, FRAME, FakeChat("TABLE"))
 
     answer = engine.ask("Show two rows")
 

@@ -35,15 +35,31 @@ def test_a_question_becomes_a_checked_query_and_an_answer(settings):
 
 def test_unsafe_sql_is_refused_and_the_data_is_untouched(settings):
     database = sales_database(settings)
-    chat = FakeChat(sql_reply(f"DELETE FROM {quoted_table(settings)}"))
+    delete = sql_reply(f"DELETE FROM {quoted_table(settings)}")
+    chat = FakeChat(delete, delete)
     engine = SqlQueryEngine(settings, database, chat)
 
     answer = engine.ask("Please clean up the table")
 
-    assert answer.text.startswith("I will not run that query")
+    assert answer.text.startswith("I could not answer with a valid query")
     assert answer.rows == []
-    assert len(chat.calls) == 1
+    assert len(chat.calls) == 2
     assert database.run(f"SELECT count(*) FROM {quoted_table(settings)}", 10).rows == [(3,)]
+
+
+def test_a_refused_query_is_written_again_with_the_guards_reason(settings):
+    table = quoted_table(settings)
+    chat = FakeChat(
+        sql_reply(f"DELETE FROM {table}"),
+        sql_reply(f"SELECT count(*) AS n FROM {table}"),
+        "There are 3 sales.",
+    )
+    engine = SqlQueryEngine(settings, sales_database(settings), chat)
+
+    answer = engine.ask("How many sales?")
+
+    assert answer.text == "There are 3 sales."
+    assert "Only SELECT queries are allowed" in chat.calls[1][-1]["content"]
 
 
 def test_a_failing_query_is_corrected_once(settings):

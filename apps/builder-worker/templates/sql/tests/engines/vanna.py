@@ -1,4 +1,4 @@
-"""The Vanna engine against a stand-in for vanna.base.VannaBase (same hooks, no network)."""
+"""The Vanna engine against a stand-in for vanna.legacy.base.VannaBase (same hooks, no network)."""
 
 import re
 
@@ -31,7 +31,7 @@ class FakeVannaBase:
 
 @pytest.fixture(autouse=True)
 def fake_vanna(monkeypatch):
-    install_module(monkeypatch, "vanna.base", VannaBase=FakeVannaBase)
+    install_module(monkeypatch, "vanna.legacy.base", VannaBase=FakeVannaBase)
 
 
 def test_vanna_writes_the_query_and_the_agent_runs_it(settings):
@@ -53,13 +53,29 @@ def test_vanna_writes_the_query_and_the_agent_runs_it(settings):
 
 
 def test_unsafe_sql_from_vanna_is_refused(settings):
-    chat = FakeChat(f"```sql\nDROP TABLE {quoted_table(settings)}\n```")
+    drop = f"```sql\nDROP TABLE {quoted_table(settings)}\n```"
+    chat = FakeChat(drop, drop)
     engine = VannaEngine(settings, sales_database(settings), chat)
 
     answer = engine.ask("Drop it")
 
     assert answer.text.startswith("Vanna did not write a query I can run")
-    assert len(chat.calls) == 1
+    assert len(chat.calls) == 2
+
+
+def test_a_refused_query_from_vanna_is_written_again_with_the_reason(settings):
+    table = quoted_table(settings)
+    chat = FakeChat(
+        f"```sql\nDROP TABLE {table}\n```",
+        f"```sql\nSELECT count(*) AS n FROM {table}\n```",
+        "There are 3 sales.",
+    )
+    engine = VannaEngine(settings, sales_database(settings), chat)
+
+    answer = engine.ask("How many sales?")
+
+    assert answer.text == "There are 3 sales."
+    assert "Only SELECT queries are allowed" in chat.calls[1][-1]["content"]
 
 
 def test_training_data_is_ranked_by_shared_words():

@@ -1,0 +1,128 @@
+/**
+ * What the live check asks each scenario's project (keyed by the scenario's title in
+ * testing/project-scenarios.ts), what it must answer, and which real service it runs against.
+ * A case without a question stops after its tests, for the reason given.
+ */
+export interface LiveCase {
+  kind: 'rag' | 'sql';
+  provider: 'openai' | 'claude' | 'groq' | 'gemini' | 'deepseek';
+  keyEnv: string;
+  store?: 'chromadb' | 'qdrant' | 'milvus' | 'pinecone';
+  /** DATABASE_URL; `{dir}` is the project folder. */
+  databaseUrl?: string;
+  /** A SQLite database to create in the project before the question (path from the project). */
+  sqlite?: string;
+  question?: string;
+  expect?: RegExp;
+  /** The answer's sources must include this. */
+  source?: RegExp;
+  /** The answer is PandasAI's "switched off" message. */
+  switchedOff?: boolean;
+  /** Drive this project's chat in Chromium too. */
+  ui?: 'streamlit' | 'gradio';
+  /** Why there is no question. */
+  skipped?: string;
+}
+
+/** The start of the PandasAI engine's SWITCHED_OFF answer (templates/sql/engines/pandasai.py). */
+export const SWITCHED_OFF_START = 'PandasAI is switched off in this agent';
+
+const POSTGRES = 'postgresql://agentloom_live_reader:reader-pass@127.0.0.1:5432/agentloom_live';
+const MARIADB = 'mysql://agentloom_live_reader:reader-pass@127.0.0.1:3306/agentloom_live';
+const KEYS = {
+  openai: 'OPENAI_API_KEY',
+  claude: 'ANTHROPIC_API_KEY',
+  groq: 'GROQ_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+  deepseek: 'DEEPSEEK_API_KEY',
+} as const;
+
+const rag = (
+  provider: LiveCase['provider'],
+  rest: Omit<LiveCase, 'kind' | 'provider' | 'keyEnv'>,
+) => ({ kind: 'rag', provider, keyEnv: KEYS[provider], ...rest }) satisfies LiveCase;
+const sql = (
+  provider: LiveCase['provider'],
+  rest: Omit<LiveCase, 'kind' | 'provider' | 'keyEnv'>,
+) => ({ kind: 'sql', provider, keyEnv: KEYS[provider], ...rest }) satisfies LiveCase;
+
+const countOf = (rows: number) => new RegExp(`The answer is ${rows}\\.`);
+
+export const LIVE_CASES: Record<string, LiveCase> = {
+  'RAG csv + chromadb + streamlit + MiniLM-L6 + openai, with chunks': rag('openai', {
+    store: 'chromadb',
+    question: 'Which sale was a bulk order for the Oslo office?',
+    // Real all-MiniLM-L6-v2 embeddings must rank the Oslo row (row 4) first.
+    expect: /According to \[1\]: West; 12; bulk order for the Oslo office/,
+    source: /^- sales\\?\.csv, row 4$/m,
+    ui: 'streamlit',
+  }),
+  'RAG pdf + qdrant + gradio + bge + claude, read from the file': rag('claude', {
+    store: 'qdrant',
+    question: 'How long does shipping to Norway take?',
+    expect: /According to \[1\]: [\s\S]*Norway/,
+    ui: 'gradio',
+  }),
+  'RAG excel + milvus + streamlit + e5 + groq': rag('groq', {
+    store: 'milvus',
+    question: 'Which sale had a refund requested?',
+    expect: /According to \[1\]: [\s\S]*refund requested/,
+  }),
+  'RAG text + pinecone + gradio + ada-002 + gemini, with chunks': rag('gemini', {
+    store: 'pinecone',
+    question: 'How long does shipping to Norway take?',
+    expect: /According to \[1\]: [\s\S]*Norway/,
+  }),
+  'RAG postgres + qdrant + streamlit + t5 + deepseek, with chunks': rag('deepseek', {
+    store: 'qdrant',
+    skipped: "sentence-t5-base's weights cannot be downloaded here (no model hub)",
+  }),
+  'RAG mongo + chromadb + gradio + MiniLM-L12 + claude': rag('claude', {
+    store: 'chromadb',
+    skipped: 'no MongoDB server runs on this machine',
+  }),
+  'RAG mysql + milvus + gradio + hostile name, prompt and table': rag('openai', {
+    store: 'milvus',
+    databaseUrl: MARIADB,
+    question: 'Which order was refunded?',
+    expect: /According to \[1\]: [\s\S]*desk[\s\S]*refunded/,
+  }),
+  'SQL sql_query_file + csv + streamlit': sql('openai', {
+    question: 'How many sales are there?',
+    expect: countOf(4),
+  }),
+  'SQL sql_query_file + excel + gradio': sql('claude', {
+    question: 'How many sales are there?',
+    expect: countOf(3),
+  }),
+  'SQL pandasai + csv + streamlit': sql('gemini', {
+    question: 'How many sales are there?',
+    expect: new RegExp(SWITCHED_OFF_START),
+    switchedOff: true,
+  }),
+  'SQL pandasai + excel + gradio': sql('openai', {
+    question: 'How many sales are there?',
+    expect: new RegExp(SWITCHED_OFF_START),
+    switchedOff: true,
+  }),
+  'SQL vannaai_file + csv + gradio': sql('groq', {
+    question: 'How many sales are there?',
+    expect: countOf(4),
+  }),
+  'SQL vannaai_db + postgres + streamlit': sql('deepseek', {
+    databaseUrl: POSTGRES,
+    question: 'How many sales are there?',
+    expect: countOf(3),
+  }),
+  'SQL sql_query_db + mysql + gradio': sql('openai', {
+    databaseUrl: MARIADB,
+    question: 'How many sales are there?',
+    expect: countOf(3),
+  }),
+  'SQL sql_query_db + sqlite + streamlit + hostile name, prompt and table': sql('claude', {
+    databaseUrl: 'sqlite:///data/live.db',
+    sqlite: 'data/live.db',
+    question: 'How many orders are there?',
+    expect: countOf(2),
+  }),
+};

