@@ -426,6 +426,25 @@ describe('generateProject', () => {
     );
   });
 
+  it('lists an unfixed advisory in the README and ignores exactly it in CI, only where locked', async () => {
+    const vanna = await generateProject(sqlInput({ framework: 'vannaai_db' }));
+    const readme = text(vanna, 'README.md');
+    expect(readme).toContain('## Known vulnerabilities');
+    expect(readme).toMatch(
+      /\| vanna 2\.0\.2 \| CVE-2026-4229, GHSA-6mj8-jmp2-g8q7, PYSEC-2026-3397 \|/,
+    );
+    const audit = text(vanna, '.github/workflows/ci.yml')
+      .split('\n')
+      .find((line) => line.includes('pip-audit'));
+    expect(audit).toMatch(
+      / -r requirements\.lock --ignore-vuln GHSA-6mj8-jmp2-g8q7 --ignore-vuln PYSEC-2026-3397$/,
+    );
+
+    const plain = await generateProject(sqlInput());
+    expect(text(plain, 'README.md')).not.toContain('Known vulnerabilities');
+    expect(text(plain, '.github/workflows/ci.yml')).not.toContain('--ignore-vuln');
+  });
+
   it('refuses configurations that cannot make a working project', async () => {
     const refused = (input: ProjectInput) =>
       expect(generateProject(input)).rejects.toThrow(ProjectInputError);

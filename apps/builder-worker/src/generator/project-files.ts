@@ -1,6 +1,7 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
-import { needsTorch } from './requirements';
+import { acceptedFor } from './known-vulnerabilities';
+import { lockedVersions, needsTorch } from './requirements';
 
 /**
  * The parts a project is generated in, each by the build stage that names it: the vector store
@@ -60,7 +61,12 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
     copy('common/dockerignore', '.dockerignore', 'deployment'),
     copy('common/gitignore', '.gitignore'),
     copy('common/pyproject.toml', 'pyproject.toml'),
-    copy('common/github/workflows/ci.yml', '.github/workflows/ci.yml', 'deployment'),
+    {
+      from: 'common/github/workflows/ci.yml.tmpl',
+      to: '.github/workflows/ci.yml',
+      part: 'deployment',
+      values: auditValues(manifest),
+    },
     {
       from: 'common/Dockerfile.tmpl',
       to: 'Dockerfile',
@@ -79,6 +85,19 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
     files.push(copy('common/streamlit_config.toml', '.streamlit/config.toml', 'deployment'));
   }
   return [...files, ...(manifest.type === 'rag' ? ragFiles(manifest) : sqlFiles(manifest))];
+}
+
+/**
+ * The CI workflow's pip-audit step ignores exactly the advisories README.md lists under "Known
+ * vulnerabilities" (none fixed by any release yet), and nothing else.
+ */
+function auditValues(manifest: AgentManifest): Record<string, string> {
+  const accepted = acceptedFor(lockedVersions(manifest));
+  const ids = accepted.flatMap((advisory) => advisory.ids);
+  return {
+    AUDIT_NOTE: ids.length > 0 ? ', except those README.md lists as known, with the reason' : '',
+    AUDIT_IGNORES: ids.map((id) => ` --ignore-vuln ${id}`).join(''),
+  };
 }
 
 /**

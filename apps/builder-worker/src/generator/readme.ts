@@ -3,11 +3,47 @@ import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from '
 import type { EnvVariable } from './environment';
 import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
-import { needsTorch } from './requirements';
+import { acceptedFor } from './known-vulnerabilities';
+import { lockedVersions, needsTorch } from './requirements';
 import { readTemplate, renderTemplate } from './templates';
 
 /** README.md: a template per agent kind, filled with enum-derived text and escaped user text. */
 export async function renderReadme(
+  manifest: AgentManifest,
+  variables: readonly EnvVariable[],
+): Promise<string> {
+  return (await renderKindReadme(manifest, variables)) + knownVulnerabilities(manifest);
+}
+
+/**
+ * The advisories against this agent's locked packages that no release fixes yet, and why the
+ * agent is not exposed (its CI's pip-audit ignores exactly these); empty when there are none.
+ */
+function knownVulnerabilities(manifest: AgentManifest): string {
+  const accepted = acceptedFor(lockedVersions(manifest));
+  if (accepted.length === 0) return '';
+  const rows = accepted.map((advisory) =>
+    tableRow([
+      `${advisory.package} ${advisory.version}`,
+      [advisory.cve, ...advisory.ids].join(', '),
+      advisory.reason,
+    ]),
+  );
+  return [
+    '',
+    '## Known vulnerabilities',
+    '',
+    'pip-audit reports these advisories against the locked packages. No release fixes them yet,',
+    "and this agent does not use the affected code; the CI workflow's audit ignores exactly these.",
+    '',
+    '| package | advisory | why this agent is not exposed |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+async function renderKindReadme(
   manifest: AgentManifest,
   variables: readonly EnvVariable[],
 ): Promise<string> {

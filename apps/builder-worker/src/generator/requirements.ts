@@ -287,6 +287,17 @@ export function closure(lock: UniverseLock, roots: readonly string[]): Set<strin
 
 const TORCH = packageName(PINS.torch);
 
+/** Every package a project installs (its runtime closure, torch included) → its locked version. */
+export function lockedVersions(manifest: AgentManifest): Map<string, string> {
+  const lock = universeLock(universeOf(manifest));
+  const versions = new Map<string, string>();
+  for (const name of closure(lock, runtimePins(manifest))) {
+    const pinned = /==([^\s\\]+)/.exec(lock.packages.get(name)!.entry)?.[1] ?? '';
+    versions.set(name, pinned);
+  }
+  return versions;
+}
+
 function lockedEntries(lock: UniverseLock, names: Iterable<string>): string {
   return [...names]
     .filter((name) => name !== TORCH)

@@ -213,7 +213,9 @@ afterAll(async () => {
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
   log('Stand-ins for outside services: the LLM providers (OpenAI, Anthropic, Gemini, Groq,');
   log("DeepSeek protocols) and OpenAI's embeddings, served by agent-runtime's local test server,");
-  log("and Pinecone's control and data planes (REST), served by the worker's Pinecone test server.");
+  log(
+    "and Pinecone's control and data planes (REST), served by the worker's Pinecone test server.",
+  );
   log(`${outcomes.length - failed} passed, ${failed} failed`);
 });
 
@@ -232,7 +234,7 @@ describe.each(SCENARIOS.map((scenario) => [scenario.title, LIVE_CASES[scenario.t
       const run = await runProcess(python(), ['-c', IMPORT_ALL], projectDir(title), 300_000);
       record(title, 'import every module', run, run.stdout.trim().split('\n').at(-1));
       if (run.status !== 0) throw new Error(run.stderr);
-    });
+    }, 600_000);
 
     it("passes the project's own tests", async () => {
       const run = await runProcess(
@@ -244,38 +246,42 @@ describe.each(SCENARIOS.map((scenario) => [scenario.title, LIVE_CASES[scenario.t
       const summary = /\d+ passed[^\n]*/.exec(run.stdout)?.[0] ?? run.stdout.slice(-300);
       record(title, 'pytest', run, summary);
       if (run.status !== 0) throw new Error(`${run.stdout}\n${run.stderr}`);
-    });
+    }, 900_000);
 
-    (liveCase.question ? it : it.skip)('indexes and answers a question end to end', async () => {
-      const dir = projectDir(title);
-      const env = caseEnv(liveCase, dir);
-      if (liveCase.sqlite) {
-        const seeded = await runProcess(
+    (liveCase.question ? it : it.skip)(
+      'indexes and answers a question end to end',
+      async () => {
+        const dir = projectDir(title);
+        const env = caseEnv(liveCase, dir);
+        if (liveCase.sqlite) {
+          const seeded = await runProcess(
+            python(),
+            ['-c', SEED_SQLITE, liveCase.sqlite, HOSTILE_TABLE],
+            dir,
+          );
+          if (seeded.status !== 0) throw new Error(seeded.stderr);
+        }
+        if (liveCase.kind === 'rag') {
+          const index = await runProcess(python(), ['-m', 'agent', 'index'], dir, 600_000, env);
+          record(title, 'index', index, index.stdout.trim());
+          if (index.status !== 0) throw new Error(index.stderr);
+        }
+        const ask = await runProcess(
           python(),
-          ['-c', SEED_SQLITE, liveCase.sqlite, HOSTILE_TABLE],
+          ['-m', 'agent', 'ask', liveCase.question!],
           dir,
+          600_000,
+          env,
         );
-        if (seeded.status !== 0) throw new Error(seeded.stderr);
-      }
-      if (liveCase.kind === 'rag') {
-        const index = await runProcess(python(), ['-m', 'agent', 'index'], dir, 600_000, env);
-        record(title, 'index', index, index.stdout.trim());
-        if (index.status !== 0) throw new Error(index.stderr);
-      }
-      const ask = await runProcess(
-        python(),
-        ['-m', 'agent', 'ask', liveCase.question!],
-        dir,
-        600_000,
-        env,
-      );
-      const answer = ask.stdout.trim();
-      const ok = ask.status === 0 && liveCase.expect!.test(answer);
-      record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
-      if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
-      if (liveCase.source) expect(answer).toMatch(liveCase.source);
-      if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
-    });
+        const answer = ask.stdout.trim();
+        const ok = ask.status === 0 && liveCase.expect!.test(answer);
+        record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
+        if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
+        if (liveCase.source) expect(answer).toMatch(liveCase.source);
+        if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
+      },
+      1_200_000,
+    );
   },
 );
 
@@ -295,7 +301,7 @@ describe('the chat apps in Chromium', () => {
         '--disable-sync',
       ],
     });
-  });
+  }, 120_000);
   afterAll(async () => browser?.close());
 
   const uiCases = SCENARIOS.filter((scenario) => LIVE_CASES[scenario.title]?.ui).map(
