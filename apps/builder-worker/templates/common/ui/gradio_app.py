@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import hmac
 import html
+from typing import Any, List, Union
 
 import gradio as gr
 
@@ -25,11 +26,15 @@ def main() -> None:
     settings = load_settings()
     agent = build_agent(settings)
 
-    def respond(message: str, history: list) -> str:
+    def respond(message: str, history: list) -> Union[str, List[Any]]:
         try:
-            return to_markdown(agent.ask(message))
+            answer = agent.ask(message)
         except Exception as error:  # shown in the chat rather than as a stack trace
             return f"Sorry, something went wrong: {html.escape(str(error))}"
+        if answer.image:
+            # A chart (PandasAI) is a message of its own, shown as the image itself.
+            return [to_markdown(answer), gr.Image(answer.image)]
+        return to_markdown(answer)
 
     demo = gr.ChatInterface(
         fn=respond,
