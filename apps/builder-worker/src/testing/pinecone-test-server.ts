@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for Pinecone (an outside service), speaking the REST API its Python SDK uses,
+ * A local stand-in for Pinecone (an outside service), speaking the REST API its Python SDK uses
+ * (API version 2026-07, the one the `pinecone` 10.x client sends in `X-Pinecone-Api-Version`),
  * so a generated Pinecone agent runs its real client code end to end: the control plane
- * (`GET/POST /indexes`, `GET /indexes/{name}`, reached through PINECONE_CONTROLLER_HOST) and each
- * index's data plane on the same address (`/vectors/upsert`, `/query`, `/describe_index_stats`,
- * `/vectors/delete`). Vectors live in memory; queries rank by the index's metric. Requests
- * without an Api-Key header are refused as Pinecone refuses them.
+ * (`GET/POST /indexes`, `GET /indexes/{name}`, reached through PINECONE_CONTROLLER_HOST), where an
+ * index is described by its `schema` (a `dense_vector` field holds dimension and metric) and its
+ * `deployment`, and each index's data plane on the same address (`/vectors/upsert`, `/query`,
+ * `/describe_index_stats`, `/vectors/delete`). Vectors live in memory; queries rank by the
+ * index's metric. Requests without an Api-Key header are refused as Pinecone refuses them.
  */
 export interface PineconeTestServer {
   url: string;
@@ -20,11 +22,19 @@ interface StoredVector {
   metadata?: Record<string, unknown>;
 }
 
+interface DenseField {
+  type: string;
+  dimension: number;
+  metric?: IndexState['metric'];
+}
+
 interface IndexState {
   name: string;
   dimension: number;
   metric: 'cosine' | 'euclidean' | 'dotproduct';
-  spec: unknown;
+  /** The create request's schema and deployment, described back as sent. */
+  schema: unknown;
+  deployment: unknown;
   namespaces: Map<string, Map<string, StoredVector>>;
 }
 
@@ -62,14 +72,12 @@ export async function startPineconeTestServer(): Promise<PineconeTestServer> {
 
   const model = (index: IndexState) => ({
     name: index.name,
-    dimension: index.dimension,
-    metric: index.metric,
     // Every index is served on this same address; the data plane finds it by its one index.
     host: url,
-    spec: index.spec,
     status: { ready: true, state: 'Ready' },
+    schema: index.schema,
+    deployment: index.deployment,
     deletion_protection: 'disabled',
-    vector_type: 'dense',
     tags: null,
   });
 
@@ -88,11 +96,19 @@ export async function startPineconeTestServer(): Promise<PineconeTestServer> {
         if (indexes.has(name)) {
           return send(response, 409, { error: { code: 'ALREADY_EXISTS', message: name } });
         }
+        const fields = (body.schema as { fields?: Record<string, DenseField> } | undefined)?.fields;
+        const dense = Object.values(fields ?? {}).find((field) => field.type === 'dense_vector');
+        if (!dense) {
+          return send(response, 400, {
+            error: { code: 'INVALID_ARGUMENT', message: 'The schema has no dense_vector field.' },
+          });
+        }
         const index: IndexState = {
           name,
-          dimension: Number(body.dimension),
-          metric: (body.metric as IndexState['metric']) ?? 'cosine',
-          spec: body.spec,
+          dimension: dense.dimension,
+          metric: dense.metric ?? 'cosine',
+          schema: body.schema,
+          deployment: body.deployment,
           namespaces: new Map(),
         };
         indexes.set(name, index);
