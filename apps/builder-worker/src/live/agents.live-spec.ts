@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -283,6 +284,37 @@ describe.each(SCENARIOS.map((scenario) => [scenario.title, LIVE_CASES[scenario.t
         if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
         if (liveCase.source) expect(answer).toMatch(liveCase.source);
         if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
+
+        for (const followUp of liveCase.followUps ?? []) {
+          const run = await runProcess(
+            python(),
+            ['-m', 'agent', 'ask', followUp.question],
+            dir,
+            600_000,
+            { ...env, ...followUp.env },
+          );
+          const said = run.stdout.trim();
+          // A chart answer names its file: "_Chart saved to <project>/exports/charts/…/<file>.png_".
+          const named = /Chart saved to (\S+?\.png)_/.exec(said.replace(/\\(.)/g, '$1'))?.[1];
+          const chart = named && path.resolve(dir, named);
+          const shown = followUp.chart
+            ? `${said.split('\n')[0]} (${chart ?? 'no chart file'})`
+            : said;
+          const passed =
+            run.status === 0 &&
+            followUp.expect.test(said) &&
+            (!followUp.chart ||
+              (!!chart &&
+                chart.startsWith(path.join(dir, 'exports', 'charts')) &&
+                existsSync(chart)));
+          record(
+            title,
+            `ask "${followUp.question}" (${followUp.why})`,
+            passed,
+            shown.split('\n')[0],
+          );
+          if (!passed) throw new Error(`${said}\n${run.stderr}`);
+        }
       },
       1_200_000,
     );

@@ -18,11 +18,42 @@ export interface LiveCase {
   source?: RegExp;
   /** The answer is PandasAI's "switched off" message. */
   switchedOff?: boolean;
+  /** Further questions asked after the first, each with settings of its own. */
+  followUps?: FollowUp[];
   /** Drive this project's chat in Chromium too. */
   ui?: 'streamlit' | 'gradio';
   /** Why there is no question. */
   skipped?: string;
 }
+
+export interface FollowUp {
+  why: string;
+  env: Record<string, string>;
+  question: string;
+  expect: RegExp;
+  /** The answer names a chart file, which must exist under exports/charts. */
+  chart?: boolean;
+}
+
+/**
+ * With model code allowed (PANDASAI_ALLOW_MODEL_CODE=true), the real PandasAI runs the code the
+ * model wrote: a count of the rows, and a chart saved as a PNG of its own.
+ */
+const pandasaiOn = (rows: number): FollowUp[] => [
+  {
+    why: 'model code allowed',
+    env: { PANDASAI_ALLOW_MODEL_CODE: 'true' },
+    question: 'How many sales are there?',
+    expect: new RegExp(`^${rows}$`),
+  },
+  {
+    why: 'model code allowed',
+    env: { PANDASAI_ALLOW_MODEL_CODE: 'true' },
+    question: 'Draw a bar chart of the amounts',
+    expect: /^Here is the chart\./,
+    chart: true,
+  },
+];
 
 /** The start of the PandasAI engine's SWITCHED_OFF answer (templates/sql/engines/pandasai.py). */
 export const SWITCHED_OFF_START = 'PandasAI is switched off in this agent';
@@ -99,11 +130,13 @@ export const LIVE_CASES: Record<string, LiveCase> = {
     question: 'How many sales are there?',
     expect: new RegExp(SWITCHED_OFF_START),
     switchedOff: true,
+    followUps: pandasaiOn(4),
   }),
   'SQL pandasai + excel + gradio': sql('openai', {
     question: 'How many sales are there?',
     expect: new RegExp(SWITCHED_OFF_START),
     switchedOff: true,
+    followUps: pandasaiOn(3),
   }),
   'SQL vannaai_file + csv + gradio': sql('groq', {
     question: 'How many sales are there?',

@@ -243,7 +243,29 @@ function replyTo({ system, user }: Prompt, sqlReplies: string[]): string {
  *   system prompt with the table's DDL → the same count, bare;
  * - the answer after the query ran: "Its result (…):" then a header and " | "-separated rows →
  *   "The answer is <first cell of the first row>."
+ * - PandasAI 2.x's code prompt ("Variable `dfs: list[pd.DataFrame]` is already declared.") →
+ *   Python that counts the first frame's rows, or, when the question asks for a "bar chart",
+ *   draws its first numeric column with matplotlib and saves it as a PNG.
  */
+const PANDASAI_COUNT_CODE = [
+  '```python',
+  'import pandas as pd',
+  '',
+  'result = {"type": "number", "value": len(dfs[0])}',
+  '```',
+].join('\n');
+
+const PANDASAI_CHART_CODE = [
+  '```python',
+  'import pandas as pd',
+  'import matplotlib.pyplot as plt',
+  '',
+  'dfs[0].select_dtypes("number").iloc[:, 0].plot(kind="bar")',
+  'plt.savefig("temp_chart.png")',
+  'result = {"type": "plot", "value": "temp_chart.png"}',
+  '```',
+].join('\n');
+
 function replyToGeneratedAgent(system: string, user: string): string | undefined {
   const passage = /\n\nPassages:\n\[1\] \((.*?)\)\n([\s\S]*?)(?=\n\n\[2\] \(|\n\nQuestion: )/.exec(
     user,
@@ -255,6 +277,9 @@ function replyToGeneratedAgent(system: string, user: string): string | undefined
   }
   if (system.includes('Write one read-only SELECT statement')) {
     return `SELECT COUNT(*) AS n FROM ${table(`${system}\n${user}`) ?? 'data'}`;
+  }
+  if (user.includes('Variable `dfs: list[pd.DataFrame]` is already declared.')) {
+    return /\bbar chart\b/i.test(user) ? PANDASAI_CHART_CODE : PANDASAI_COUNT_CODE;
   }
   const result = /\nIts result \([^\n]*\):\n[^\n]*\n([^\n]*)/.exec(user);
   if (result) return `The answer is ${result[1]!.split(' | ')[0]}.`;
