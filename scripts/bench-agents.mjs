@@ -138,7 +138,8 @@ try {
       GEMINI_API_KEY: 'sk-bench-stand-in-key',
       GROQ_API_KEY: 'sk-bench-stand-in-key',
       OPENAI_BASE_URL: `${llm.url}/v1`,
-      LLM_BASE_URL: benchClass.scenario.includes('gemini') ? `${llm.url}/v1beta` : `${llm.url}/v1`,
+      // google-genai adds /v1beta/models/… to the address itself.
+      LLM_BASE_URL: benchClass.scenario.includes('gemini') ? llm.url : `${llm.url}/v1`,
       VECTOR_STORE_URL: `http://127.0.0.1:${chromaPort}`,
       PINECONE_API_KEY: 'pc-bench-stand-in-key',
       PINECONE_CONTROLLER_HOST: pinecone.url,

@@ -69,20 +69,23 @@ export const EMBEDDINGS: Record<TEmbeddingModel, EmbeddingSpec> = {
   },
 };
 
+/** The Python SDK an agent talks to its provider with (templates/common/agent/llm.py). */
+export type ProviderSdk = 'openai' | 'anthropic' | 'google-genai';
+
 export interface ProviderSpec {
   label: string;
-  /** LiteLLM's provider prefix. */
-  litellmPrefix: string;
-  /** The environment variable LiteLLM (and the agent) read the key from. */
+  /** OpenAI, Groq and DeepSeek all serve OpenAI's chat API. */
+  sdk: ProviderSdk;
+  /** The environment variable the agent reads the key from. */
   apiKeyEnv: string;
 }
 
 export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
-  openai: { label: 'OpenAI', litellmPrefix: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
-  claude: { label: 'Claude', litellmPrefix: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' },
-  groq: { label: 'Groq', litellmPrefix: 'groq', apiKeyEnv: 'GROQ_API_KEY' },
-  gemini: { label: 'Gemini', litellmPrefix: 'gemini', apiKeyEnv: 'GEMINI_API_KEY' },
-  deepseek: { label: 'DeepSeek', litellmPrefix: 'deepseek', apiKeyEnv: 'DEEPSEEK_API_KEY' },
+  openai: { label: 'OpenAI', sdk: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
+  claude: { label: 'Claude', sdk: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' },
+  groq: { label: 'Groq', sdk: 'openai', apiKeyEnv: 'GROQ_API_KEY' },
+  gemini: { label: 'Gemini', sdk: 'google-genai', apiKeyEnv: 'GEMINI_API_KEY' },
+  deepseek: { label: 'DeepSeek', sdk: 'openai', apiKeyEnv: 'DEEPSEEK_API_KEY' },
 };
 
 /**
@@ -99,13 +102,12 @@ const PROVIDER_MODEL_IDS: Partial<Record<TLlmModel, string>> = {
   'deepseek-v2.5-chat': 'deepseek-chat',
 };
 
-/** The model name LiteLLM expects, e.g. `anthropic/claude-3-5-haiku-20241022`. */
-export function litellmModel(provider: TLlmProvider, model: string): string {
+/** The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`. */
+export function providerModelId(provider: TLlmProvider, model: string): string {
   if (!isModelOfProvider(provider, model)) {
     throw new Error(`${model} is not a ${PROVIDERS[provider].label} model.`);
   }
-  const id = PROVIDER_MODEL_IDS[model as TLlmModel] ?? model;
-  return `${PROVIDERS[provider].litellmPrefix}/${id}`;
+  return PROVIDER_MODEL_IDS[model as TLlmModel] ?? model;
 }
 
 export interface UiSpec {

@@ -19,7 +19,7 @@ import {
   type SourceChunk,
 } from '.';
 import { PINS } from './requirements';
-import { litellmModel } from './catalog';
+import { providerModelId } from './catalog';
 import { markdownText } from './markdown';
 import { renderTemplate } from './templates';
 
@@ -157,7 +157,7 @@ describe('generateProject', () => {
       llm: {
         provider: 'claude',
         model: 'claude-3.5-haiku-20241022',
-        litellm_model: 'anthropic/claude-3-5-haiku-20241022',
+        model_id: 'claude-3-5-haiku-20241022',
         api_key_env: 'ANTHROPIC_API_KEY',
         temperature: 0,
         max_tokens: 1024,
@@ -338,7 +338,7 @@ describe('generateProject', () => {
     for (const line of rag) expect(line).toMatch(/^[A-Za-z0-9_.-]+==\d[\w.+]*$/);
     expect(rag).toEqual(
       expect.arrayContaining([
-        PINS.litellm,
+        PINS.anthropic,
         PINS.streamlit,
         PINS.qdrant,
         PINS.sentenceTransformers,
@@ -346,15 +346,20 @@ describe('generateProject', () => {
         PINS.pandas,
       ]),
     );
-    expect(rag.join('\n')).not.toMatch(/gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna/);
+    expect(rag.join('\n')).not.toMatch(
+      /gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna|litellm|openai|google-genai/,
+    );
 
     const sql = requirements(await generateProject(sqlInput()));
-    expect(sql).toEqual(expect.arrayContaining([PINS.gradio, PINS.sqlalchemy, PINS.psycopg2]));
+    expect(sql).toEqual(
+      expect.arrayContaining([PINS.openai, PINS.gradio, PINS.sqlalchemy, PINS.psycopg2]),
+    );
+    expect(sql.join('\n')).not.toMatch(/anthropic|google-genai/);
     expect(sql.join('\n')).not.toMatch(/streamlit|sentence-transformers|torch|qdrant/);
 
     const pandasai = requirements(await generateProject(pandasaiInput()));
     expect(pandasai).toEqual(
-      expect.arrayContaining([PINS.pandasai, PINS.pandasForPandasAI, PINS.litellmForPandasAI]),
+      expect.arrayContaining([PINS.pandasai, PINS.pandasForPandasAI, PINS.openaiForPandasAI]),
     );
     expect(pandasai).not.toContain(PINS.pandas);
   });
@@ -364,7 +369,7 @@ describe('generateProject', () => {
     const lock = text(files, 'requirements.lock');
     const entries = lock.split('\n').filter((line) => /^[a-z0-9]/i.test(line));
     // Direct pins and what they need, e.g. sentence-transformers' transformers and Qdrant's grpc.
-    for (const pin of [PINS.litellm, PINS.streamlit, PINS.qdrant, PINS.sentenceTransformers]) {
+    for (const pin of [PINS.anthropic, PINS.streamlit, PINS.qdrant, PINS.sentenceTransformers]) {
       expect(entries).toContain(`${pin.toLowerCase()} \\`);
     }
     expect(entries.some((line) => line.startsWith('transformers=='))).toBe(true);
@@ -466,20 +471,18 @@ describe('generateProject', () => {
   });
 });
 
-describe('litellmModel', () => {
-  it('maps every model the builder offers to a provider-prefixed LiteLLM name', () => {
+describe('providerModelId', () => {
+  it('maps every model the builder offers to the id its provider’s API knows', () => {
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
-        expect(litellmModel(provider, model)).toMatch(
-          /^(openai|anthropic|groq|gemini|deepseek)\/\S+$/,
-        );
+        expect(providerModelId(provider, model)).toMatch(/^[a-z0-9][\w.:-]*$/);
       }
     }
-    expect(litellmModel('claude', 'claude-3.7-sonnet-20250219')).toBe(
-      'anthropic/claude-3-7-sonnet-20250219',
+    expect(providerModelId('claude', 'claude-3.7-sonnet-20250219')).toBe(
+      'claude-3-7-sonnet-20250219',
     );
-    expect(litellmModel('gemini', 'gemini-2.0-flash')).toBe('gemini/gemini-2.0-flash');
-    expect(() => litellmModel('groq', 'gpt-4o')).toThrow();
+    expect(providerModelId('gemini', 'gemini-2.0-flash')).toBe('gemini-2.0-flash');
+    expect(() => providerModelId('groq', 'gpt-4o')).toThrow();
   });
 });
 

@@ -16,7 +16,7 @@ import {
   type TUiFramework,
   type TVectorStore,
 } from '@agentloom/contracts';
-import { EMBEDDINGS, PROVIDERS, UIS, litellmModel } from './catalog';
+import { EMBEDDINGS, PROVIDERS, UIS, providerModelId } from './catalog';
 import { ProjectInputError, type ProjectInput } from './types';
 
 /**
@@ -72,7 +72,8 @@ export interface AgentManifest {
   llm: {
     provider: TLlmProvider;
     model: string;
-    litellm_model: string;
+    /** The model as the provider's API knows it. */
+    model_id: string;
     api_key_env: string;
     temperature: number;
     max_tokens: number;
@@ -139,9 +140,9 @@ export function buildManifest(input: ProjectInput): AgentManifest {
 
   const provider = required(config.llm?.provider, 'LLM provider');
   const model = required(config.llm?.model, 'LLM model');
-  let litellm: string;
+  let modelId: string;
   try {
-    litellm = litellmModel(provider, model);
+    modelId = providerModelId(provider, model);
   } catch (error) {
     throw new ProjectInputError((error as Error).message);
   }
@@ -159,7 +160,7 @@ export function buildManifest(input: ProjectInput): AgentManifest {
     llm: {
       provider,
       model,
-      litellm_model: litellm,
+      model_id: modelId,
       api_key_env: PROVIDERS[provider].apiKeyEnv,
       temperature: 0,
       max_tokens: 1024,

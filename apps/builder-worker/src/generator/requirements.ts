@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EMBEDDINGS, SQL_FRAMEWORKS_SPEC } from './catalog';
+import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
 import { TEMPLATES_DIR } from './templates';
 
@@ -15,12 +15,17 @@ import { TEMPLATES_DIR } from './templates';
  * resolution is itself consistent. Two universes exist because PandasAI 2.x holds pandas at
  * 1.5.3 and openai below 2, which the rest of the set has left behind.
  *
+ * Each agent talks to its LLM provider through that provider's own SDK, not a client for every
+ * provider (LiteLLM alone installs some 300 MB with its dependencies).
+ *
  * Python 3.11: PandasAI 2.x supports nothing newer, and every other package of the set ships
  * 3.11 wheels. The locks target Linux x86_64 (the Docker image and CI).
  */
 export const PINS = {
-  litellm: 'litellm==1.110.2',
+  // The provider SDKs (templates/common/agent/llm.py): openai also serves Groq and DeepSeek.
   openai: 'openai==3.57.0',
+  anthropic: 'anthropic==2.13.0',
+  googleGenai: 'google-genai==3.6.1',
   dotenv: 'python-dotenv==1.2.4',
   streamlit: 'streamlit==1.67.0',
   gradio: 'gradio==6.31.0',
@@ -50,7 +55,7 @@ export const PINS = {
   // PandasAI 2.x requires exactly pandas 1.5.3 and openai < 2; pandas 1.5 needs numpy 1.
   pandasForPandasAI: 'pandas==1.5.3',
   numpyForPandasAI: 'numpy==1.26.4',
-  litellmForPandasAI: 'litellm==1.80.0',
+  openaiForPandasAI: 'openai==1.109.1',
 } as const;
 
 type Pin = (typeof PINS)[keyof typeof PINS];
@@ -61,6 +66,8 @@ export type Universe = (typeof UNIVERSES)[number];
 /** Every pin a universe resolves together: the union of what its projects can ask for. */
 export function universePins(universe: Universe): Pin[] {
   const shared: Pin[] = [
+    PINS.anthropic,
+    PINS.googleGenai,
     PINS.dotenv,
     PINS.streamlit,
     PINS.gradio,
@@ -74,12 +81,11 @@ export function universePins(universe: Universe): Pin[] {
       PINS.pandasai,
       PINS.pandasForPandasAI,
       PINS.numpyForPandasAI,
-      PINS.litellmForPandasAI,
+      PINS.openaiForPandasAI,
     ];
   }
   return [
     ...shared,
-    PINS.litellm,
     PINS.openai,
     PINS.chromadb,
     PINS.qdrant,
@@ -146,9 +152,21 @@ export function needsTorch(manifest: AgentManifest): boolean {
   return !!manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai';
 }
 
+/** The one SDK the agent talks to its LLM provider with. */
+function providerSdkPin(manifest: AgentManifest): Pin {
+  switch (PROVIDERS[manifest.llm.provider].sdk) {
+    case 'anthropic':
+      return PINS.anthropic;
+    case 'google-genai':
+      return PINS.googleGenai;
+    case 'openai':
+      return isPandasAI(manifest) ? PINS.openaiForPandasAI : PINS.openai;
+  }
+}
+
 function runtimePins(manifest: AgentManifest): Pin[] {
   const pins: Pin[] = [PINS.dotenv, ...sourcePins(manifest)];
-  pins.push(isPandasAI(manifest) ? PINS.litellmForPandasAI : PINS.litellm);
+  pins.push(providerSdkPin(manifest));
   pins.push(manifest.ui.framework === 'streamlit' ? PINS.streamlit : PINS.gradio);
   // The Streamlit app shows tables with pandas.
   if (manifest.ui.framework === 'streamlit' && !isPandasAI(manifest)) pins.push(PINS.pandas);

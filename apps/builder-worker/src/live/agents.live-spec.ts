@@ -119,9 +119,9 @@ function caseEnv(liveCase: LiveCase, dir: string): Record<string, string> {
     openai,
     groq: openai,
     deepseek: openai,
-    // LiteLLM adds Anthropic's /v1/messages itself.
+    // The SDKs add their own paths: Anthropic's /v1/messages, Gemini's /v1beta/models/….
     claude: `${llm.url}/anthropic`,
-    gemini: `${llm.url}/v1beta`,
+    gemini: llm.url,
   }[liveCase.provider];
   const env: Record<string, string> = {
     [liveCase.keyEnv]: 'sk-live-check-stand-in-key',

@@ -77,8 +77,8 @@ class Settings:
 
     @property
     def llm_model(self) -> str:
-        """The model name as LiteLLM expects it, e.g. 'anthropic/claude-3-5-haiku-20241022'."""
-        return self.section("llm")["litellm_model"]
+        """The model as the provider's API knows it, e.g. 'claude-3-5-haiku-20241022'."""
+        return self.section("llm")["model_id"]
 
     @property
     def llm_api_key(self) -> str:

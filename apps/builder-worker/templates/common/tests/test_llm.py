@@ -1,45 +1,116 @@
-"""The chat model goes through LiteLLM with the model and key agent.json names."""
+"""The chat model calls the provider's own SDK with the model and key agent.json names."""
 
 import dataclasses
+from types import SimpleNamespace
 
-from agent.llm import LiteLLMChat, chat_model_from_settings
+import pytest
+
+from agent.llm import (
+    CLIENTS,
+    AnthropicChat,
+    GeminiChat,
+    OpenAIChat,
+    chat_model_from_settings,
+)
 from tests.fakes import install_module
 
-PROVIDER_PREFIXES = ("openai/", "anthropic/", "groq/", "gemini/", "deepseek/")
+CONVERSATION = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": "Hello."},
+    {"role": "user", "content": "Again?"},
+]
 
 
-class FakeCompletion:
-    def __init__(self):
+class Recorder:
+    """A fake SDK entry point: remembers how it was built and called, answers `reply`."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.built = []
         self.calls = []
 
-    def __call__(self, **kwargs):
+    def client(self, **kwargs):
+        self.built.append(kwargs)
+        return self
+
+    def create(self, **kwargs):
         self.calls.append(kwargs)
-        message = type("Message", (), {"content": "  Hello from the model.  "})()
-        choice = type("Choice", (), {"message": message})()
-        return type("Response", (), {"choices": [choice]})()
+        return self.reply
 
 
-def test_the_litellm_model_carries_its_provider_prefix(settings):
-    assert settings.llm_model.startswith(PROVIDER_PREFIXES)
+def test_the_model_id_is_the_providers_own(settings):
+    llm = settings.section("llm")
+    assert settings.llm_model and "/" not in settings.llm_model
+    assert llm["provider"] in CLIENTS
 
 
-def test_messages_model_and_key_reach_litellm(monkeypatch):
-    completion = FakeCompletion()
-    install_module(monkeypatch, "litellm", completion=completion)
-    chat = LiteLLMChat(model="openai/gpt-4o-mini", api_key="test-key")
+def test_openai_compatible_providers_get_the_conversation_as_it_is(monkeypatch):
+    message = SimpleNamespace(content="  Hello from the model.  ")
+    sdk = Recorder(SimpleNamespace(choices=[SimpleNamespace(message=message)]))
+    sdk.chat = SimpleNamespace(completions=sdk)
+    install_module(monkeypatch, "openai", OpenAI=sdk.client)
 
-    reply = chat.complete([{"role": "user", "content": "Hi"}])
+    chat = OpenAIChat(provider="groq", model="llama-3.3-70b-versatile", api_key="test-key")
+    assert chat.complete(CONVERSATION) == "Hello from the model."
 
-    assert reply == "Hello from the model."
-    [call] = completion.calls
-    assert call["model"] == "openai/gpt-4o-mini"
-    assert call["api_key"] == "test-key"
-    assert call["messages"] == [{"role": "user", "content": "Hi"}]
+    [built] = sdk.built
+    assert built["api_key"] == "test-key"
+    assert built["base_url"] == "https://api.groq.com/openai/v1"
+    [call] = sdk.calls
+    assert call["model"] == "llama-3.3-70b-versatile"
+    assert call["messages"] == CONVERSATION
 
 
-def test_the_client_is_built_from_settings(settings):
-    variable = settings.section("llm")["api_key_env"]
-    chat = chat_model_from_settings(dataclasses.replace(settings, environ={variable: "k"}))
+def test_claude_gets_the_system_prompt_apart(monkeypatch):
+    blocks = [SimpleNamespace(type="text", text=" Hello"), SimpleNamespace(type="text", text=".")]
+    sdk = Recorder(SimpleNamespace(content=blocks))
+    sdk.messages = sdk
+    install_module(monkeypatch, "anthropic", Anthropic=sdk.client)
 
-    assert chat.model == settings.llm_model
-    assert chat.api_key == "k"
+    chat = AnthropicChat(provider="claude", model="claude-3-5-haiku-20241022", api_key="k")
+    assert chat.complete(CONVERSATION) == "Hello."
+
+    [call] = sdk.calls
+    assert call["system"] == "Be brief."
+    assert call["messages"] == CONVERSATION[1:]
+    assert call["max_tokens"] == 1024
+
+
+def test_gemini_gets_the_system_prompt_apart_and_model_turns(monkeypatch):
+    sdk = Recorder(SimpleNamespace(text="Hello. "))
+    sdk.models = SimpleNamespace(generate_content=sdk.create)
+    types = install_module(
+        monkeypatch,
+        "google.genai.types",
+        HttpOptions=lambda **kwargs: kwargs,
+        GenerateContentConfig=lambda **kwargs: kwargs,
+        Content=lambda **kwargs: kwargs,
+        Part=lambda **kwargs: kwargs,
+    )
+    install_module(monkeypatch, "google.genai", Client=sdk.client, types=types)
+
+    chat = GeminiChat(provider="gemini", model="gemini-2.0-flash", api_key="k")
+    assert chat.complete(CONVERSATION) == "Hello."
+
+    [call] = sdk.calls
+    assert call["config"]["system_instruction"] == "Be brief."
+    assert [content["role"] for content in call["contents"]] == ["user", "model", "user"]
+    assert call["contents"][0]["parts"] == [{"text": "Hi"}]
+
+
+@pytest.mark.parametrize("provider", sorted(CLIENTS))
+def test_the_client_is_built_from_settings(settings, provider):
+    llm = {**settings.section("llm"), "provider": provider}
+    manifest = {**settings.manifest, "llm": llm}
+    configured = dataclasses.replace(
+        settings,
+        manifest=manifest,
+        environ={llm["api_key_env"]: "k", "LLM_BASE_URL": "http://127.0.0.1:9/v1"},
+    )
+
+    chat = chat_model_from_settings(configured)
+
+    assert isinstance(chat, CLIENTS[provider])
+    assert (chat.model, chat.api_key) == (settings.llm_model, "k")
+    assert chat.base_url == "http://127.0.0.1:9/v1"

@@ -2,7 +2,7 @@
 
 PandasAI asks the LLM to write pandas code and runs it in this process on an in-memory copy
 of the file (the file itself is never written). Its LLM calls go through the agent's chat
-model (LiteLLM), so every provider works.
+model (the provider's own SDK), so every provider works.
 
 Because that code is written by a model and runs in the process that holds the API key and can
 reach the network, it is switched off until PANDASAI_ALLOW_MODEL_CODE=true says otherwise
@@ -58,7 +58,7 @@ def make_llm(chat: ChatModel, system_prompt: str) -> Any:
 
         @property
         def type(self) -> str:
-            return "litellm"
+            return "agentloom"
 
         def call(self, instruction: Any, context: Any = None) -> str:
             prompt = instruction.to_string()

@@ -1,7 +1,7 @@
 """The Vanna engine: Vanna writes the SQL with the agent's LLM, trained on the table's schema.
 
 Vanna usually keeps its training data (DDL, documentation, example question/SQL pairs) in a
-vector database and calls OpenAI. Here its LLM calls go through LiteLLM, so every provider
+vector database and calls OpenAI. Here its LLM calls go through the agent's chat model, so every provider
 works, and its training data lives in a small in-process store that ranks entries by the
 words they share with the question - plenty for one table, and nothing else to run.
 
