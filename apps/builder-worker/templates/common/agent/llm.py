@@ -106,10 +106,10 @@ class AnthropicChat(ProviderChat):
     def complete(self, messages: Sequence[Message]) -> str:
         system, conversation = split_system(messages)
         extra: Dict[str, Any] = {"system": system} if system else {}
+        # The Messages API of anthropic 2.x takes no temperature: the model keeps its own.
         response = self.client().messages.create(
             model=self.model,
             messages=conversation,
-            temperature=self.temperature,
             max_tokens=self.max_tokens,
             **extra,
         )
@@ -124,7 +124,10 @@ class GeminiChat(ProviderChat):
         from google import genai
         from google.genai import types
 
-        options = types.HttpOptions(base_url=self.base_url, timeout=int(self.timeout * 1000))
+        # v1beta: the Gemini API version that Google's own examples for API keys use.
+        options = types.HttpOptions(
+            base_url=self.base_url, api_version="v1beta", timeout=int(self.timeout * 1000)
+        )
         return genai.Client(api_key=self.api_key, http_options=options)
 
     def complete(self, messages: Sequence[Message]) -> str:

@@ -75,6 +75,7 @@ def test_claude_gets_the_system_prompt_apart(monkeypatch):
     assert call["system"] == "Be brief."
     assert call["messages"] == CONVERSATION[1:]
     assert call["max_tokens"] == 1024
+    assert "temperature" not in call  # anthropic 2.x's Messages.create has no such argument
 
 
 def test_gemini_gets_the_system_prompt_apart_and_model_turns(monkeypatch):
@@ -93,6 +94,8 @@ def test_gemini_gets_the_system_prompt_apart_and_model_turns(monkeypatch):
     chat = GeminiChat(provider="gemini", model="gemini-2.0-flash", api_key="k")
     assert chat.complete(CONVERSATION) == "Hello."
 
+    [built] = sdk.built
+    assert built["http_options"]["api_version"] == "v1beta"
     [call] = sdk.calls
     assert call["config"]["system_instruction"] == "Be brief."
     assert [content["role"] for content in call["contents"]] == ["user", "model", "user"]
