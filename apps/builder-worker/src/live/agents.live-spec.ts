@@ -7,7 +7,12 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { SWITCHED_OFF_START, LIVE_CASES, type LiveCase } from './live-cases';
-import { HOSTILE_TABLE, SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
+import {
+  HOSTILE_TABLE,
+  SCENARIOS,
+  pool,
+  writeScenarioProjects,
+} from '../testing/project-scenarios';
 import { startPineconeTestServer, type PineconeTestServer } from '../testing/pinecone-test-server';
 import { installLockedProject, pythonTools, toolVenv } from '../testing/python-tools';
 import { runProcess, type ProcessRun } from '../testing/run-process';
@@ -199,6 +204,7 @@ beforeAll(async () => {
     }
   }
   log(`Generated and installed ${projects.length} projects in ${Date.now() - started} ms`);
+  checks = startChecks();
 }, 1_800_000);
 
 afterAll(async () => {
@@ -223,101 +229,128 @@ afterAll(async () => {
   log(`${outcomes.length - failed} passed, ${failed} failed`);
 });
 
-const projectDir = (title: string) => dirs.get(title)!;
+/** A project's interpreter, once it installed from its lock. */
+function pythonOf(title: string): string {
+  const interpreter = venvs.get(title);
+  if (!interpreter) throw new Error('the project did not install from its lock');
+  return interpreter;
+}
+
+async function importsEverything(title: string, _liveCase: LiveCase, dir: string): Promise<void> {
+  const python = pythonOf(title);
+  const run = await runProcess(python, ['-c', IMPORT_ALL], dir, 300_000);
+  record(title, 'import every module', run, run.stdout.trim().split('\n').at(-1));
+  if (run.status !== 0) throw new Error(run.stderr);
+}
+
+async function passesItsOwnTests(title: string, _liveCase: LiveCase, dir: string): Promise<void> {
+  const python = pythonOf(title);
+  const run = await runProcess(
+    python,
+    ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+    dir,
+    600_000,
+  );
+  const summary = /\d+ passed[^\n]*/.exec(run.stdout)?.[0] ?? run.stdout.slice(-300);
+  record(title, 'pytest', run, summary);
+  if (run.status !== 0) throw new Error(`${run.stdout}\n${run.stderr}`);
+}
+
+async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): Promise<void> {
+  if (!liveCase.question) return;
+  const python = pythonOf(title);
+  const env = caseEnv(liveCase, dir);
+  if (liveCase.sqlite) {
+    const seeded = await runProcess(
+      python,
+      ['-c', SEED_SQLITE, liveCase.sqlite, HOSTILE_TABLE],
+      dir,
+    );
+    if (seeded.status !== 0) throw new Error(seeded.stderr);
+  }
+  if (liveCase.kind === 'rag') {
+    const index = await runProcess(python, ['-m', 'agent', 'index'], dir, 600_000, env);
+    const said = index.status === 0 ? index.stdout : index.stderr;
+    record(title, 'index', index, said.trim().split('\n').at(-1));
+    if (index.status !== 0) throw new Error(index.stderr);
+  }
+  const ask = await runProcess(
+    python,
+    ['-m', 'agent', 'ask', liveCase.question],
+    dir,
+    600_000,
+    env,
+  );
+  const answer = ask.stdout.trim();
+  const ok = ask.status === 0 && liveCase.expect!.test(answer);
+  record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
+  if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
+  if (liveCase.source) expect(answer).toMatch(liveCase.source);
+  if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
+
+  for (const followUp of liveCase.followUps ?? []) {
+    const run = await runProcess(python, ['-m', 'agent', 'ask', followUp.question], dir, 600_000, {
+      ...env,
+      ...followUp.env,
+    });
+    const said = run.stdout.trim();
+    // A chart answer names its file: "_Chart saved to <project>/exports/charts/…/<file>.png_".
+    const named = /Chart saved to (\S+?\.png)_/.exec(said.replace(/\\(.)/g, '$1'))?.[1];
+    const chart = named && path.resolve(dir, named);
+    const shown = followUp.chart ? `${said.split('\n')[0]} (${chart ?? 'no chart file'})` : said;
+    const passed =
+      run.status === 0 &&
+      followUp.expect.test(said) &&
+      (!followUp.chart ||
+        (!!chart && chart.startsWith(path.join(dir, 'exports', 'charts')) && existsSync(chart)));
+    record(title, `ask "${followUp.question}" (${followUp.why})`, passed, shown.split('\n')[0]);
+    if (!passed) throw new Error(`${said}\n${run.stderr}`);
+  }
+}
+
+/** Each project's checks, in order; the tests below report them one by one. */
+const CHECKS = [
+  ['imports every module with the real libraries', importsEverything],
+  ["passes the project's own tests", passesItsOwnTests],
+  ['indexes and answers a question end to end', answersEndToEnd],
+] as const;
+
+/**
+ * Runs every project's checks, LIVE_CONCURRENCY projects at a time (default 2: the machine has
+ * two cores, and most of a check is one Python process importing its libraries), and hands each
+ * test the outcome of its own check.
+ */
+function startChecks(): Map<string, Promise<void>> {
+  const outcomes = new Map<string, Promise<void>>();
+  const settle = new Map<string, { resolve: () => void; reject: (error: unknown) => void }>();
+  for (const scenario of SCENARIOS) {
+    for (const [name] of CHECKS) {
+      const key = `${scenario.title} :: ${name}`;
+      const outcome = new Promise<void>((resolve, reject) => settle.set(key, { resolve, reject }));
+      // Awaited by its test; a failure is reported there, not as an unhandled rejection.
+      outcome.catch(() => undefined);
+      outcomes.set(key, outcome);
+    }
+  }
+  void pool(SCENARIOS, Number(process.env.LIVE_CONCURRENCY ?? 2), async (scenario) => {
+    const liveCase = LIVE_CASES[scenario.title]!;
+    for (const [name, check] of CHECKS) {
+      const { resolve, reject } = settle.get(`${scenario.title} :: ${name}`)!;
+      await check(scenario.title, liveCase, dirs.get(scenario.title)!).then(resolve, reject);
+    }
+  });
+  return outcomes;
+}
+
+let checks: Map<string, Promise<void>>;
 
 describe.each(SCENARIOS.map((scenario) => [scenario.title, LIVE_CASES[scenario.title]!] as const))(
   '%s',
   (title, liveCase) => {
-    const python = () => {
-      const interpreter = venvs.get(title);
-      if (!interpreter) throw new Error('the project did not install from its lock');
-      return interpreter;
-    };
-
-    it('imports every module with the real libraries', async () => {
-      const run = await runProcess(python(), ['-c', IMPORT_ALL], projectDir(title), 300_000);
-      record(title, 'import every module', run, run.stdout.trim().split('\n').at(-1));
-      if (run.status !== 0) throw new Error(run.stderr);
-    }, 600_000);
-
-    it("passes the project's own tests", async () => {
-      const run = await runProcess(
-        python(),
-        ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
-        projectDir(title),
-        600_000,
-      );
-      const summary = /\d+ passed[^\n]*/.exec(run.stdout)?.[0] ?? run.stdout.slice(-300);
-      record(title, 'pytest', run, summary);
-      if (run.status !== 0) throw new Error(`${run.stdout}\n${run.stderr}`);
-    }, 900_000);
-
-    (liveCase.question ? it : it.skip)(
-      'indexes and answers a question end to end',
-      async () => {
-        const dir = projectDir(title);
-        const env = caseEnv(liveCase, dir);
-        if (liveCase.sqlite) {
-          const seeded = await runProcess(
-            python(),
-            ['-c', SEED_SQLITE, liveCase.sqlite, HOSTILE_TABLE],
-            dir,
-          );
-          if (seeded.status !== 0) throw new Error(seeded.stderr);
-        }
-        if (liveCase.kind === 'rag') {
-          const index = await runProcess(python(), ['-m', 'agent', 'index'], dir, 600_000, env);
-          const said = index.status === 0 ? index.stdout : index.stderr;
-          record(title, 'index', index, said.trim().split('\n').at(-1));
-          if (index.status !== 0) throw new Error(index.stderr);
-        }
-        const ask = await runProcess(
-          python(),
-          ['-m', 'agent', 'ask', liveCase.question!],
-          dir,
-          600_000,
-          env,
-        );
-        const answer = ask.stdout.trim();
-        const ok = ask.status === 0 && liveCase.expect!.test(answer);
-        record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
-        if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
-        if (liveCase.source) expect(answer).toMatch(liveCase.source);
-        if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
-
-        for (const followUp of liveCase.followUps ?? []) {
-          const run = await runProcess(
-            python(),
-            ['-m', 'agent', 'ask', followUp.question],
-            dir,
-            600_000,
-            { ...env, ...followUp.env },
-          );
-          const said = run.stdout.trim();
-          // A chart answer names its file: "_Chart saved to <project>/exports/charts/…/<file>.png_".
-          const named = /Chart saved to (\S+?\.png)_/.exec(said.replace(/\\(.)/g, '$1'))?.[1];
-          const chart = named && path.resolve(dir, named);
-          const shown = followUp.chart
-            ? `${said.split('\n')[0]} (${chart ?? 'no chart file'})`
-            : said;
-          const passed =
-            run.status === 0 &&
-            followUp.expect.test(said) &&
-            (!followUp.chart ||
-              (!!chart &&
-                chart.startsWith(path.join(dir, 'exports', 'charts')) &&
-                existsSync(chart)));
-          record(
-            title,
-            `ask "${followUp.question}" (${followUp.why})`,
-            passed,
-            shown.split('\n')[0],
-          );
-          if (!passed) throw new Error(`${said}\n${run.stderr}`);
-        }
-      },
-      1_200_000,
-    );
+    for (const [name] of CHECKS) {
+      const skip = name === CHECKS[2][0] && !liveCase.question;
+      (skip ? it.skip : it)(name, () => checks.get(`${title} :: ${name}`)!, 3_600_000);
+    }
   },
 );
 
@@ -347,7 +380,7 @@ describe('the chat apps in Chromium', () => {
   it.each(uiCases)(
     '%s: a question typed in the chat is answered with its sources',
     async (title, liveCase) => {
-      const dir = projectDir(title);
+      const dir = dirs.get(title)!;
       const python = venvs.get(title)!;
       const port = await freePort();
       const env = { ...process.env, ...caseEnv(liveCase, dir), HOME: os.tmpdir() };
