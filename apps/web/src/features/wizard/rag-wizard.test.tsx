@@ -11,20 +11,19 @@ import {
   type Call,
   type Reply,
 } from '../testing/render';
+import { SESSION, wizardServer } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
-
-const saved = (call: Call): Reply =>
-  call.path === '/pipelines'
-    ? { status: 201, json: { session_id: SESSION, id: SESSION, name: 'Docs bot' } }
-    : call.path === '/apikeys'
-      ? { json: [] }
-      : { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+// A fresh stand-in gateway for every test: it answers the agent with what the calls saved.
+let server = wizardServer('rag');
+beforeEach(() => {
+  server = wizardServer('rag');
+});
+const saved = (call: Call): Reply => server.reply(call);
 
 function renderWizard(type = 'rag') {
   signIn();
-  return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
+  return renderRoute(`/pipeline/${type}`, '/pipeline/:type/:sessionId?', <WizardPage />);
 }
 
 const stepBadge = (step: number) => screen.findByText(`Step ${step} of 9`);

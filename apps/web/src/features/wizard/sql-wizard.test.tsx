@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AuthProvider } from '../../auth/auth-context';
 import {
   deferred,
@@ -14,20 +14,19 @@ import {
   type Call,
   type Reply,
 } from '../testing/render';
+import { SESSION, wizardServer } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-const SESSION = '5d1e9c1a-3b7f-4d8e-9c2a-1f0e6b7a8c90';
-
-const saved = (call: Call): Reply =>
-  call.path === '/pipelines'
-    ? { status: 201, json: { session_id: SESSION } }
-    : call.path === '/apikeys'
-      ? { json: [] }
-      : { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+// A fresh stand-in gateway for every test: it answers the agent with what the calls saved.
+let server = wizardServer('sql');
+beforeEach(() => {
+  server = wizardServer('sql');
+});
+const saved = (call: Call): Reply => server.reply(call);
 
 function renderWizard(type: string) {
   signIn();
-  return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
+  return renderRoute(`/pipeline/${type}`, '/pipeline/:type/:sessionId?', <WizardPage />);
 }
 
 /** The SQL wizard with a given query client, so a second visit can share the first one's. */
@@ -38,7 +37,7 @@ function renderWizardWith(client: QueryClient) {
       <MemoryRouter initialEntries={['/pipeline/sql']}>
         <AuthProvider>
           <Routes>
-            <Route path="/pipeline/:type" element={<WizardPage />} />
+            <Route path="/pipeline/:type/:sessionId?" element={<WizardPage />} />
           </Routes>
         </AuthProvider>
       </MemoryRouter>
@@ -180,7 +179,9 @@ describe('SQL wizard', () => {
     expect(screen.getByText('PandasAI')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Build & Deploy SQL Agent' }));
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
-    expect(calls.at(-1)?.path).toBe('/sql/build/api/build/agent');
+    expect(calls.filter((call) => call.method === 'POST').at(-1)?.path).toBe(
+      '/sql/build/api/build/agent',
+    );
   }, 20_000);
 
   it('shows the build failure detail and stays on the last step', async () => {
