@@ -262,7 +262,7 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
     await stepBadge(6);
     expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
-  });
+  }, 20_000);
 
   it('offers the vault keys as they are now when the wizard is opened again', async () => {
     const vaultKey = (id: string, name: string): TApiKey => ({
@@ -303,5 +303,10 @@ describe('wizard route', () => {
     mockFetch();
     renderWizard('xyz');
     expect(screen.getByText('Invalid pipeline type.')).toBeInTheDocument();
+    // Not a dead end: the way back to the agent types.
+    expect(screen.getByRole('link', { name: 'Choose an agent type' })).toHaveAttribute(
+      'href',
+      '/dashboard/create-agent',
+    );
   });
 });
