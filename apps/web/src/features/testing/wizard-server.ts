@@ -6,6 +6,7 @@ import {
   type TPipelineDetail,
   type TUploadSummary,
 } from '@agentloom/contracts';
+import { beforeEach } from 'vitest';
 import { formOf, textOf, type Call, type Reply } from './render';
 
 export const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
@@ -162,4 +163,13 @@ export function wizardServer(type: TAgentType) {
   }
 
   return { reply };
+}
+
+/** For a test file: a fresh stand-in for every test, answering through the returned function. */
+export function wizardServerPerTest(type: TAgentType): (call: Call) => Reply {
+  let server = wizardServer(type);
+  beforeEach(() => {
+    server = wizardServer(type);
+  });
+  return (call) => server.reply(call);
 }

@@ -1,25 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  deferred,
-  formOf,
-  mockFetch,
-  renderRoute,
-  signIn,
-  textOf,
-  type Call,
-  type Reply,
-} from '../testing/render';
-import { SESSION, wizardServer } from '../testing/wizard-server';
+import { deferred, formOf, mockFetch, renderRoute, signIn, textOf } from '../testing/render';
+import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-// A fresh stand-in gateway for every test: it answers the agent with what the calls saved.
-let server = wizardServer('rag');
-beforeEach(() => {
-  server = wizardServer('rag');
-});
-const saved = (call: Call): Reply => server.reply(call);
+// A stand-in gateway that answers the agent with what the calls saved, fresh for each test.
+const saved = wizardServerPerTest('rag');
 
 function renderWizard(type = 'rag') {
   signIn();

@@ -3,26 +3,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthProvider } from '../../auth/auth-context';
-import {
-  deferred,
-  formOf,
-  mockFetch,
-  renderRoute,
-  signIn,
-  type Call,
-  type Reply,
-} from '../testing/render';
-import { SESSION, wizardServer } from '../testing/wizard-server';
+import { deferred, formOf, mockFetch, renderRoute, signIn } from '../testing/render';
+import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-// A fresh stand-in gateway for every test: it answers the agent with what the calls saved.
-let server = wizardServer('sql');
-beforeEach(() => {
-  server = wizardServer('sql');
-});
-const saved = (call: Call): Reply => server.reply(call);
+// A stand-in gateway that answers the agent with what the calls saved, fresh for each test.
+const saved = wizardServerPerTest('sql');
 
 function renderWizard(type: string) {
   signIn();

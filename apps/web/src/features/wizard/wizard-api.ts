@@ -126,13 +126,14 @@ const BUILD_PATHS: Record<TAgentType, string> = {
 /** The agent as the server holds it: every saved answer the wizard shows (`GET /pipelines/{id}`). */
 export const pipelineKey = (sessionId: string) => [...dashboardKeys.agents, sessionId] as const;
 
+const pipelineQuery = (sessionId: string) => ({
+  queryKey: pipelineKey(sessionId),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, { signal }),
+});
+
 export function usePipeline(sessionId: string) {
-  return useQuery({
-    queryKey: pipelineKey(sessionId),
-    queryFn: ({ signal }) =>
-      api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, { signal }),
-    enabled: sessionId !== '',
-  });
+  return useQuery({ ...pipelineQuery(sessionId), enabled: sessionId !== '' });
 }
 
 /** One mutation key per wizard: the busy flag is "any call of this wizard in flight". */
@@ -147,8 +148,15 @@ export function useWizardMutations(type: TAgentType) {
   const refresh = () => client.invalidateQueries({ queryKey: dashboardKeys.agents });
   const create = useMutation({
     mutationKey,
-    mutationFn: (name: string) =>
-      api<TPipelineCreated>('/pipelines', { json: { name, agent_type: type } }),
+    mutationFn: async (name: string) => {
+      const created = await api<TPipelineCreated>('/pipelines', {
+        json: { name, agent_type: type },
+      });
+      // Read before the wizard moves to the agent's address: step 2 opens at once, in the same
+      // frame (focus goes on to its heading), instead of behind a loading screen.
+      await client.prefetchQuery(pipelineQuery(created.session_id));
+      return created;
+    },
     onSuccess: refresh,
   });
   const save = useMutation({
