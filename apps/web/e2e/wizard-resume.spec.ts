@@ -7,6 +7,7 @@ import {
   SALES_CSV,
   signInThroughApi,
   startRagBuildThroughApi,
+  screenshotBothThemes,
   zipText,
 } from './wizard-support';
 
@@ -116,6 +117,7 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
       page.getByText('Saved key gsk_e2e_...WXYZ. Leave empty to keep it.'),
     ).toBeVisible();
   });
+  await screenshotBothThemes(page, 'rag-wizard-resumed-6-llm');
   await page.getByRole('button', { name: 'Connect & Continue' }).click();
 
   await expect(badge(page, 7, 9)).toBeVisible();
@@ -327,6 +329,7 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
   const second = builds.getByRole('listitem', { name: 'Build 2' });
   await expect(second).toContainText('System prompt');
   await expect(builds.getByRole('listitem', { name: 'Build 1' })).toContainText('First build');
+  await screenshotBothThemes(page, 'agents-builds');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     builds.getByRole('button', { name: 'Download build 1' }).click(),
