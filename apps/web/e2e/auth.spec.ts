@@ -5,9 +5,8 @@ import { signUpAndLogIn, uniqueUser } from './support';
 test.describe('authentication', () => {
   test('sign up logs in automatically and lands on the dashboard welcome', async ({ page }) => {
     const user = await signUpAndLogIn(page);
-    await expect(
-      page.getByRole('heading', { name: `Welcome back, ${user.username}!` }),
-    ).toBeVisible();
+    // A new user is welcomed, not welcomed back (issue 15).
+    await expect(page.getByRole('heading', { name: `Welcome, ${user.username}!` })).toBeVisible();
     // The SPEC §8 toasts of signup and of the automatic login.
     await expect(page.getByText('Account created successfully')).toBeVisible();
     await expect(page.getByText('Logged in successfully')).toBeVisible();

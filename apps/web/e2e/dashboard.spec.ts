@@ -36,7 +36,7 @@ test.describe('dashboard', () => {
 
   test('switching views by keyboard keeps focus on the page', async ({ page }) => {
     await signUpAndLogIn(page);
-    const welcome = page.getByRole('heading', { level: 1, name: /Welcome back/ });
+    const welcome = page.getByRole('heading', { level: 1, name: /Welcome/ });
     await page.getByRole('button', { name: /My Agents/ }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 2, name: 'My Agents' })).toBeFocused();

@@ -227,3 +227,27 @@ export async function holdSourceRead(sessionId: string): Promise<{ release: () =
     },
   };
 }
+
+/** The text of one file of a zip, found by its path inside the project's top-level folder. */
+export function zipText(file: string, inner: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.replace(/^[^/]+\//, '') !== inner) return zip.readEntry();
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks).toString('utf8'));
+          });
+        });
+      });
+      zip.on('end', () => reject(new Error(`${inner} is not in ${file}`)));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}

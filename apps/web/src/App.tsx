@@ -73,8 +73,10 @@ export function App() {
               </Protected>
             }
           />
+          {/* SPEC's /pipeline/{type} starts a new agent; once step 1 has made it, the address
+              carries the agent and the step: /pipeline/{type}/{sessionId}?step=N. */}
           <Route
-            path="/pipeline/:type"
+            path="/pipeline/:type/:sessionId?"
             element={
               <Protected>
                 <WizardPage />

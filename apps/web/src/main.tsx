@@ -20,7 +20,8 @@ createRoot(root).render(
       <BrowserRouter>
         <AuthProvider>
           <App />
-          <Toaster position="top-right" richColors closeButton />
+          {/* Below the sticky navigation bar (4rem high), never on top of it. */}
+          <Toaster position="top-right" offset={{ top: '5rem' }} richColors closeButton />
         </AuthProvider>
       </BrowserRouter>
     </QueryClientProvider>

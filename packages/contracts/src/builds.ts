@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZAgentType, ZPipelineStatus, RAG_BUILD_STAGES } from './enums';
+import { ZPipelineConfig } from './pipelines';
 
 /**
  * Builds: the job the gateway enqueues, the stages the worker reports, and what the build
@@ -127,3 +128,34 @@ export const ZBuildFailedEvent = z.object({
   error: z.string(),
 });
 export type TBuildFailedEvent = z.infer<typeof ZBuildFailedEvent>;
+
+// ---- build history (an agent's builds, newest first) ----
+
+/**
+ * What a build was made from, stored with it: the configuration as the wizard left it and
+ * fingerprints (digests of the encrypted values) of the key, connection and file, so two builds
+ * can be compared without keeping a secret twice.
+ */
+export const ZBuildInputs = z.object({
+  config: ZPipelineConfig,
+  llm_key: z.string().nullable(),
+  vector_db_key: z.string().nullable(),
+  source_uri: z.string().nullable(),
+  source_file: z.string().nullable(),
+});
+export type TBuildInputs = z.infer<typeof ZBuildInputs>;
+
+export const ZBuildHistoryItem = z.object({
+  build_id: z.uuid(),
+  /** 1 for the agent's first build, counting up: tells builds (and their zips) apart. */
+  number: z.number().int(),
+  status: ZPipelineStatus,
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+  error: z.string().nullable(),
+  /** What differs from the build before, in words ("System prompt", "LLM model"…). */
+  changes: z.array(z.string()),
+  /** This build's own zip, while it is Built. */
+  download_url: z.string().nullable(),
+});
+export type TBuildHistoryItem = z.infer<typeof ZBuildHistoryItem>;

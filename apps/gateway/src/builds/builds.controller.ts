@@ -1,17 +1,30 @@
 import {
+  TBuildHistoryItem,
   TBuildStarted,
   TBuildView,
+  ZBuildHistoryItem,
   ZBuildStarted,
   ZBuildView,
   ZSessionOnlyRequest,
 } from '@agentloom/contracts';
-import { Body, Controller, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiConsumes,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -24,6 +37,13 @@ import { BuildsService } from './builds.service';
 class SessionOnlyDto extends createZodDto(ZSessionOnlyRequest) {}
 class BuildStartedDto extends createZodDto(ZBuildStarted) {}
 class BuildViewDto extends createZodDto(ZBuildView) {}
+class BuildHistoryItemDto extends createZodDto(ZBuildHistoryItem) {}
+
+const BUILD_QUERY = {
+  name: 'build',
+  required: false,
+  description: 'A build id from the agent’s build list; without it, the latest Built zip.',
+} as const;
 
 /** Build calls as SPEC §7 names them: starting a build, its progress, and the zip. */
 @ApiTags('builds')
@@ -66,35 +86,52 @@ export class BuildsController {
     return this.builds.latest(user.id, sessionId);
   }
 
+  @Get('pipelines/:id/builds')
+  @ApiOperation({
+    summary: 'An agent’s builds, newest first: number, status, times, what changed, its zip',
+  })
+  @ApiOkResponse({ type: [BuildHistoryItemDto] })
+  history(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<TBuildHistoryItem[]> {
+    return this.builds.history(user.id, id);
+  }
+
   @Get('rag/builds/:sessionId/download')
   @ApiProduces('application/zip')
+  @ApiQuery(BUILD_QUERY)
   @ApiOperation({ summary: 'Download the built RAG agent as rag-agent-{sessionId}.zip' })
   downloadRag(
     @CurrentUser() user: AuthenticatedUser,
     @Param('sessionId') sessionId: string,
+    @Query('build') buildId: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    return this.download(user, sessionId, 'rag', response);
+    return this.download(user, sessionId, 'rag', buildId, response);
   }
 
   @Get('sql/builds/:sessionId/download')
   @ApiProduces('application/zip')
+  @ApiQuery(BUILD_QUERY)
   @ApiOperation({ summary: 'Download the built SQL agent as sql-agent-{sessionId}.zip' })
   downloadSql(
     @CurrentUser() user: AuthenticatedUser,
     @Param('sessionId') sessionId: string,
+    @Query('build') buildId: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    return this.download(user, sessionId, 'sql', response);
+    return this.download(user, sessionId, 'sql', buildId, response);
   }
 
   private async download(
     user: AuthenticatedUser,
     sessionId: string,
     type: 'rag' | 'sql',
+    buildId: string | undefined,
     response: Response,
   ): Promise<StreamableFile> {
-    const zip = await this.builds.download(user.id, sessionId, type);
+    const zip = await this.builds.download(user.id, sessionId, type, buildId);
     // Helmet already sends X-Content-Type-Options: nosniff on every answer.
     response.setHeader('Cache-Control', 'private, no-store');
     return new StreamableFile(zip.stream, {

@@ -1,4 +1,4 @@
-import { Build, Pipeline, PipelineStatus } from '@agentloom/db';
+import { Build, Pipeline, PipelineStatus, Prisma } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
@@ -12,14 +12,18 @@ export class BuildsRepository {
    * Marks the pipeline Building and records a new build, in one transaction. Null when the
    * pipeline is already Building (a second click): the caller answers with the running build.
    */
-  startBuild(pipelineId: string, userId: string): Promise<Build | null> {
+  startBuild(
+    pipelineId: string,
+    userId: string,
+    snapshot: Prisma.InputJsonValue,
+  ): Promise<Build | null> {
     return this.prisma.client.$transaction(async (tx) => {
       const { count } = await tx.pipeline.updateMany({
         where: { id: pipelineId, userId, status: { not: 'Building' } },
         data: { status: 'Building' },
       });
       if (count !== 1) return null;
-      return tx.build.create({ data: { id: randomUUID(), pipelineId, userId } });
+      return tx.build.create({ data: { id: randomUUID(), pipelineId, userId, snapshot } });
     });
   }
 
@@ -46,6 +50,14 @@ export class BuildsRepository {
     return this.prisma.client.build.findFirst({
       where: { pipelineId, userId },
       orderBy: { createdAt: 'desc' },
+    });
+  }
+
+  /** Every build of the pipeline, oldest first (their numbers count up from 1). */
+  listOwned(pipelineId: string, userId: string): Promise<Build[]> {
+    return this.prisma.client.build.findMany({
+      where: { pipelineId, userId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
   }
 

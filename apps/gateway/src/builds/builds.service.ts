@@ -1,6 +1,8 @@
 import {
   buildStagesOf,
+  isUuid,
   TAgentType,
+  TBuildHistoryItem,
   TBuildStarted,
   TBuildView,
   ZBuildStages,
@@ -18,6 +20,7 @@ import { stat } from 'node:fs/promises';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
+import { buildInputsOf, changesBetween, readBuildInputs } from './build-changes';
 import { BuildQueue, QueueUnavailableError } from './build-queue';
 import { BuildsRepository } from './builds.repository';
 
@@ -52,7 +55,7 @@ export class BuildsService {
         `Complete these steps before building: ${missing.map((step) => step.label).join(', ')}.`,
       );
     }
-    const build = await this.builds.startBuild(pipeline.id, userId);
+    const build = await this.builds.startBuild(pipeline.id, userId, buildInputsOf(pipeline));
     if (!build) {
       const running = await this.builds.latestOwned(pipeline.id, userId);
       if (running) return this.started(pipeline, running);
@@ -76,26 +79,62 @@ export class BuildsService {
     return toView(pipeline, build);
   }
 
-  /** The latest Built zip of the caller's pipeline of this type. */
+  /**
+   * The agent's builds, newest first, each numbered and with what changed since the one before.
+   * A rebuild leaves the earlier zips where they are, so each Built one stays downloadable.
+   */
+  async history(userId: string, sessionId: string): Promise<TBuildHistoryItem[]> {
+    const pipeline = await this.pipelines.findOwned(userId, sessionId);
+    const builds = await this.builds.listOwned(pipeline.id, userId);
+    const inputs = builds.map((build) => readBuildInputs(build.snapshot));
+    return builds
+      .map((build, index) => ({
+        build_id: build.id,
+        number: index + 1,
+        status: build.status,
+        created_at: build.createdAt.toISOString(),
+        finished_at: build.finishedAt?.toISOString() ?? null,
+        error: build.error,
+        changes: changesBetween(index > 0 ? inputs[index - 1]! : null, inputs[index]!),
+        download_url:
+          build.status === 'Built' && build.artifact
+            ? `${downloadPath(pipeline.agentType, pipeline.id)}?build=${build.id}`
+            : null,
+      }))
+      .reverse();
+  }
+
+  /**
+   * A Built zip of the caller's pipeline of this type: the latest (SPEC's download, saved as
+   * `{type}-agent-{id}.zip`), or the build asked for, whose file name adds its number so two
+   * builds of one agent do not overwrite each other in a downloads folder.
+   */
   async download(
     userId: string,
     sessionId: string,
     type: TAgentType,
+    buildId?: string,
   ): Promise<{ stream: ReadStream; fileName: string; size: number }> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId, type);
-    const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
-    if (!build?.artifact) {
+    let build: Build | null;
+    let fileName = `${type}-agent-${pipeline.id}.zip`;
+    if (buildId === undefined) {
+      build = await this.builds.latestBuiltOwned(pipeline.id, userId);
+    } else {
+      const builds = isUuid(buildId) ? await this.builds.listOwned(pipeline.id, userId) : [];
+      const index = builds.findIndex((candidate) => candidate.id === buildId);
+      build = builds[index] ?? null;
+      if (!build) throw new NotFoundException('Build not found.');
+      fileName = `${type}-agent-${pipeline.id}-build-${index + 1}.zip`;
+    }
+    if (build?.status !== 'Built' || !build.artifact) {
       throw new NotFoundException('There is no finished build of this agent to download yet.');
     }
     const file = this.storage.artifactPath(pipeline.id, build.artifact);
     const { size } = await stat(file).catch(() => {
       throw new NotFoundException('The build output is missing; build the agent again.');
     });
-    return {
-      stream: createReadStream(file),
-      fileName: `${type}-agent-${pipeline.id}.zip`,
-      size,
-    };
+    return { stream: createReadStream(file), fileName, size };
   }
 
   private started(pipeline: Pipeline, build: Build): TBuildStarted {

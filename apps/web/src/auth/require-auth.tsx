@@ -7,6 +7,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useAuth();
   const location = useLocation();
   if (loading) return null;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  // Where the visitor was going, query included (a wizard's step, a dashboard view).
+  const from = location.pathname + location.search;
+  if (!user) return <Navigate to="/login" replace state={{ from }} />;
   return children;
 }

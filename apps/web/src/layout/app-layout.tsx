@@ -1,6 +1,7 @@
-import { Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../components/ui';
+import { dismissScreenErrors } from '../lib/notify';
 import { DocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
@@ -8,6 +9,8 @@ import { ScrollManager } from './scroll-manager';
 
 /** The parent route of every screen: navigation bar, the screen, footer. */
 export function AppLayout() {
+  const { pathname, search } = useLocation();
+  useEffect(dismissScreenErrors, [pathname, search]);
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <a

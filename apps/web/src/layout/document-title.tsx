@@ -23,7 +23,7 @@ export const ROUTE_TITLES: readonly RouteTitle[] = [
   { path: '/dashboard', title: 'Dashboard' },
   { path: '/dashboard/create-agent', title: 'Create agent' },
   {
-    path: '/pipeline/:type',
+    path: '/pipeline/:type/:sessionId?',
     // The same rule as the wizard page: only rag and sql are wizards.
     title: ({ type }) =>
       type === 'rag'

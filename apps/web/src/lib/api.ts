@@ -6,6 +6,8 @@ export const API_URL: string = (import.meta.env.VITE_API_URL ?? 'http://localhos
   '',
 );
 
+export const SERVER_UNREACHABLE = "Can't reach the server";
+
 /** A failed call. `detail` is the server's `{detail}` text when it sent one. */
 export class ApiError extends Error {
   constructor(
@@ -62,6 +64,11 @@ export async function apiRaw(path: string, request: ApiRequest = {}): Promise<Re
     headers,
     body,
     signal: request.signal,
+  }).catch((error: unknown) => {
+    // No answer at all (server down, network, CORS): say so, instead of a screen's fallback
+    // text that blames the user ("Invalid email or password"). A cancelled call stays one.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, SERVER_UNREACHABLE);
   });
   if (!response.ok) throw new ApiError(response.status, await readDetail(response));
   return response;

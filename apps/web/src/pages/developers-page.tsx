@@ -1,5 +1,6 @@
 import { ArrowRight, Briefcase, Code2, Mail } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { useStartPath } from '../auth/start-path';
 import { Badge, buttonClasses, Card, PageContainer, PageHeader } from '../components/ui';
 
 type Developer = {
@@ -41,6 +42,7 @@ const iconLink =
   'inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:text-indigo-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:text-indigo-300';
 
 export function DevelopersPage() {
+  const startPath = useStartPath();
   return (
     <PageContainer size="lg">
       <PageHeader
@@ -103,7 +105,7 @@ export function DevelopersPage() {
         ))}
       </div>
       <div className="mt-12 text-center">
-        <Link to="/login" className={buttonClasses('primary', 'lg')}>
+        <Link to={startPath} className={buttonClasses('primary', 'lg')}>
           Get Started
           <ArrowRight aria-hidden="true" className="h-5 w-5" />
         </Link>

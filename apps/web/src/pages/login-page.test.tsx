@@ -1,4 +1,7 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { AuthProvider } from '../auth/auth-context';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, mockFetch, renderRoute, textOf } from '../features/testing/render';
 import { LoginPage } from './login-page';
@@ -47,5 +50,26 @@ describe('LoginPage (SPEC §2, §8)', () => {
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBe('jwt-ada');
     expect(JSON.parse(localStorage.getItem('user')!)).toEqual(user);
+  });
+
+  it('returns to the protected page that sent the visitor to log in, query included', async () => {
+    const user = { id: 'u1', username: 'ada', email: 'ada@example.com' };
+    mockFetch(() => ({ json: { access_token: 'jwt-ada', token_type: 'bearer', user } }));
+    const from = '/pipeline/rag/0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11?step=5';
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={[{ pathname: '/login', state: { from } }]}>
+          <AuthProvider>
+            <Routes>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/pipeline/:type/:sessionId" element={<p>The wizard, step 5</p>} />
+              <Route path="*" element={<p>Elsewhere</p>} />
+            </Routes>
+          </AuthProvider>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    logIn();
+    expect(await screen.findByText('The wizard, step 5')).toBeInTheDocument();
   });
 });

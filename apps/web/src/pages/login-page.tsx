@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
 import { AuthCard, inlineLinkClasses } from '../components/auth-card';
 import { Button, buttonClasses, TextField } from '../components/ui';
@@ -9,12 +9,14 @@ import { Button, buttonClasses, TextField } from '../components/ui';
 export function LoginPage() {
   const { login, loginPending } = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (await login(email, password)) void navigate('/dashboard');
+    // Back to the protected page that sent the visitor here, else the dashboard (SPEC).
+    if (await login(email, password)) void navigate(returnPath(location.state), { replace: true });
   }
 
   return (
@@ -69,4 +71,12 @@ export function LoginPage() {
       </form>
     </AuthCard>
   );
+}
+
+/** The in-app path RequireAuth stored, or /dashboard; never an address outside the app. */
+function returnPath(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//')
+    ? from
+    : '/dashboard';
 }

@@ -33,7 +33,8 @@ export function SignupPage() {
       email: form.email.trim(),
       password: form.password,
     });
-    if (ok) void navigate('/dashboard');
+    // A new user is welcomed, not welcomed back.
+    if (ok) void navigate('/dashboard', { state: { newUser: true } });
   }
 
   return (

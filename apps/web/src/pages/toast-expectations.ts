@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { expect } from 'vitest';
 import type { Reply } from '../features/testing/render';
+import { SERVER_UNREACHABLE } from '../lib/api';
 
 /**
  * Waits for the sonner toast titled `title` and checks its description and style ('error' is the
@@ -32,7 +33,8 @@ const SERVER_DETAIL = 'Too many attempts for this account. Try again in 15 minut
 
 /**
  * The ways an auth call fails, each with the toast text it must produce: the server's own
- * `detail`, or the screen's fallback when there is none (an empty 500, no network at all).
+ * `detail`, the screen's fallback when there is none (an empty 500), and "Can't reach the
+ * server" when no answer came at all — never a fallback that blames the user's input.
  */
 export function failures(fallback: string): [name: string, reply: () => Reply, text: string][] {
   return [
@@ -42,6 +44,6 @@ export function failures(fallback: string): [name: string, reply: () => Reply, t
       SERVER_DETAIL,
     ],
     ['an empty 500', () => ({ status: 500 }), fallback],
-    ['a network error', () => Promise.reject(new TypeError('Failed to fetch')), fallback],
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch')), SERVER_UNREACHABLE],
   ];
 }

@@ -1,30 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  deferred,
-  formOf,
-  mockFetch,
-  renderRoute,
-  signIn,
-  textOf,
-  type Call,
-  type Reply,
-} from '../testing/render';
+import { deferred, formOf, mockFetch, renderRoute, signIn, textOf } from '../testing/render';
+import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
-
-const saved = (call: Call): Reply =>
-  call.path === '/pipelines'
-    ? { status: 201, json: { session_id: SESSION, id: SESSION, name: 'Docs bot' } }
-    : call.path === '/apikeys'
-      ? { json: [] }
-      : { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+// A stand-in gateway that answers the agent with what the calls saved, fresh for each test.
+const saved = wizardServerPerTest('rag');
 
 function renderWizard(type = 'rag') {
   signIn();
-  return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
+  return renderRoute(`/pipeline/${type}`, '/pipeline/:type/:sessionId?', <WizardPage />);
 }
 
 const stepBadge = (step: number) => screen.findByText(`Step ${step} of 9`);

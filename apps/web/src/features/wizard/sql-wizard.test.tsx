@@ -5,29 +5,16 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { AuthProvider } from '../../auth/auth-context';
-import {
-  deferred,
-  formOf,
-  mockFetch,
-  renderRoute,
-  signIn,
-  type Call,
-  type Reply,
-} from '../testing/render';
+import { deferred, formOf, mockFetch, renderRoute, signIn } from '../testing/render';
+import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-const SESSION = '5d1e9c1a-3b7f-4d8e-9c2a-1f0e6b7a8c90';
-
-const saved = (call: Call): Reply =>
-  call.path === '/pipelines'
-    ? { status: 201, json: { session_id: SESSION } }
-    : call.path === '/apikeys'
-      ? { json: [] }
-      : { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+// A stand-in gateway that answers the agent with what the calls saved, fresh for each test.
+const saved = wizardServerPerTest('sql');
 
 function renderWizard(type: string) {
   signIn();
-  return renderRoute(`/pipeline/${type}`, '/pipeline/:type', <WizardPage />);
+  return renderRoute(`/pipeline/${type}`, '/pipeline/:type/:sessionId?', <WizardPage />);
 }
 
 /** The SQL wizard with a given query client, so a second visit can share the first one's. */
@@ -38,7 +25,7 @@ function renderWizardWith(client: QueryClient) {
       <MemoryRouter initialEntries={['/pipeline/sql']}>
         <AuthProvider>
           <Routes>
-            <Route path="/pipeline/:type" element={<WizardPage />} />
+            <Route path="/pipeline/:type/:sessionId?" element={<WizardPage />} />
           </Routes>
         </AuthProvider>
       </MemoryRouter>
@@ -180,7 +167,9 @@ describe('SQL wizard', () => {
     expect(screen.getByText('PandasAI')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Build & Deploy SQL Agent' }));
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
-    expect(calls.at(-1)?.path).toBe('/sql/build/api/build/agent');
+    expect(calls.filter((call) => call.method === 'POST').at(-1)?.path).toBe(
+      '/sql/build/api/build/agent',
+    );
   }, 20_000);
 
   it('shows the build failure detail and stays on the last step', async () => {
@@ -261,7 +250,7 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
     await stepBadge(6);
     expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
-  });
+  }, 20_000);
 
   it('offers the vault keys as they are now when the wizard is opened again', async () => {
     const vaultKey = (id: string, name: string): TApiKey => ({
@@ -302,5 +291,10 @@ describe('wizard route', () => {
     mockFetch();
     renderWizard('xyz');
     expect(screen.getByText('Invalid pipeline type.')).toBeInTheDocument();
+    // Not a dead end: the way back to the agent types.
+    expect(screen.getByRole('link', { name: 'Choose an agent type' })).toHaveAttribute(
+      'href',
+      '/dashboard/create-agent',
+    );
   });
 });

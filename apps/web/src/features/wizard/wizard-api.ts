@@ -2,10 +2,12 @@ import type {
   TAgentType,
   TBuildStarted,
   TPipelineCreated,
+  TPipelineDetail,
   TWizardStepSaved,
 } from '@agentloom/contracts';
-import { useIsMutating, useMutation } from '@tanstack/react-query';
+import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { dashboardKeys } from '../../pages/dashboard/dashboard-api';
 
 /**
  * The wizard calls of SPEC §7. Every step is a form-encoded POST (the file upload is multipart)
@@ -121,21 +123,55 @@ const BUILD_PATHS: Record<TAgentType, string> = {
   sql: '/sql/build/api/build/agent',
 };
 
+/** The agent as the server holds it: every saved answer the wizard shows (`GET /pipelines/{id}`). */
+export const pipelineKey = (sessionId: string) => [...dashboardKeys.agents, sessionId] as const;
+
+const pipelineQuery = (sessionId: string) => ({
+  queryKey: pipelineKey(sessionId),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, { signal }),
+});
+
+export function usePipeline(sessionId: string) {
+  return useQuery({ ...pipelineQuery(sessionId), enabled: sessionId !== '' });
+}
+
 /** One mutation key per wizard: the busy flag is "any call of this wizard in flight". */
 const wizardKey = (type: TAgentType) => ['wizard', type] as const;
 
 export function useWizardMutations(type: TAgentType) {
+  const client = useQueryClient();
   const mutationKey = wizardKey(type);
+  // After a save the agent and the agents list are read again before the call counts as done:
+  // the next step starts from what the server now holds (the source step decides step 3's form),
+  // and the wizard stays busy until then, so a second click cannot slip in between.
+  const refresh = () => client.invalidateQueries({ queryKey: dashboardKeys.agents });
   const create = useMutation({
     mutationKey,
-    mutationFn: (name: string) =>
-      api<TPipelineCreated>('/pipelines', { json: { name, agent_type: type } }),
+    mutationFn: async (name: string) => {
+      const created = await api<TPipelineCreated>('/pipelines', {
+        json: { name, agent_type: type },
+      });
+      // Read before the wizard moves to the agent's address: step 2 opens at once, in the same
+      // frame (focus goes on to its heading), instead of behind a loading screen.
+      await client.prefetchQuery(pipelineQuery(created.session_id));
+      return created;
+    },
+    onSuccess: refresh,
   });
-  const save = useMutation({ mutationKey, mutationFn: sendWizardCall });
+  const save = useMutation({
+    mutationKey,
+    mutationFn: async (call: WizardCall) => {
+      const saved = await sendWizardCall(call);
+      await refresh();
+      return saved;
+    },
+  });
   const build = useMutation({
     mutationKey,
     mutationFn: (sessionId: string) =>
       api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
+    onSuccess: refresh,
   });
   const busy = useIsMutating({ mutationKey }) > 0;
   return { create, save, build, busy };

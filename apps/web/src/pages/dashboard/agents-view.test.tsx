@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderRoute, signIn, type Reply } from '../../features/testing/render';
-import { AgentsView, statusTone } from './agents-view';
+import { AgentsView } from './agents-view';
+import { statusTone } from './status-tone';
 
 const RAG_AGENT = {
   id: '7c1e2f7a-3d5b-4c8e-9a10-000000000001',
@@ -65,7 +66,7 @@ describe('AgentsView preview (SPEC §8, §9)', () => {
     expect(screen.getAllByText('Preview failed: The agent is not built yet.')).toHaveLength(1);
   });
 
-  it("falls back to the agent kind's message, and to 'Unknown error occurred.' offline", async () => {
+  it("falls back to the agent kind's message, and says when the server can't be reached", async () => {
     let offline = false;
     renderAgents(() => {
       if (offline) throw new TypeError('Failed to fetch');
@@ -84,7 +85,7 @@ describe('AgentsView preview (SPEC §8, §9)', () => {
 
     offline = true;
     await startPreview('Support bot');
-    expect(await screen.findByText('Preview failed: Unknown error occurred.')).toHaveAttribute(
+    expect(await screen.findByText("Preview failed: Can't reach the server")).toHaveAttribute(
       'role',
       'alert',
     );

@@ -1,56 +1,20 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Bot, Download, Play, Plus, Trash2, X } from 'lucide-react';
+import { Bot, ChevronDown, Download, History, Pencil, Play, Plus, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import {
-  Alert,
-  Badge,
-  Button,
-  buttonClasses,
-  Card,
-  Spinner,
-  type BadgeTone,
-} from '../../components/ui';
+import { Alert, Badge, Button, buttonClasses, Card, Spinner } from '../../components/ui';
 import { PREVIEW_PATHS, previewFailure } from '../../features/build/build-api';
 import { PreviewFrame } from '../../features/build/preview-frame';
-import { api, apiRaw, errorDetail } from '../../lib/api';
+import { wizardPath } from '../../features/wizard/step-navigation';
+import { api, errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { formatKeyDate } from './api-key-format';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
+import { AgentBuilds, saveZip } from './agent-builds';
 import { useAgents, useDeleteAgent } from './dashboard-api';
-
-/** SPEC §4: Built green, Building yellow, Failed red, anything else grey. */
-export function statusTone(status: string): BadgeTone {
-  switch (status) {
-    case 'Built':
-      return 'green';
-    case 'Building':
-      return 'yellow';
-    case 'Failed':
-      return 'red';
-    default:
-      return 'grey';
-  }
-}
-
-/** Saves a built agent as `{type}-agent-{id}.zip` (SPEC §7). */
-async function downloadAgent(agent: TPipelineListItem): Promise<void> {
-  const response = await apiRaw(`/${agent.type}/builds/${encodeURIComponent(agent.id)}/download`, {
-    method: 'GET',
-  });
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `${agent.type}-agent-${agent.id}.zip`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the URL goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { statusTone } from './status-tone';
 
 /** SPEC §2 Agents view. */
 export function AgentsView({ onBack }: { onBack: () => void }) {
@@ -60,6 +24,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const [toDelete, setToDelete] = useState<TPipelineListItem | null>(null);
   const [preview, setPreview] = useState<{ agent: TPipelineListItem; url: string } | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
+  const [openBuilds, setOpenBuilds] = useState<string | null>(null);
 
   const startPreview = useMutation({
     mutationFn: (agent: TPipelineListItem) =>
@@ -72,7 +37,12 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   });
 
   const download = useMutation({
-    mutationFn: downloadAgent,
+    // SPEC §7: the latest Built zip, saved as {type}-agent-{id}.zip.
+    mutationFn: (agent: TPipelineListItem) =>
+      saveZip(
+        `/${agent.type}/builds/${encodeURIComponent(agent.id)}/download`,
+        `${agent.type}-agent-${agent.id}.zip`,
+      ),
     onError: (error) =>
       notify.error('Download failed', errorDetail(error) ?? 'Could not download the agent.'),
   });
@@ -186,6 +156,39 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
                       </Button>
                     </>
                   )}
+                  {agent.status === 'Draft' && (
+                    // A draft opens where its setup stopped: the first unfinished step.
+                    <Link
+                      to={wizardPath(agent.type, agent.id)}
+                      className={buttonClasses('primary', 'sm')}
+                    >
+                      <Play aria-hidden="true" className="h-4 w-4" />
+                      Continue setup
+                    </Link>
+                  )}
+                  {(agent.status === 'Built' || agent.status === 'Failed') && (
+                    <Link
+                      to={wizardPath(agent.type, agent.id, 1)}
+                      className={buttonClasses('outline', 'sm')}
+                      aria-label={`Edit ${agent.name}`}
+                    >
+                      <Pencil aria-hidden="true" className="h-4 w-4" />
+                      Edit
+                    </Link>
+                  )}
+                  {agent.status !== 'Draft' && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-expanded={openBuilds === agent.id}
+                      aria-controls={`builds-${agent.id}`}
+                      onClick={() => setOpenBuilds(openBuilds === agent.id ? null : agent.id)}
+                    >
+                      <History aria-hidden="true" className="h-4 w-4" />
+                      Builds
+                      <ChevronDown aria-hidden="true" className="h-4 w-4" />
+                    </Button>
+                  )}
                   <Button
                     size="sm"
                     variant="dangerGhost"
@@ -196,6 +199,11 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
                     <Trash2 aria-hidden="true" className="h-4 w-4" />
                   </Button>
                 </div>
+                {openBuilds === agent.id && (
+                  <div id={`builds-${agent.id}`}>
+                    <AgentBuilds agent={agent} />
+                  </div>
+                )}
               </Card>
             </li>
           ))}

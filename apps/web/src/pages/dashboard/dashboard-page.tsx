@@ -1,6 +1,6 @@
 import { LogOut, UserRound } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { Button, PageContainer } from '../../components/ui';
 import { AgentsView } from './agents-view';
@@ -9,7 +9,11 @@ import { KeysView } from './keys-view';
 import { OverviewView } from './overview-view';
 import { ProfileView } from './profile-view';
 
-export type DashboardView = 'overview' | 'profile' | 'agents' | 'keys';
+const VIEWS = ['overview', 'profile', 'agents', 'keys'] as const;
+export type DashboardView = (typeof VIEWS)[number];
+
+const isView = (value: string | null): value is DashboardView =>
+  (VIEWS as readonly (string | null)[]).includes(value);
 
 /** SPEC §2: the username, or the part of the e-mail before the @ sign. */
 export function displayName(user: { username?: string | null; email?: string | null } | null) {
@@ -17,14 +21,21 @@ export function displayName(user: { username?: string | null; email?: string | n
   return user?.email?.split('@')[0] ?? '';
 }
 
-/** SPEC §2 Dashboard: views switched without a route change. */
+/**
+ * SPEC §2 Dashboard: views switched without a route change. The view is in the query
+ * (`/dashboard?view=agents`), so reload, Back and a shared link keep it.
+ */
 export function DashboardPage() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const [view, setViewState] = useState<DashboardView>('overview');
-  // Views switch without a route change, so bring the new one into view like a page change would.
+  const state: unknown = useLocation().state;
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('view');
+  const view: DashboardView = isView(asked) ? asked : 'overview';
+  const newUser = (state as { newUser?: boolean } | null)?.newUser === true;
+  // The path stays /dashboard, so bring the new view into sight like a page change would.
   const setView = (next: DashboardView) => {
-    setViewState(next);
+    setSearch(next === 'overview' ? {} : { view: next });
     window.scrollTo({ top: 0, behavior: 'smooth' });
   };
   const back = () => setView('overview');
@@ -56,7 +67,7 @@ export function DashboardPage() {
             tabIndex={-1}
             className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere] text-slate-900 focus:outline-none sm:text-4xl dark:text-white"
           >
-            Welcome back, {displayName(user)}!
+            {newUser ? 'Welcome' : 'Welcome back'}, {displayName(user)}!
           </h1>
           <p className="mt-1 text-slate-600 dark:text-slate-300">
             Build, manage and deploy your AI agents.

@@ -9,7 +9,7 @@ import {
 } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { Check } from 'lucide-react';
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { Badge, Button, Select, TextArea, TextField } from '../../components/ui';
 import { useApiKeys } from '../../pages/dashboard/dashboard-api';
 import { GradioIllustration, StreamlitIllustration } from './illustrations';
@@ -50,9 +50,47 @@ export function SubmitButton({
   );
 }
 
+/**
+ * A dropdown whose choice is explicit. A pointer choice commits at once (SPEC: choosing saves);
+ * arrowing through the options only moves the shown value, and Enter commits it — otherwise
+ * every ArrowDown would save a model and jump to the next step.
+ */
+export function ChoiceSelect({
+  onPick,
+  onCommit,
+  ...props
+}: Omit<ComponentProps<typeof Select>, 'onChange' | 'onKeyDown'> & {
+  /** The shown value changed without being chosen (keyboard). */
+  onPick: (value: string) => void;
+  onCommit: (value: string) => void;
+}) {
+  const byKeyboard = useRef(false);
+  return (
+    <Select
+      {...props}
+      onPointerDown={() => {
+        byKeyboard.current = false;
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          byKeyboard.current = false;
+          onCommit(event.currentTarget.value);
+        } else if (event.key !== 'Tab') {
+          byKeyboard.current = true;
+        }
+      }}
+      onChange={(event) => {
+        if (byKeyboard.current) onPick(event.target.value);
+        else onCommit(event.target.value);
+      }}
+    />
+  );
+}
+
 // ---- step 1 ----
 
-export function AgentNameStep({
+export function AgentNameFields({
   name,
   onNameChange,
   typeValue,
@@ -173,10 +211,11 @@ export function ChoiceCards<T extends string>({
 
 // ---- step 3: file or database ----
 
-export function FileUploadStep({
+export function FileUploadFields({
   accept,
   hint,
   file,
+  saved,
   onFile,
   busy,
   onSubmit,
@@ -184,6 +223,8 @@ export function FileUploadStep({
   accept: string;
   hint: string;
   file: File | null;
+  /** The file the server already holds for this source, kept unless another one is picked. */
+  saved: { name: string; size: number } | null;
   onFile: (file: File | null) => void;
   busy: boolean;
   onSubmit: () => void;
@@ -197,10 +238,16 @@ export function FileUploadStep({
         hint={hint}
         onChange={(event) => onFile(event.target.files?.[0] ?? null)}
       />
-      {file && (
+      {file ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Selected: <span className="font-medium">{file.name}</span> ({formatBytes(file.size)})
         </p>
+      ) : (
+        saved && (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Uploaded: <span className="font-medium">{saved.name}</span> ({formatBytes(saved.size)})
+          </p>
+        )
       )}
       <SubmitButton busy={busy} label="Upload & Continue" busyLabel="Uploading…" />
     </StepForm>
@@ -215,7 +262,7 @@ function formatBytes(bytes: number): string {
 
 export type DatabaseFieldsValue = { uri: string; database: string; table: string };
 
-export function DatabaseStep({
+export function DatabaseFields({
   labels,
   uriPlaceholder,
   value,
@@ -293,14 +340,17 @@ export const EMPTY_LLM: LlmValue = {
  * Provider, key and model. The key is typed (masked) or picked from the user's vault keys for
  * that provider; `onSubmit` gets the key to send, or null when none is given.
  */
-export function LlmStep({
+export function LlmFields({
   value,
+  keptKey,
   onChange,
   onProviderChange,
   busy,
   onSubmit,
 }: {
   value: LlmValue;
+  /** The typed key the server holds, masked: left blank, the field keeps it. */
+  keptKey: string | null;
   onChange: (value: LlmValue) => void;
   onProviderChange: (provider: TLlmProvider | '') => void;
   busy: boolean;
@@ -324,13 +374,14 @@ export function LlmStep({
 
   return (
     <StepForm onSubmit={submit}>
-      <Select
+      <ChoiceSelect
         label="LLM Provider"
         placeholder="Select a provider"
         value={provider}
         disabled={busy}
         options={LLM_PROVIDERS.map((id) => ({ value: id, label: LLM_PROVIDER_LABELS[id] }))}
-        onChange={(event) => onProviderChange(event.target.value as TLlmProvider | '')}
+        onPick={(id) => onChange({ ...EMPTY_LLM, provider: id as TLlmProvider | '' })}
+        onCommit={(id) => onProviderChange(id as TLlmProvider | '')}
         required
       />
 
@@ -388,6 +439,7 @@ export function LlmStep({
           value={value.apiKey}
           disabled={!provider}
           onChange={(event) => onChange({ ...value, apiKey: event.target.value })}
+          hint={keptKey ? `Saved key ${keptKey}. Leave empty to keep it.` : undefined}
           autoComplete="off"
           spellCheck={false}
         />
@@ -411,7 +463,7 @@ export function LlmStep({
 
 // ---- system prompt ----
 
-export function SystemPromptStep({
+export function SystemPromptFields({
   templates,
   prompt,
   onChange,
@@ -476,7 +528,7 @@ const ILLUSTRATIONS: Record<TUiFramework, () => ReactNode> = {
   streamlit: StreamlitIllustration,
 };
 
-export function UiTypeStep({
+export function UiTypeCards({
   order,
   selected,
   busy,
@@ -558,20 +610,27 @@ export function ConfigurationSummary({ rows }: { rows: readonly SummaryRow[] }) 
 }
 
 /** The rows both wizards' summaries end with: provider, model and UI framework. */
-export function llmAndUiRows(llm: LlmValue, ui: TUiFramework | ''): SummaryRow[] {
+export function llmAndUiRows(
+  llm: { provider: TLlmProvider | null; model: string | null },
+  ui: TUiFramework | null,
+): SummaryRow[] {
   return [
     {
       label: 'LLM Provider',
-      value: llm.provider && LLM_PROVIDER_LABELS[llm.provider],
+      value: llm.provider ? LLM_PROVIDER_LABELS[llm.provider] : undefined,
       fallback: 'Not selected',
     },
-    { label: 'LLM Model', value: llm.model, fallback: 'Not selected' },
-    { label: 'UI Framework', value: ui && UI_FRAMEWORK_CARDS[ui].title, fallback: 'Not selected' },
+    { label: 'LLM Model', value: llm.model ?? undefined, fallback: 'Not selected' },
+    {
+      label: 'UI Framework',
+      value: ui ? UI_FRAMEWORK_CARDS[ui].title : undefined,
+      fallback: 'Not selected',
+    },
   ];
 }
 
 /** The last step of both wizards: the configuration summary and the build button. */
-export function BuildStep({
+export function BuildSummary({
   rows,
   label,
   busy,

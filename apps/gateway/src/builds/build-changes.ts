@@ -1,0 +1,51 @@
+import { TBuildInputs, TPipelineConfig, ZBuildInputs } from '@agentloom/contracts';
+import type { Pipeline } from '@agentloom/db';
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { readConfig } from '../pipelines/pipeline-view';
+
+/** A digest of an encrypted value: tells "another key was saved" without keeping the key. */
+const fingerprint = (envelope: string | null) =>
+  envelope ? createHash('sha256').update(envelope).digest('base64url').slice(0, 16) : null;
+
+/** What a build is made from, as stored with the build row. */
+export function buildInputsOf(pipeline: Pipeline): TBuildInputs {
+  return {
+    config: readConfig(pipeline),
+    llm_key: pipeline.llmApiKeyId ?? fingerprint(pipeline.llmApiKeyEncrypted),
+    vector_db_key: fingerprint(pipeline.vectorDbApiKeyEncrypted),
+    source_uri: fingerprint(pipeline.sourceUriEncrypted),
+    source_file: pipeline.sourceFile,
+  };
+}
+
+/** The inputs of a stored build; null for a row written before builds kept them. */
+export function readBuildInputs(snapshot: unknown): TBuildInputs | null {
+  const parsed = ZBuildInputs.safeParse(snapshot);
+  return parsed.success ? parsed.data : null;
+}
+
+type Part = (inputs: TBuildInputs, config: TPipelineConfig) => unknown;
+
+/** The parts of an agent a user can change between builds, in the wizard's order. */
+const PARTS: readonly [string, Part][] = [
+  ['Source', (i, c) => [c.source_type, c.file, c.database, i.source_uri, i.source_file]],
+  ['Embedding model', (_, c) => c.embedding_model],
+  ['Vector store', (i, c) => [c.vector_store, i.vector_db_key]],
+  ['LLM provider', (_, c) => c.llm?.provider],
+  ['LLM model', (_, c) => c.llm?.model],
+  ['API key', (i) => i.llm_key],
+  ['System prompt', (_, c) => c.system_prompt],
+  ['Query engine', (_, c) => c.framework],
+  ['UI framework', (_, c) => c.ui],
+];
+
+/** What differs between two builds, in words; the first build says so. */
+export function changesBetween(previous: TBuildInputs | null, current: TBuildInputs | null) {
+  if (!current) return [];
+  if (!previous) return ['First build'];
+  return PARTS.filter(
+    ([, part]) =>
+      !isDeepStrictEqual(part(previous, previous.config), part(current, current.config)),
+  ).map(([label]) => label);
+}

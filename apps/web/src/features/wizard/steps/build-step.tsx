@@ -1,0 +1,116 @@
+import {
+  isFileSourceType,
+  SOURCE_TYPE_LABELS,
+  VECTOR_STORE_LABELS,
+  type TAgentType,
+  type TPipelineDetail,
+  type TRagConfigView,
+  type TSqlConfigView,
+} from '@agentloom/contracts';
+import { useNavigate } from 'react-router-dom';
+import { errorDetail } from '../../../lib/api';
+import { notify } from '../../../lib/notify';
+import { BuildSummary, llmAndUiRows, type SummaryRow } from '../step-fields';
+import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
+import type { WizardStepProps } from '../wizard-step';
+import { embeddingLabel } from './embedding-step';
+
+/** The source as the summary names it: the uploaded file, or database.table. */
+function sourceDetail(config: TPipelineDetail['config']): string | undefined {
+  if (isFileSourceType(config.source_type ?? undefined)) return config.file?.original_name;
+  const db = config.database;
+  return db ? `${db.database}.${db.table}` : undefined;
+}
+
+const sourceLabel = (config: TPipelineDetail['config']) =>
+  config.source_type ? SOURCE_TYPE_LABELS[config.source_type] : undefined;
+
+/** SPEC §2: each wizard's configuration summary, button and where a started build goes. */
+const KINDS: Record<
+  TAgentType,
+  {
+    rows: (pipeline: TPipelineDetail) => SummaryRow[];
+    label: string;
+    started: (sessionId: string) => string;
+    failed: (error: unknown) => string;
+  }
+> = {
+  rag: {
+    rows: ({ name, config }) => {
+      const rag = config as TRagConfigView;
+      const source = sourceLabel(rag);
+      const detail = sourceDetail(rag);
+      return [
+        { label: 'Agent Name', value: name, fallback: 'Not named' },
+        {
+          label: 'Data Source',
+          value: source && (detail ? `${source} · ${detail}` : source),
+          fallback: 'Not selected',
+        },
+        {
+          label: 'Embedding Model',
+          value: rag.embedding_model ? embeddingLabel(rag.embedding_model) : undefined,
+          fallback: 'Not selected',
+        },
+        {
+          label: 'Vector Store',
+          value: rag.vector_store ? VECTOR_STORE_LABELS[rag.vector_store.vector_db] : undefined,
+          fallback: 'Not selected',
+        },
+        ...llmAndUiRows(rag.llm, rag.ui),
+      ];
+    },
+    label: 'Build & Deploy RAG Agent',
+    started: (sessionId) => {
+      notify.success('RAG agent build started!');
+      return `/build/rag/${sessionId}`;
+    },
+    failed: (error) => errorDetail(error) ?? 'Build failed. Please check configuration.',
+  },
+  sql: {
+    rows: ({ name, config }) => {
+      const sql = config as TSqlConfigView;
+      return [
+        { label: 'Agent Name', value: name, fallback: 'Not named' },
+        { label: 'Database Type', value: sourceLabel(sql), fallback: 'Not selected' },
+        { label: 'Connection', value: sourceDetail(sql), fallback: 'Not connected' },
+        ...llmAndUiRows(sql.llm, sql.ui),
+        {
+          label: 'Query Engine',
+          value: sql.framework ? SQL_FRAMEWORK_CARDS[sql.framework].title : undefined,
+          fallback: 'Not selected',
+        },
+      ];
+    },
+    label: 'Build & Deploy SQL Agent',
+    started: (sessionId) => `/sql/build/animation/sql/${sessionId}`,
+    failed: (error) =>
+      errorDetail(error) ??
+      (error instanceof Error ? error.message : undefined) ??
+      'Build failed. Please try again.',
+  },
+};
+
+/** The last step of both wizards: the summary of what the server holds, and Build. */
+export function BuildStep({ type, sessionId, pipeline, busy, mutations }: WizardStepProps) {
+  const navigate = useNavigate();
+  const kind = KINDS[type];
+
+  async function build() {
+    try {
+      await mutations.build.mutateAsync(sessionId);
+      void navigate(kind.started(sessionId));
+    } catch (error) {
+      notify.error(kind.failed(error));
+    }
+  }
+
+  return (
+    <BuildSummary
+      rows={pipeline ? kind.rows(pipeline) : []}
+      label={kind.label}
+      busy={busy}
+      onSubmit={() => void build()}
+    />
+  );
+}

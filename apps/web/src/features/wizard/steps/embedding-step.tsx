@@ -1,0 +1,65 @@
+import {
+  EMBEDDING_MODELS,
+  ZEmbeddingModelRequest,
+  type TEmbeddingModel,
+  type TRagConfigView,
+} from '@agentloom/contracts';
+import { useState } from 'react';
+import { Button, Spinner } from '../../../components/ui';
+import { ChoiceSelect } from '../step-fields';
+import { ragCalls } from '../wizard-api';
+import { StepActions } from '../wizard-layout';
+import { checked, type WizardStepProps } from '../wizard-step';
+
+export const embeddingLabel = (model: TEmbeddingModel) =>
+  model === 'text-embedding-ada-002' ? `${model} (OpenAI)` : model;
+
+/** RAG step 4: choosing a model saves it and advances (SPEC §2); arrowing only moves the choice. */
+export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
+  const saved = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? '';
+  const [model, setModel] = useState<string>(saved);
+
+  async function choose(chosen: string) {
+    setModel(chosen);
+    if (!chosen) return;
+    if (!checked(ZEmbeddingModelRequest, { session_id: sessionId, model_name: chosen })) return;
+    if (await save(ragCalls.embedding(sessionId, chosen), 'Failed to set embedding model.')) {
+      advance();
+    } else {
+      setModel(saved);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <ChoiceSelect
+        label="Embedding Model"
+        placeholder="Select an embedding model"
+        value={model}
+        disabled={busy}
+        options={EMBEDDING_MODELS.map((id) => ({ value: id, label: embeddingLabel(id) }))}
+        onPick={setModel}
+        onCommit={(chosen) => void choose(chosen)}
+        hint="Turns your documents into vectors for semantic search. Choosing a model saves it and moves to the next step."
+      />
+      {busy ? (
+        <p
+          role="status"
+          className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+        >
+          <Spinner size="sm" label={null} />
+          Setting up embedding model...
+        </p>
+      ) : (
+        model && (
+          // Back on a saved step, or a model reached with the arrow keys: choosing is explicit.
+          <StepActions>
+            <Button size="lg" onClick={() => (model === saved ? advance() : void choose(model))}>
+              {model === saved ? 'Continue' : 'Use this model'}
+            </Button>
+          </StepActions>
+        )
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { ZCreatePipelineRequest, type TAgentType } from '@agentloom/contracts';
+import { useState } from 'react';
+import { errorDetail } from '../../../lib/api';
+import { notify } from '../../../lib/notify';
+import { AgentNameFields } from '../step-fields';
+import { checked, type WizardStepProps } from '../wizard-step';
+
+const TYPE_LABELS: Record<TAgentType, string> = { rag: 'RAG Agent', sql: 'SQL Agent' };
+
+/** SPEC §8: each wizard words a failed creation its own way. */
+const CREATE_FAILED: Record<TAgentType, (error: unknown) => void> = {
+  rag: (error) => notify.error('Failed to create agent.', errorDetail(error)),
+  sql: (error) => notify.error(errorDetail(error) ?? 'Failed to create pipeline.'),
+};
+
+/** Step 1 (SPEC §4): creates the agent and only then advances. */
+export function NameStep({ type, pipeline, busy, mutations, advance, created }: WizardStepProps) {
+  const [name, setName] = useState(pipeline?.name ?? '');
+
+  async function submit() {
+    const request = checked(ZCreatePipelineRequest, { name, agent_type: type });
+    if (!request) return;
+    // Coming back to step 1 without renaming continues the same agent instead of a second one.
+    if (pipeline && request.name === pipeline.name) return advance();
+    try {
+      const answer = await mutations.create.mutateAsync(request.name);
+      created(answer.session_id);
+    } catch (error) {
+      CREATE_FAILED[type](error);
+    }
+  }
+
+  return (
+    <AgentNameFields
+      name={name}
+      onNameChange={setName}
+      typeValue={type}
+      typeLabel={TYPE_LABELS[type]}
+      busy={busy}
+      onSubmit={() => void submit()}
+    />
+  );
+}

@@ -1,0 +1,125 @@
+import {
+  isFileSourceType,
+  NO_FILE_SELECTED,
+  UPLOAD_EXTENSIONS,
+  ZRagDatabaseSourceRequest,
+  ZSqlDatabaseSourceRequest,
+  type TAgentType,
+  type TUploadKind,
+} from '@agentloom/contracts';
+import { useState } from 'react';
+import { notify } from '../../../lib/notify';
+import {
+  DatabaseFields,
+  FileUploadFields,
+  URI_PLACEHOLDERS,
+  type DatabaseFieldsValue,
+} from '../step-fields';
+import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
+import { checked, type WizardStepProps } from '../wizard-step';
+
+/** Each wizard's words (SPEC §2, §8) and calls for a file or a database source. */
+const KINDS: Record<
+  TAgentType,
+  {
+    accept: (kind: TUploadKind) => string;
+    hint: (kind: TUploadKind) => string;
+    upload: (sessionId: string, file: File) => WizardCall;
+    uploadFailure: string;
+    labels: DatabaseFieldsValue;
+    /** The checked database call, or null when a field is missing (the message is shown). */
+    database: (
+      sessionId: string,
+      sourceType: string,
+      fields: DatabaseFieldsValue,
+    ) => WizardCall | null;
+    databaseFailure: string;
+  }
+> = {
+  rag: {
+    accept: () => '.pdf,.csv,.txt,.xlsx',
+    hint: () => 'Supports: PDF, CSV, TXT, Excel files',
+    upload: ragCalls.upload,
+    uploadFailure: 'File upload failed',
+    labels: { uri: 'Connection URI', database: 'Database Name', table: 'Table / Collection' },
+    database: (session_id, source_type, { uri, database, table }) => {
+      const form = { source_type, uri, database, collection_or_table: table };
+      const request = checked(ZRagDatabaseSourceRequest, { session_id, ...form });
+      return request && ragCalls.database(session_id, trimmed(form));
+    },
+    databaseFailure: 'DB configuration failed.',
+  },
+  sql: {
+    accept: (kind) => UPLOAD_EXTENSIONS[kind],
+    hint: (kind) => (kind === 'csv' ? 'Supports: CSV files' : 'Supports: Excel (.xlsx) files'),
+    upload: sqlCalls.upload,
+    uploadFailure: 'Failed to upload file.',
+    labels: { uri: 'Database URI', database: 'Database Name', table: 'Table Name' },
+    database: (session_id, _sourceType, { uri, database, table }) => {
+      const form = { db_uri: uri, db_name: database, table_name: table };
+      const request = checked(ZSqlDatabaseSourceRequest, { session_id, ...form });
+      return request && sqlCalls.database(session_id, trimmed(form));
+    },
+    databaseFailure: 'Failed to save DB config.',
+  },
+};
+
+function trimmed<T extends Record<string, string>>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.trim()])) as T;
+}
+
+/** Step 3: the file to upload, or the database to connect, for the source chosen in step 2. */
+export function SourceDetailsStep(props: WizardStepProps) {
+  const { type, sessionId, pipeline, busy, save, advance } = props;
+  const kind = KINDS[type];
+  const config = pipeline?.config;
+  const sourceType = config?.source_type ?? '';
+  const done = pipeline?.steps.some((step) => step.key === 'source_details' && step.complete);
+  const [file, setFile] = useState<File | null>(null);
+  const savedDb = config?.database;
+  const initialDb: DatabaseFieldsValue =
+    savedDb && savedDb.type === sourceType
+      ? { uri: savedDb.uri, database: savedDb.database, table: savedDb.table }
+      : { uri: '', database: '', table: '' };
+  const [db, setDb] = useState(initialDb);
+
+  if (isFileSourceType(sourceType)) {
+    const kept = config?.file?.summary.kind === sourceType ? config.file : null;
+    const upload = async () => {
+      // The file already uploaded stays unless another one is picked.
+      if (!file) return kept && done ? advance() : notify.error(NO_FILE_SELECTED);
+      if (await save(kind.upload(sessionId, file), kind.uploadFailure)) advance();
+    };
+    return (
+      <FileUploadFields
+        accept={kind.accept(sourceType)}
+        hint={kind.hint(sourceType)}
+        file={file}
+        saved={kept && { name: kept.original_name, size: kept.size_bytes }}
+        onFile={setFile}
+        busy={busy}
+        onSubmit={() => void upload()}
+      />
+    );
+  }
+
+  const connect = async () => {
+    // The saved connection, unchanged, needs no second check (its password is masked here).
+    const unchanged = (Object.keys(db) as (keyof DatabaseFieldsValue)[]).every(
+      (field) => db[field].trim() === initialDb[field],
+    );
+    if (done && unchanged) return advance();
+    const call = kind.database(sessionId, sourceType, db);
+    if (call && (await save(call, kind.databaseFailure))) advance();
+  };
+  return (
+    <DatabaseFields
+      labels={kind.labels}
+      uriPlaceholder={URI_PLACEHOLDERS[sourceType] ?? ''}
+      value={db}
+      onChange={setDb}
+      busy={busy}
+      onSubmit={() => void connect()}
+    />
+  );
+}

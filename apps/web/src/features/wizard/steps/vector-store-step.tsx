@@ -1,0 +1,161 @@
+import {
+  DEFAULT_DISTANCE_METRIC,
+  DEFAULT_VECTOR_DIMENSIONS,
+  VECTOR_STORE_LABELS,
+  VECTOR_STORES,
+  ZLocalVectorDbRequest,
+  ZPineconeCredentialsRequest,
+  type TDistanceMetric,
+  type TRagConfigView,
+  type TVectorStore,
+} from '@agentloom/contracts';
+import { useState } from 'react';
+import { Select, TextField } from '../../../components/ui';
+import { ChoiceCards, StepForm, SubmitButton, type Choice } from '../step-fields';
+import { ragCalls } from '../wizard-api';
+import { checked, type WizardStepProps } from '../wizard-step';
+
+const CHOICES: Choice<TVectorStore>[] = VECTOR_STORES.map((store) => ({
+  value: store,
+  label: VECTOR_STORE_LABELS[store],
+  description: store === 'pinecone' ? 'Managed cloud index' : 'Self-hosted server',
+}));
+
+/** Where each self-hosted store listens by default, offered as the URL placeholder. */
+const LOCAL_STORE_URLS: Record<Exclude<TVectorStore, 'pinecone'>, string> = {
+  chromadb: 'http://localhost:8000',
+  qdrant: 'http://localhost:6333',
+  milvus: 'http://localhost:19530',
+};
+
+const DISTANCE_OPTIONS: { value: TDistanceMetric; label: string }[] = [
+  { value: 'cosine', label: 'Cosine' },
+  { value: 'euclidean', label: 'Euclidean' },
+  { value: 'dot', label: 'Dot Product' },
+];
+
+/**
+ * RAG step 5 (SPEC §4): the store choice saves at once and stays on the step for its settings;
+ * the settings save and advance.
+ */
+export function VectorStoreStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
+  const stored = (pipeline?.config as TRagConfigView | undefined)?.vector_store ?? null;
+  const done = pipeline?.steps.some((step) => step.key === 'vector_store' && step.complete);
+  const [pinecone, setPinecone] = useState({
+    apiKey: '',
+    environment: stored?.environment ?? '',
+    indexName: stored?.index_name ?? '',
+  });
+  const [local, setLocal] = useState({
+    url: stored?.url ?? '',
+    dimensions: stored?.dimensions ? String(stored.dimensions) : '',
+    metric: stored?.distance_metric ?? DEFAULT_DISTANCE_METRIC,
+  });
+  const vectorDb = stored?.vector_db ?? '';
+
+  function choose(store: TVectorStore) {
+    void save(ragCalls.vectorDb(sessionId, store), 'Failed to set vector DB.');
+  }
+
+  async function savePinecone() {
+    const fields = {
+      api_key: pinecone.apiKey.trim(),
+      environment: pinecone.environment.trim(),
+      index_name: pinecone.indexName.trim(),
+    };
+    // The key on record (masked, never shown) is kept when nothing else changed.
+    const unchanged =
+      fields.environment === stored?.environment && fields.index_name === stored.index_name;
+    if (!fields.api_key && stored?.api_key && unchanged && done) return advance();
+    if (!checked(ZPineconeCredentialsRequest, { session_id: sessionId, ...fields })) return;
+    if (await save(ragCalls.pinecone(sessionId, fields), 'Failed to configure Pinecone.')) {
+      advance();
+    }
+  }
+
+  async function saveLocal() {
+    const fields = {
+      vector_db: vectorDb,
+      url: local.url.trim(),
+      dimensions: local.dimensions.trim() || String(DEFAULT_VECTOR_DIMENSIONS),
+      distance_metric: local.metric,
+    };
+    if (!checked(ZLocalVectorDbRequest, { session_id: sessionId, ...fields })) return;
+    const call = ragCalls.localVectorDb(sessionId, fields);
+    if (await save(call, 'Failed to configure local vector DB.')) advance();
+  }
+
+  return (
+    <div className="space-y-6">
+      <ChoiceCards
+        label="Vector store"
+        choices={CHOICES}
+        selected={vectorDb}
+        busy={busy}
+        onChoose={choose}
+      />
+      {vectorDb === 'pinecone' && (
+        <StepForm onSubmit={() => void savePinecone()}>
+          <TextField
+            type="password"
+            label="API Key"
+            value={pinecone.apiKey}
+            onChange={(event) => setPinecone({ ...pinecone, apiKey: event.target.value })}
+            hint={
+              stored?.api_key ? `Saved key ${stored.api_key}. Leave empty to keep it.` : undefined
+            }
+            autoComplete="off"
+            required
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField
+              label="Environment"
+              placeholder="us-west1-gcp"
+              value={pinecone.environment}
+              onChange={(event) => setPinecone({ ...pinecone, environment: event.target.value })}
+              required
+            />
+            <TextField
+              label="Index Name"
+              value={pinecone.indexName}
+              onChange={(event) => setPinecone({ ...pinecone, indexName: event.target.value })}
+              required
+            />
+          </div>
+          <SubmitButton busy={busy} label="Save & Continue" busyLabel="Saving…" />
+        </StepForm>
+      )}
+      {vectorDb && vectorDb !== 'pinecone' && (
+        <StepForm onSubmit={() => void saveLocal()}>
+          <TextField
+            type="url"
+            label="Database URL"
+            placeholder={LOCAL_STORE_URLS[vectorDb]}
+            value={local.url}
+            onChange={(event) => setLocal({ ...local, url: event.target.value })}
+            required
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField
+              type="number"
+              label="Vector Dimensions"
+              placeholder={String(DEFAULT_VECTOR_DIMENSIONS)}
+              min={1}
+              value={local.dimensions}
+              onChange={(event) => setLocal({ ...local, dimensions: event.target.value })}
+            />
+            <Select
+              label="Distance Metric"
+              value={local.metric}
+              options={DISTANCE_OPTIONS}
+              onChange={(event) =>
+                setLocal({ ...local, metric: event.target.value as TDistanceMetric })
+              }
+            />
+          </div>
+          <SubmitButton busy={busy} label="Save & Continue" busyLabel="Saving…" />
+        </StepForm>
+      )}
+    </div>
+  );
+}

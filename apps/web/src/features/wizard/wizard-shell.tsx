@@ -1,0 +1,122 @@
+import type { TAgentType } from '@agentloom/contracts';
+import { useCallback, useEffect, type ComponentType } from 'react';
+import { Link } from 'react-router-dom';
+import { Alert, buttonClasses, PageContainer, Spinner } from '../../components/ui';
+import { errorDetail } from '../../lib/api';
+import { notify } from '../../lib/notify';
+import { STORAGE_KEYS } from '../../lib/storage';
+import { BuildStep } from './steps/build-step';
+import { firstUnfinishedStep, nextStep, useWizardRoute } from './step-navigation';
+import { usePipeline, useWizardMutations, type WizardCall } from './wizard-api';
+import { WizardLayout } from './wizard-layout';
+import type { WizardStep, WizardStepProps } from './wizard-step';
+
+/**
+ * A wizard's step table: the contracts' steps in their order, each with its screen (the compiler
+ * wants one for every key), then Build (SPEC §2: nine RAG steps, eight SQL steps).
+ */
+export function stepTable<K extends string>(
+  order: readonly { key: K; label: string }[],
+  screens: Record<K, ComponentType<WizardStepProps>>,
+): WizardStep[] {
+  return [
+    ...order.map(({ key, label }) => ({ key, label, Component: screens[key] })),
+    { key: 'build', label: 'Build', Component: BuildStep },
+  ];
+}
+
+/**
+ * The frame of both wizards: it reads the agent from the server, finds the step in the URL and
+ * shows that row of the wizard's step table. The steps keep no copy of the answers beyond the
+ * form being edited; what they show comes from `GET /pipelines/{id}`.
+ */
+export function WizardShell({
+  type,
+  title,
+  description,
+  steps,
+}: {
+  type: TAgentType;
+  title: string;
+  description: string;
+  steps: readonly WizardStep[];
+}) {
+  const total = steps.length;
+  const { sessionId, requested, goTo } = useWizardRoute(type, total);
+  const pipeline = usePipeline(sessionId);
+  const mutations = useWizardMutations(type);
+  const { busy } = mutations;
+  const { mutateAsync } = mutations.save;
+
+  useEffect(() => {
+    // SPEC §9: the build screens still read the session from local storage.
+    if (sessionId) localStorage.setItem(STORAGE_KEYS.sessionId, sessionId);
+  }, [sessionId]);
+
+  const save = useCallback(
+    async (call: WizardCall, failure: string): Promise<boolean> => {
+      try {
+        await mutateAsync(call);
+        return true;
+      } catch (error) {
+        notify.error(failure, errorDetail(error));
+        return false;
+      }
+    },
+    [mutateAsync],
+  );
+
+  const agent = pipeline.data;
+  // Another type's id in this wizard is as unknown as an id that does not exist.
+  const mismatch = agent !== undefined && agent.agent_type !== type;
+  if (sessionId && (pipeline.isError || mismatch)) {
+    return (
+      <PageContainer size="md" className="space-y-4 py-10">
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{title}</h1>
+        <Alert>{errorDetail(pipeline.error) ?? 'This agent could not be loaded.'}</Alert>
+        <Link to="/dashboard?view=agents" className={buttonClasses('outline')}>
+          Back to My Agents
+        </Link>
+      </PageContainer>
+    );
+  }
+  if (sessionId && !agent) {
+    return (
+      <PageContainer size="md" className="grid min-h-64 place-items-center">
+        <Spinner size="lg" label="Loading your agent…" />
+      </PageContainer>
+    );
+  }
+
+  const step = !agent ? 1 : (requested ?? firstUnfinishedStep(agent, total));
+  const current = steps[step - 1]!;
+  const { Component } = current;
+  return (
+    <WizardLayout
+      title={title}
+      description={description}
+      labels={steps.map((row) => row.label)}
+      step={step}
+      busy={busy}
+      onPrevious={() => goTo(sessionId, step - 1)}
+    >
+      <Component
+        // A step opened again starts from the server's answers, not from an abandoned edit.
+        key={`${sessionId}:${current.key}`}
+        type={type}
+        sessionId={sessionId}
+        pipeline={agent}
+        busy={busy}
+        mutations={mutations}
+        save={save}
+        advance={() => goTo(sessionId, nextStep(step, total))}
+        created={(id) => {
+          // The new agent's step 1 replaces the blank form in history: Back returns to the
+          // agent's own first step instead of a form that would create it a second time.
+          goTo(id, 1, true);
+          goTo(id, 2);
+        }}
+      />
+    </WizardLayout>
+  );
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "builds" ADD COLUMN "snapshot" JSONB;
