@@ -52,6 +52,8 @@ export const PINS = {
   pytest: 'pytest==9.2.0',
   pyflakes: 'pyflakes==4.1.0',
   pandasai: 'pandasai==2.3.2',
+  // PandasAI 2.x imports yaml without declaring it (it came in through LiteLLM before).
+  pyyamlForPandasAI: 'PyYAML==6.0.4',
   // PandasAI 2.x requires exactly pandas 1.5.3 and openai < 2; pandas 1.5 needs numpy 1.
   pandasForPandasAI: 'pandas==1.5.3',
   numpyForPandasAI: 'numpy==1.26.4',
@@ -79,6 +81,7 @@ export function universePins(universe: Universe): Pin[] {
     return [
       ...shared,
       PINS.pandasai,
+      PINS.pyyamlForPandasAI,
       PINS.pandasForPandasAI,
       PINS.numpyForPandasAI,
       PINS.openaiForPandasAI,
@@ -187,7 +190,7 @@ function runtimePins(manifest: AgentManifest): Pin[] {
   }
   if (manifest.sql) {
     const engine = SQL_FRAMEWORKS_SPEC[manifest.sql.framework].engine;
-    if (engine === 'pandasai') pins.push(PINS.pandasai);
+    if (engine === 'pandasai') pins.push(PINS.pandasai, PINS.pyyamlForPandasAI);
     if (engine === 'vanna') pins.push(PINS.vanna, PINS.sqlalchemy, PINS.pandas);
     if (engine === 'sql_query') pins.push(PINS.sqlalchemy);
   }

@@ -466,7 +466,7 @@ for name in modules:
 renames = {"python-dotenv": "dotenv", "chromadb-client": "chromadb", "qdrant-client": "qdrant_client",
            "sentence-transformers": "sentence_transformers", "psycopg2-binary": "psycopg2",
            "milvus-lite": "milvus_lite", "pymysql": "pymysql", "sqlalchemy": "sqlalchemy",
-           "google-genai": "google.genai"}
+           "google-genai": "google.genai", "pyyaml": "yaml"}
 libraries = []
 for line in open("requirements.txt", encoding="utf-8"):
     line = line.strip()
