@@ -165,6 +165,7 @@ export class DataSourcesService {
     return withDeadline(
       checkDataSourceTarget(parsed, {
         strict: this.config.DATA_SOURCE_STRICT,
+        allowedHosts: this.config.DATA_SOURCE_ALLOWED_HOSTS,
         platformEndpoints: this.platformEndpoints,
       }),
       timeoutMs,
