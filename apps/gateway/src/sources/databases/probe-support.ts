@@ -1,4 +1,5 @@
 import type { TDatabaseColumn } from '@agentloom/contracts';
+import { Logger } from '@nestjs/common';
 import { DatabaseUriParts, redactSecret } from './database-uri';
 import {
   InvalidDataSourceError,
@@ -37,6 +38,8 @@ export interface ProbeStep {
   /** Set once the server accepted the connection and the sign-in, to word failures accordingly. */
   connected: boolean;
 }
+
+const logger = new Logger('DataSources');
 
 /** How long a polite goodbye may take after a successful probe before the socket is cut. */
 const CLOSE_GRACE_MS = 500;
@@ -158,13 +161,17 @@ function describeFailure(error: unknown, server: ProbedServer, step: ProbeStep):
     return error;
   }
   const where = `the ${server.label} server at ${formatEndpoint(server.endpoint)}`;
-  const prefix = step.connected
-    ? `${capitalize(where)} could not be inspected`
-    : `Could not connect to ${where}`;
   // Scrubbed before the full stop is added, in case the password is what ends the sentence.
-  return new UnreachableDataSourceError(
-    `${prefix}: ${asSentence(scrub(reasonOf(error, step.deadline)))}`,
-  );
+  const reason = asSentence(scrub(reasonOf(error, step.deadline)));
+  if (!step.connected) {
+    // Refused, reset, closed, timed out or a wrong password read alike: distinct answers would map
+    // which ports of a host listen and what runs there. The reason goes to the server log only.
+    logger.warn(`Could not connect to ${where}: ${reason}`);
+    return new UnreachableDataSourceError(
+      `Could not connect to ${where}. Check the host, port, user name and password, and that the server accepts connections from this server.`,
+    );
+  }
+  return new UnreachableDataSourceError(`${capitalize(where)} could not be inspected: ${reason}`);
 }
 
 function reasonOf(error: unknown, deadline: Deadline): string {
