@@ -110,6 +110,10 @@ export const ZGatewayEnv = z.object({
     .default(120),
   /** Previews held in memory at once (least recently used are unloaded first). */
   PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Previews one user may hold loaded at once; their least recently used makes room. */
+  PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */
+  PREVIEW_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
   /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */
   PREVIEW_IDLE_MINUTES: z.coerce
     .number()
