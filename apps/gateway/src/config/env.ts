@@ -110,6 +110,10 @@ export const ZGatewayEnv = z.object({
     .default(120),
   /** Previews held in memory at once (least recently used are unloaded first). */
   PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Builds one user may have running at once; another answers 429 until one finishes. */
+  MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
+  MAX_PIPELINES_PER_USER: z.coerce.number().int().min(1).default(100),
   /** Previews one user may hold loaded at once; their least recently used makes room. */
   PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
   /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */

@@ -19,14 +19,20 @@ export type PipelineChanges = Partial<
 export class PipelinesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(data: {
-    id: string;
-    userId: string;
-    name: string;
-    nameKey: string;
-    agentType: AgentType;
-  }): Promise<Pipeline> {
-    return this.prisma.client.pipeline.create({ data });
+  /**
+   * Creates the pipeline unless the user already keeps `maxPipelines` (then null). The user's row
+   * is locked first, so concurrent creates of one user are counted one after the other.
+   */
+  create(
+    data: { id: string; userId: string; name: string; nameKey: string; agentType: AgentType },
+    maxPipelines: number,
+  ): Promise<Pipeline | null> {
+    return this.prisma.client.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${data.userId}::uuid FOR UPDATE`;
+      const kept = await tx.pipeline.count({ where: { userId: data.userId } });
+      if (kept >= maxPipelines) return null;
+      return tx.pipeline.create({ data });
+    });
   }
 
   listByOwner(userId: string): Promise<Pipeline[]> {
