@@ -14,7 +14,11 @@ describe('per-user quotas', () => {
 
   beforeAll(async () => {
     // No worker runs here: a started build stays Building, as a long one would.
-    t = await createTestApp({ MAX_CONCURRENT_BUILDS_PER_USER: '2', MAX_PIPELINES_PER_USER: '3' });
+    t = await createTestApp({
+      MAX_CONCURRENT_BUILDS_PER_USER: '2',
+      MAX_PIPELINES_PER_USER: '3',
+      MAX_STORED_BYTES_PER_USER: '4096',
+    });
     fixtures = mkdtempSync(path.join(tmpdir(), 'quotas-'));
     csv = path.join(fixtures, 'sales.csv');
     await writeFile(csv, 'region,amount\nNorth,120\nSouth,80\n');
@@ -63,5 +67,43 @@ describe('per-user quotas', () => {
       detail: 'You have 3 agents, the most an account may keep. Delete one to create another.',
     });
     expect(await t.prisma.pipeline.count({ where: { userId: user.id } })).toBe(3);
+  });
+
+  it('answers 413 to an upload beyond MAX_STORED_BYTES_PER_USER; a replaced file is not counted', async () => {
+    const user = await signUpAndLogIn(t.http, 'hoarder');
+    // About `bytes` long, in whole rows.
+    const csvOf = (bytes: number) =>
+      Buffer.from(`region,amount\n${'North,1\n'.repeat(Math.floor((bytes - 14) / 8))}`);
+    const agent = async () => {
+      const { body } = await t.http
+        .post('/pipelines')
+        .set(user.auth)
+        .send({ name: `Files ${Math.random()}`, agent_type: 'rag' })
+        .expect(201);
+      const id = body.session_id as string;
+      await t.http
+        .post('/rag/api/source')
+        .set(user.auth)
+        .type('form')
+        .send({ session_id: id, source_type: 'csv' })
+        .expect(200);
+      return id;
+    };
+    const upload = (id: string, bytes: number) =>
+      t.http
+        .post('/rag/api/source/upload')
+        .set(user.auth)
+        .field('session_id', id)
+        .attach('file', csvOf(bytes), { filename: 'sales.csv' });
+
+    const first = await agent();
+    await upload(first, 3000).expect(200);
+    await upload(first, 3000).expect(200); // replaces its own file
+    const refused = await upload(await agent(), 3000);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({
+      detail:
+        "Your agents' files already take 3 KB of the 4 KB an account may store. Delete an agent or remove its file, then upload again.",
+    });
   });
 });

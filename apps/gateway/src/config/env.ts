@@ -114,6 +114,12 @@ export const ZGatewayEnv = z.object({
   MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
   /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
   MAX_PIPELINES_PER_USER: z.coerce.number().int().min(1).default(100),
+  /** Bytes of uploaded source files one user's agents may keep together (default 1 GiB); 413 beyond. */
+  MAX_STORED_BYTES_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024),
   /** Previews one user may hold loaded at once; their least recently used makes room. */
   PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
   /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */

@@ -59,6 +59,15 @@ export class PipelinesRepository {
     return count === 1 ? this.findOwned(id, userId) : null;
   }
 
+  /** Bytes of the uploads the user's agents keep, leaving out one agent (whose file is replaced). */
+  async storedUploadBytes(userId: string, exceptPipelineId: string): Promise<number> {
+    const [row] = await this.prisma.client.$queryRaw<{ total: bigint | null }[]>`
+      SELECT SUM((config -> 'file' ->> 'size_bytes')::bigint) AS total
+      FROM pipelines
+      WHERE user_id = ${userId}::uuid AND id <> ${exceptPipelineId}::uuid AND source_file IS NOT NULL`;
+    return Number(row?.total ?? 0);
+  }
+
   async deleteOwned(id: string, userId: string): Promise<boolean> {
     const { count } = await this.prisma.client.pipeline.deleteMany({ where: { id, userId } });
     return count === 1;
