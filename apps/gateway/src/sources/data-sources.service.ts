@@ -148,6 +148,7 @@ export class DataSourcesService {
           table,
           columns: report.columns,
           approximate_rows: report.approximateRows,
+          privilege_warning: report.privilegeWarning ?? null,
           checked_at: new Date().toISOString(),
         },
       };

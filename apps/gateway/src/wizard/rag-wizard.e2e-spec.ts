@@ -557,6 +557,10 @@ describe('RAG wizard API', () => {
           { name: 'opened_at', type: 'timestamp with time zone' },
         ],
         approximate_rows: 25,
+        // The test connects as postgres: the answer says so, and how to make a read-only login.
+        privilege_warning: expect.stringMatching(
+          /^This login can do anything on the server \(it is a superuser\)\. .*GRANT SELECT ON "public"\."tickets" TO agent_reader;$/,
+        ),
         checked_at: expect.any(String),
       });
       const view = await detail(alice, id);

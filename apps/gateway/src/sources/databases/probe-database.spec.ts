@@ -27,6 +27,11 @@ const PLATFORM = [
 ];
 
 /** What the wizard's service does: parse, guard, probe. */
+// The Postgres tests connect as postgres, a superuser.
+const SUPERUSER_WARNING = expect.stringMatching(
+  /^This login can do anything on the server \(it is a superuser\)\. The agent only reads: connect it with a read-only login instead, for example CREATE ROLE agent_reader LOGIN PASSWORD '…'; GRANT CONNECT ON DATABASE "[^"]+" TO agent_reader; GRANT USAGE ON SCHEMA "\w+" TO agent_reader; GRANT SELECT ON "\w+"\."\w+" TO agent_reader;$/,
+) as unknown as string;
+
 async function probe(
   type: TDatabaseSourceType,
   uri: string,
@@ -167,6 +172,7 @@ describe('probeDatabase', () => {
           { name: 'amount', type: 'numeric' },
         ],
         approximateRows: 120,
+        privilegeWarning: SUPERUSER_WARNING,
       });
     });
 
@@ -179,6 +185,7 @@ describe('probeDatabase', () => {
           { name: 'goal', type: 'numeric(12,2)' },
         ],
         approximateRows: 2,
+        privilegeWarning: SUPERUSER_WARNING,
       });
     });
 
@@ -191,6 +198,7 @@ describe('probeDatabase', () => {
           { name: 'amount', type: 'numeric' },
         ],
         approximateRows: 20,
+        privilegeWarning: SUPERUSER_WARNING,
       });
     });
 
@@ -264,7 +272,16 @@ describe('probeDatabase', () => {
         { name: 'placed_at', type: 'datetime' },
       ],
       approximateRows: 3,
+      // The probe user may only SELECT.
+      privilegeWarning: null,
     };
+
+    it('warns when the login can do more than read, and says how to make a read-only one', async () => {
+      const report = await probe('mysql', `mysql://root@127.0.0.1:3306/${DATABASE}`, target);
+      expect(report.privilegeWarning).toBe(
+        `This login can do anything on the server. The agent only reads: connect it with a read-only login instead, for example CREATE USER 'agent_reader'@'%' IDENTIFIED BY '…'; GRANT SELECT ON \`${DATABASE}\`.\`orders\` TO 'agent_reader'@'%';`,
+      );
+    });
 
     it.each([
       ['a raw', MARIADB_PASSWORD],

@@ -11,6 +11,18 @@ import { CheckedTarget } from './network-guard';
 export interface DatabaseProbeReport {
   columns: TDatabaseColumn[] | null;
   approximateRows: number | null;
+  /** When the login can do more than read (write, read server files, superuser): what and how to fix it. */
+  privilegeWarning?: string | null;
+}
+
+/**
+ * The agent only reads, and its SQL guard and read-only transaction are the walls in front of the
+ * database: a login that can do more makes any gap in them worse. Says what the login can do and
+ * how to make a read-only one.
+ */
+export function privilegeWarning(powers: string[], howToFix: string): string | null {
+  if (powers.length === 0) return null;
+  return `This login can ${powers.join(', ')}. The agent only reads: connect it with a read-only login instead, for example ${howToFix}`;
 }
 
 export interface ProbeTarget {
