@@ -25,6 +25,9 @@ export async function startGateway({ port, dataDir, env = {} }) {
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Production refuses loopback data sources; the bench's databases run on this machine.
+      DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
       DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(48).toString('base64url'),
       VAULT_MASTER_KEY: randomBytes(32).toString('base64'),

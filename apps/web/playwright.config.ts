@@ -83,7 +83,11 @@ export default defineConfig({
         HOST: '127.0.0.1',
         WEB_URL,
         CORS_ORIGINS: WEB_URL,
+        PUBLIC_URL: GATEWAY_URL,
+        // Production refuses loopback data sources; the specs' MariaDB and Postgres live there.
+        DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
         LOGIN_MAX_FAILURES: '1000',
+        RESET_MAX_REQUESTS: '1000',
         OPENAI_BASE_URL: `${LLM_URL}/v1`,
         GROQ_BASE_URL: `${LLM_URL}/v1`,
         DEEPSEEK_BASE_URL: `${LLM_URL}/v1`,

@@ -31,3 +31,4 @@ export {
   type TableSchema,
 } from './sql-engines';
 export { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
+export { ALLOWED_SQL_FUNCTIONS } from './sql-functions';

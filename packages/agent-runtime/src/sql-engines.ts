@@ -189,9 +189,9 @@ class SqliteEngine implements SqlEngine {
     });
   }
 
-  /** The kept copy of the database plus the worker's own, which is about the same size. */
+  /** The kept copy of the database, the worker's own, and SQLite's heap cap inside it. */
   memoryBytes(): number {
-    return 2 * this.worker.databaseBytes();
+    return this.worker.memoryCapBytes();
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Parser as MySqlParser } from 'node-sql-parser/build/mysql';
 import { Parser as PostgresParser } from 'node-sql-parser/build/postgresql';
 import { Parser as SqliteParser } from 'node-sql-parser/build/sqlite';
+import { ALLOWED_SQL_FUNCTIONS, NOT_CALLS } from './sql-functions';
 import { lexSql, type SqlToken } from './sql-lexer';
 
 export type SqlDialect = 'sqlite' | 'postgresql' | 'mysql';
@@ -138,6 +139,12 @@ export function guardSelect(sql: string, dialect: SqlDialect, o: { rowLimit: num
   }
   const inner = forbiddenNode(top);
   if (inner) throw refuse(`${ONLY_SELECT}; the model's query contains ${inner}.`);
+  const call = forbiddenCall(code, dialect);
+  if (call) {
+    throw refuse(
+      `The query calls ${call}(), which previews do not run: only aggregate, text, date, math and conditional functions are allowed.`,
+    );
+  }
 
   return withRowLimit(statement, code, o.rowLimit, refuse);
 }
@@ -173,6 +180,49 @@ function wordAt(code: SqlToken[], index: number): string {
 
 function isWord(token: SqlToken | undefined, word: string): boolean {
   return token?.kind === 'word' && token.text.toUpperCase() === word;
+}
+
+/**
+ * The first function the query calls that is not on the dialect's allowlist (sql-functions.ts).
+ * A call is a name followed by "(" — a plain word, or a quoted identifier ("pg_sleep"(1) is a
+ * call in PostgreSQL and SQLite); a schema in front (pg_catalog.pg_sleep) does not change the
+ * name. Not calls: keywords such as IN ( or OVER (, a name after AS (an alias's column list or
+ * a sized type), and a CTE's column list (WITH t(a) AS (…)).
+ */
+function forbiddenCall(code: SqlToken[], dialect: SqlDialect): string | undefined {
+  const allowed = ALLOWED_SQL_FUNCTIONS[dialect];
+  for (let i = 0; i + 1 < code.length; i++) {
+    const open = code[i + 1]!;
+    if (open.text !== '(') continue;
+    const name = calledName(code[i]!);
+    if (name === undefined || allowed.has(name)) continue;
+    if (code[i]!.kind === 'word' && NOT_CALLS.has(name)) continue;
+    if (isWord(code[i - 1], 'AS')) continue;
+    const close = code.findIndex(
+      (token, at) => at > i + 1 && token.text === ')' && token.depth === open.depth,
+    );
+    const after = code[close + 1];
+    const then = code[close + 2];
+    if (
+      isWord(after, 'AS') &&
+      (then?.text === '(' || isWord(then, 'MATERIALIZED') || isWord(then, 'NOT'))
+    ) {
+      continue;
+    }
+    return name;
+  }
+  return undefined;
+}
+
+function calledName(token: SqlToken): string | undefined {
+  if (token.kind === 'word') return token.text.toLowerCase();
+  const quote = token.text[0];
+  if (token.kind !== 'text' || !(quote === '"' || quote === '`' || quote === '[')) return undefined;
+  const closing = quote === '[' ? ']' : quote;
+  return token.text
+    .slice(1, -1)
+    .replaceAll(closing + closing, closing)
+    .toLowerCase();
 }
 
 /** FOR UPDATE / FOR SHARE / FOR NO KEY UPDATE / FOR KEY SHARE, or MySQL's LOCK IN SHARE MODE. */

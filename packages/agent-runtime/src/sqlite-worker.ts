@@ -27,7 +27,14 @@ const initSqlJs = require(workerData.sqlJsPath);
 
 // Read-only from the start when opened from a file; after 'seal' when loaded row by row.
 let readOnly = Boolean(workerData.bytes);
-const ready = initSqlJs().then((SQL) => new SQL.Database(workerData.bytes || undefined));
+const ready = initSqlJs().then((SQL) => {
+  const db = new SQL.Database(workerData.bytes || undefined);
+  // The cap on SQLite's own allocations (process-wide inside this worker's WebAssembly module):
+  // a value, sort or temporary table that would need more fails with "out of memory" instead of
+  // growing the heap — SELECT zeroblob(900000000) took the gateway to 1.9 GB before.
+  db.run('PRAGMA hard_heap_limit = ' + workerData.heapLimitBytes);
+  return db;
+});
 
 function cell(value) {
   return value instanceof Uint8Array ? '<' + value.length + ' bytes>' : value;
@@ -55,6 +62,8 @@ const handlers = {
   // prepare() compiles the first statement only, so nothing can follow that in the same query.
   // (export() reopens the database, which resets its pragmas: another reason to set it here.)
   query(db, { sql, maxRows }) {
+    // Temporary tables and sorts in memory count against the heap limit (files would not).
+    db.run('PRAGMA temp_store = MEMORY');
     if (readOnly) db.run('PRAGMA query_only = ON');
     const statement = db.prepare(sql);
     try {
@@ -80,6 +89,15 @@ parentPort.on('message', async (message) => {
 });
 `;
 
+/** SQLite's heap inside one preview's worker unless told otherwise. */
+export const DEFAULT_SQLITE_HEAP_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The worker's JavaScript heap (rows in flight, messages): beyond it the worker is stopped by
+ * Node and the next request starts a fresh one.
+ */
+const WORKER_JS_HEAP_MB = 256;
+
 type Request =
   | { op: 'exec'; sql: string }
   | { op: 'insert'; sql: string; rows: SqliteValue[][] }
@@ -103,12 +121,18 @@ export class SqliteWorker {
   private nextId = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** How many times a worker was stopped for growing past its memory cap. */
+  recycled = 0;
 
   /**
    * @param bytes The database file to open read-only, or undefined for an empty database to load
    *   (writable until `seal`).
+   * @param heapLimitBytes SQLite's hard heap limit inside the worker.
    */
-  constructor(private bytes: Uint8Array | undefined) {}
+  constructor(
+    private bytes: Uint8Array | undefined,
+    readonly heapLimitBytes = DEFAULT_SQLITE_HEAP_LIMIT_BYTES,
+  ) {}
 
   exec(sql: string): Promise<void> {
     return this.run({ op: 'exec', sql }).then(() => undefined);
@@ -123,14 +147,35 @@ export class SqliteWorker {
     this.bytes = (await this.run({ op: 'seal' })) as Uint8Array;
   }
 
-  query(sql: string, o: { timeoutMs: number; maxRows?: number }): Promise<QueryResult> {
+  /**
+   * A query that hits the heap limit has grown the worker's WebAssembly memory, which never
+   * shrinks: the worker is recycled (stopped; the next request starts a fresh one from the
+   * sealed bytes) so one such question does not keep its memory for the preview's lifetime.
+   */
+  async query(sql: string, o: { timeoutMs: number; maxRows?: number }): Promise<QueryResult> {
     const request: Request = { op: 'query', sql, maxRows: o.maxRows ?? null };
-    return this.run(request, o.timeoutMs) as Promise<QueryResult>;
+    try {
+      return (await this.run(request, o.timeoutMs)) as QueryResult;
+    } catch (error) {
+      if (this.bytes && /out of memory/i.test((error as Error).message)) {
+        this.recycled += 1;
+        await this.stop(new Error('The SQL engine was recycled.'));
+        throw new Error(
+          `The query needed more than the ${Math.round(this.heapLimitBytes / 1024 / 1024)} MB a preview may use.`,
+        );
+      }
+      throw error;
+    }
   }
 
   /** The database file's size; the worker holds about as much again in its WebAssembly heap. */
   databaseBytes(): number {
     return this.bytes?.byteLength ?? 0;
+  }
+
+  /** At most what this engine may hold: the kept bytes, the worker's copy, SQLite's heap cap. */
+  memoryCapBytes(): number {
+    return 2 * this.databaseBytes() + this.heapLimitBytes;
   }
 
   async close(): Promise<void> {
@@ -176,7 +221,12 @@ export class SqliteWorker {
   private start(): Worker {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { sqlJsPath: require.resolve('sql.js'), bytes: this.bytes },
+      workerData: {
+        sqlJsPath: require.resolve('sql.js'),
+        bytes: this.bytes,
+        heapLimitBytes: this.heapLimitBytes,
+      },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_JS_HEAP_MB },
     });
     worker.unref(); // an idle engine must not keep the process alive; requests ref it
     worker.on('message', (reply: Reply) => {

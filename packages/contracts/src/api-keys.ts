@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { zText } from './text';
 import { LLM_PROVIDERS, ZLlmProvider } from './enums';
 
 export const ZApiKey = z.object({
   id: z.uuid(),
   provider: ZLlmProvider,
-  name: z.string().nullable(),
+  name: zText().nullable(),
   /** Masked: first 8 characters, `...`, last 4. The secret is fetched separately. */
-  key: z.string(),
+  key: zText(),
   created_at: z.iso.datetime(),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
@@ -16,8 +17,7 @@ export const ZApiKeyList = z.array(ZApiKey);
 export const API_KEY_MIN_LENGTH = 16;
 
 export const ZCreateApiKeyRequest = z.object({
-  provider: z
-    .string({ error: 'Provider is required.' })
+  provider: zText({ error: 'Provider is required.' })
     .trim()
     .toLowerCase()
     .pipe(
@@ -25,14 +25,12 @@ export const ZCreateApiKeyRequest = z.object({
         error: `Provider must be one of: ${LLM_PROVIDERS.join(', ')}.`,
       }),
     ),
-  key: z
-    .string({ error: 'Key is required.' })
+  key: zText({ error: 'Key is required.' })
     .trim()
     .min(API_KEY_MIN_LENGTH, { error: `Key must be at least ${API_KEY_MIN_LENGTH} characters.` })
     .max(512, { error: 'Key must be at most 512 characters.' })
     .regex(/^\S+$/, { error: 'Key must not contain spaces.' }),
-  name: z
-    .string()
+  name: zText()
     .trim()
     .max(100, { error: 'Name must be at most 100 characters.' })
     .transform((value) => (value === '' ? null : value))
@@ -40,7 +38,7 @@ export const ZCreateApiKeyRequest = z.object({
 });
 export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
 
-export const ZApiKeySecret = z.object({ key: z.string() });
+export const ZApiKeySecret = z.object({ key: zText() });
 export type TApiKeySecret = z.infer<typeof ZApiKeySecret>;
 
 /** The display mask of SPEC §3: first 8 characters, an ellipsis, the last 4; `********` if none. */

@@ -13,3 +13,4 @@ export * from './wizard-steps';
 export * from './previews';
 export * from './chunks';
 export * from './sizes';
+export * from './text';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from './text';
 import {
   ZAgentType,
   ZDistanceMetric,
@@ -21,8 +22,8 @@ export const AGENT_NAME_REQUIRED = 'Agent name is required.';
 
 export const ZCreatePipelineRequest = z
   .object({
-    name: z.string().trim().optional(),
-    agent_type: z.string().trim().toLowerCase().optional(),
+    name: zText().trim().optional(),
+    agent_type: zText().trim().toLowerCase().optional(),
   })
   .transform((body, context) => {
     const type = ZAgentType.safeParse(body.agent_type);
@@ -51,7 +52,7 @@ export const ZPipelineCreated = z.object({
   /** The pipeline's id; every wizard call carries it. */
   session_id: z.uuid(),
   id: z.uuid(),
-  name: z.string(),
+  name: zText(),
   agent_type: ZAgentType,
   status: ZPipelineStatus,
   created_at: z.iso.datetime(),
@@ -60,9 +61,9 @@ export type TPipelineCreated = z.infer<typeof ZPipelineCreated>;
 
 export const ZPipelineListItem = z.object({
   id: z.uuid(),
-  name: z.string(),
+  name: zText(),
   /** A one-line human summary of the configuration, e.g. "RAG over sales.csv · gpt-4o-mini · Streamlit". */
-  description: z.string(),
+  description: zText(),
   status: ZPipelineStatus,
   type: ZAgentType,
   created_at: z.iso.datetime(),
@@ -72,9 +73,9 @@ export type TPipelineListItem = z.infer<typeof ZPipelineListItem>;
 /** LLM settings as shown back: the key is masked, or named by the vault key it comes from. */
 export const ZLlmSettingsView = z.object({
   provider: ZLlmProvider.nullable(),
-  model: z.string().nullable(),
+  model: zText().nullable(),
   /** Masked (first 8, `...`, last 4) or null when no key is set. */
-  api_key: z.string().nullable(),
+  api_key: zText().nullable(),
   /** Set when the key is taken from the user's vault instead of typed into the wizard. */
   api_key_id: z.uuid().nullable(),
 });
@@ -83,14 +84,14 @@ export type TLlmSettingsView = z.infer<typeof ZLlmSettingsView>;
 export const ZVectorStoreView = z.object({
   vector_db: ZVectorStore,
   /** ChromaDB, Qdrant and Milvus. */
-  url: z.string().nullable(),
+  url: zText().nullable(),
   dimensions: z.number().int().nullable(),
   distance_metric: ZDistanceMetric.nullable(),
   /** Pinecone. */
-  environment: z.string().nullable(),
-  index_name: z.string().nullable(),
+  environment: zText().nullable(),
+  index_name: zText().nullable(),
   /** Pinecone API key, masked. */
-  api_key: z.string().nullable(),
+  api_key: zText().nullable(),
 });
 export type TVectorStoreView = z.infer<typeof ZVectorStoreView>;
 
@@ -101,7 +102,7 @@ export const ZRagConfigView = z.object({
   embedding_model: ZEmbeddingModel.nullable(),
   vector_store: ZVectorStoreView.nullable(),
   llm: ZLlmSettingsView,
-  system_prompt: z.string().nullable(),
+  system_prompt: zText().nullable(),
   ui: ZUiFramework.nullable(),
 });
 export type TRagConfigView = z.infer<typeof ZRagConfigView>;
@@ -111,7 +112,7 @@ export const ZSqlConfigView = z.object({
   file: ZUploadedFile.nullable(),
   database: ZDatabaseSource.nullable(),
   llm: ZLlmSettingsView,
-  system_prompt: z.string().nullable(),
+  system_prompt: zText().nullable(),
   framework: ZSqlFramework.nullable(),
   ui: ZUiFramework.nullable(),
 });
@@ -141,22 +142,22 @@ export type TRagWizardStep = (typeof RAG_WIZARD_STEPS)[number]['key'];
 export type TSqlWizardStep = (typeof SQL_WIZARD_STEPS)[number]['key'];
 
 export const ZWizardStepState = z.object({
-  key: z.string(),
-  label: z.string(),
+  key: zText(),
+  label: zText(),
   complete: z.boolean(),
 });
 
 const pipelineDetailBase = {
   id: z.uuid(),
   session_id: z.uuid(),
-  name: z.string(),
-  description: z.string(),
+  name: zText(),
+  description: zText(),
   status: ZPipelineStatus,
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   steps: z.array(ZWizardStepState),
   /** Labels of the steps still to complete before a build can start. */
-  missing_steps: z.array(z.string()),
+  missing_steps: z.array(zText()),
 };
 
 export const ZPipelineDetail = z.object({
@@ -180,15 +181,15 @@ export const ZPipelineConfig = z.object({
   vector_store: z
     .object({
       vector_db: ZVectorStore,
-      url: z.string().optional(),
+      url: zText().optional(),
       dimensions: z.number().int().optional(),
       distance_metric: ZDistanceMetric.optional(),
-      environment: z.string().optional(),
-      index_name: z.string().optional(),
+      environment: zText().optional(),
+      index_name: zText().optional(),
     })
     .optional(),
-  llm: z.object({ provider: ZLlmProvider.optional(), model: z.string().optional() }).optional(),
-  system_prompt: z.string().optional(),
+  llm: z.object({ provider: ZLlmProvider.optional(), model: zText().optional() }).optional(),
+  system_prompt: zText().optional(),
   framework: ZSqlFramework.optional(),
   ui: ZUiFramework.optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from './text';
 
 /** POST /rag/previews/{id}/start and /sql/previews/previews/{id}/start answer this (SPEC §7). */
 export const ZPreviewStarted = z.object({
@@ -15,8 +16,7 @@ export const PREVIEW_QUESTION_MAX_LENGTH = 2000;
 
 /** POST /p/{token}/ask: one question; the answer streams back as server-sent events. */
 export const ZPreviewQuestion = z.object({
-  question: z
-    .string()
+  question: zText()
     .trim()
     .min(1, { error: 'Type a question first.' })
     .max(PREVIEW_QUESTION_MAX_LENGTH, {
@@ -28,14 +28,14 @@ export type TPreviewQuestion = z.infer<typeof ZPreviewQuestion>;
 /** GET /p/{token}/info: what the preview page shows about the agent. */
 export const ZPreviewInfo = z.object({
   kind: z.enum(['rag', 'sql']),
-  name: z.string(),
+  name: zText(),
   ui: z.enum(['gradio', 'streamlit']),
-  source: z.string(),
+  source: zText(),
   /** RAG: how the preview retrieves; `note` explains a fallback to keyword search. */
   retrieval: z
     .object({
       mode: z.enum(['embeddings', 'keyword']),
-      note: z.string().optional(),
+      note: zText().optional(),
       chunks: z.number().int(),
     })
     .nullable(),

@@ -60,6 +60,11 @@ export const ZDatabaseSource = z.object({
   /** Null when the gateway does not open the source (SQLite files live where the agent runs). */
   columns: z.array(ZDatabaseColumn).nullable(),
   approximate_rows: z.number().int().nullable(),
+  /**
+   * Set when the login can do more than read (write, read server files, superuser): what it can
+   * do and how to make a read-only login. Absent in sources saved before the check existed.
+   */
+  privilege_warning: z.string().nullable().optional(),
   checked_at: z.iso.datetime(),
 });
 export type TDatabaseSource = z.infer<typeof ZDatabaseSource>;

@@ -1,21 +1,21 @@
 import { z } from 'zod';
+import { zText } from './text';
 
 export const ZUserProfile = z.object({
-  full_name: z.string().nullable(),
-  username: z.string(),
-  email: z.string(),
-  phone_number: z.string().nullable(),
-  bio: z.string().nullable(),
+  full_name: zText().nullable(),
+  username: zText(),
+  email: zText(),
+  phone_number: zText().nullable(),
+  bio: zText().nullable(),
   /** Path on the gateway (prefix it with the API base URL), or null when no picture is set. */
-  profile_picture_url: z.string().nullable(),
+  profile_picture_url: zText().nullable(),
   created_at: z.iso.datetime(),
 });
 export type TUserProfile = z.infer<typeof ZUserProfile>;
 
 /** Empty form fields clear the value. */
 const optionalText = (max: number, label: string) =>
-  z
-    .string()
+  zText()
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
     .transform((value) => (value === '' ? null : value))

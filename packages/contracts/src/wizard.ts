@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from './text';
 import {
   DEFAULT_DISTANCE_METRIC,
   DEFAULT_VECTOR_DIMENSIONS,
@@ -33,8 +34,7 @@ export const SYSTEM_PROMPT_MAX_LENGTH = 8000;
 
 /** A text field: trimmed, and '' is the same as absent. */
 const text = (max = 2000) =>
-  z
-    .string()
+  zText()
     .trim()
     .max(max, { error: `must be at most ${max} characters.` })
     .optional()
@@ -42,8 +42,7 @@ const text = (max = 2000) =>
 
 /** A choice from a fixed list, matched case-insensitively and answered in its canonical spelling. */
 const choice = <T extends readonly [string, ...string[]]>(values: T) =>
-  z
-    .string()
+  zText()
     .trim()
     .optional()
     .transform((value) =>
@@ -53,8 +52,7 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
     )
     .pipe(z.enum(values, { error: `must be one of: ${values.join(', ')}.` }).optional());
 
-const sessionId = z
-  .string({ error: SESSION_ID_REQUIRED })
+const sessionId = zText({ error: SESSION_ID_REQUIRED })
   .trim()
   .min(1, { error: SESSION_ID_REQUIRED });
 
@@ -250,7 +248,7 @@ export const SQL_FRAMEWORK_SOURCES = {
 /** What every wizard call answers: the session, a sentence, and the fields as saved (secrets masked). */
 export const ZWizardStepSaved = z.object({
   session_id: z.uuid(),
-  message: z.string(),
-  saved: z.record(z.string(), z.unknown()),
+  message: zText(),
+  saved: z.record(zText(), z.unknown()),
 });
 export type TWizardStepSaved = z.infer<typeof ZWizardStepSaved>;

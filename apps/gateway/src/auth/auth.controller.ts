@@ -56,16 +56,22 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @ApiQuery({ name: 'email', required: true })
   @ApiOkResponse({ type: MessageDto })
-  async forgotPassword(@Query() query: ForgotPasswordQueryDto): Promise<TMessageResponse> {
-    await this.auth.requestPasswordReset(query.email);
+  async forgotPassword(
+    @Query() query: ForgotPasswordQueryDto,
+    @Req() request: Request,
+  ): Promise<TMessageResponse> {
+    await this.auth.requestPasswordReset(query.email, request.ip ?? 'unknown');
     return { message: RESET_EMAIL_SENT };
   }
 
   @Post('reset-password')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: MessageDto })
-  async resetPassword(@Body() body: ResetPasswordDto): Promise<TMessageResponse> {
-    await this.auth.resetPassword(body);
+  async resetPassword(
+    @Body() body: ResetPasswordDto,
+    @Req() request: Request,
+  ): Promise<TMessageResponse> {
+    await this.auth.resetPassword(body, request.ip ?? 'unknown');
     return { message: 'Your password has been reset. You can now log in.' };
   }
 }

@@ -125,7 +125,12 @@ describe('accounts: signup and login', () => {
 describe('accounts: login throttling', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ LOGIN_MAX_FAILURES: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60' });
+    t = await createTestApp({
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_FAILURE_WINDOW_SECONDS: '60',
+      // The tests speak for several client addresses through X-Forwarded-For.
+      TRUST_PROXY_HOPS: '1',
+    });
     await resetLoginThrottle(t.redis);
   });
   afterAll(async () => {
@@ -155,28 +160,46 @@ describe('accounts: login throttling', () => {
       .expect(429);
   });
 
-  it('a successful login clears the count', async () => {
+  const login = (email: string, password: string, address = '203.0.113.1') =>
+    t.http.post('/auth/login').set('X-Forwarded-For', address).send({ email, password });
+
+  it("an attacker's own successful logins do not reset the count of guesses at a victim", async () => {
+    await resetLoginThrottle(t.redis);
+    const victim = await signUpAndLogIn(t.http, 'victim');
+    const attacker = await signUpAndLogIn(t.http, 'attacker');
+    for (let guess = 0; guess < 2; guess += 1) {
+      await login(victim.email, `guess-${guess}`).expect(401);
+      await login(attacker.email, attacker.password).expect(200);
+    }
+    await login(victim.email, 'guess-2').expect(401);
+    const blocked = await login(victim.email, 'guess-3');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(/^Too many failed login attempts\./);
+  });
+
+  it('counts guesses at one account from many addresses against the account', async () => {
+    await resetLoginThrottle(t.redis);
+    const victim = await signUpAndLogIn(t.http, 'victim');
+    for (let guess = 0; guess < 3; guess += 1) {
+      await login(victim.email, `guess-${guess}`, `198.51.100.${guess + 1}`).expect(401);
+    }
+    await login(victim.email, 'guess-3', '198.51.100.99').expect(429);
+    // The right password is held back as well until the window passes.
+    await login(victim.email, victim.password, '198.51.100.100').expect(429);
+  });
+
+  it("a successful login clears that account's own count only", async () => {
     await resetLoginThrottle(t.redis);
     const user = await signUpAndLogIn(t.http);
+    for (let i = 0; i < 2; i += 1) await login(user.email, 'wrong-password').expect(401);
+    await login(user.email, user.password).expect(200);
+    // The account starts again from zero; a fresh address has its own count.
     for (let i = 0; i < 2; i += 1) {
-      await t.http
-        .post('/auth/login')
-        .send({ email: user.email, password: 'wrong-password' })
-        .expect(401);
+      await login(user.email, 'wrong-password', '203.0.113.2').expect(401);
     }
-    await t.http
-      .post('/auth/login')
-      .send({ email: user.email, password: user.password })
-      .expect(200);
-    for (let i = 0; i < 2; i += 1) {
-      await t.http
-        .post('/auth/login')
-        .send({ email: user.email, password: 'wrong-password' })
-        .expect(401);
-    }
-    await t.http
-      .post('/auth/login')
-      .send({ email: user.email, password: user.password })
-      .expect(200);
+    await login(user.email, user.password, '203.0.113.2').expect(200);
+    // The first address keeps its two failures: one more reaches the limit.
+    await login(user.email, 'wrong-password').expect(401);
+    await login(user.email, user.password).expect(429);
   });
 });

@@ -19,7 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
 import { UsersRepository } from '../users/users.repository';
-import { LoginThrottleService } from './login-throttle.service';
+import { LoginThrottleService, ThrottleKeys } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
 import { PrincipalCache } from './principal-cache';
 import { PasswordResetRepository } from './password-reset.repository';
@@ -67,16 +67,19 @@ export class AuthService {
    * Wrong password and unknown e-mail get the same status, body and (through the decoy hash)
    * the same work, so the answer says nothing about which accounts exist.
    */
-  async login(request: TLoginRequest, clientKey: string): Promise<TLoginResponse> {
-    await this.throttle.assertAllowed(clientKey);
+  async login(request: TLoginRequest, address: string): Promise<TLoginResponse> {
+    const keys: ThrottleKeys = { address, email: request.email };
+    await this.throttle.assertLoginAllowed(keys);
     const user = await this.users.findByEmailWithPassword(request.email);
     const valid = await this.hasher.verify(user?.passwordHash ?? null, request.password);
     if (!user || !valid) {
-      await this.throttle.recordFailure(clientKey);
+      await this.throttle.recordLoginFailure(keys);
       throw new UnauthorizedException(INVALID_CREDENTIALS);
     }
-    await this.throttle.reset(clientKey);
-    const access_token = await this.jwt.signAsync({ sub: user.id });
+    await this.throttle.clearAccount(request.email);
+    // `iat` has one-second resolution; `iat_ms` lets a password change made later in the same
+    // second still sign this token out (see JwtStrategy).
+    const access_token = await this.jwt.signAsync({ sub: user.id, iat_ms: Date.now() });
     return {
       access_token,
       token_type: 'bearer',
@@ -85,10 +88,18 @@ export class AuthService {
   }
 
   /**
-   * Answers identically whether or not the account exists. The e-mail is sent in the
-   * background so the response time does not tell either.
+   * Answers identically whether or not the account exists: after the rate limit, which counts
+   * every request alike, the lookup, the token and the e-mail all happen after the answer, so
+   * neither the body nor the response time tells whether the account exists.
    */
-  async requestPasswordReset(email: string): Promise<void> {
+  async requestPasswordReset(email: string, address: string): Promise<void> {
+    await this.throttle.consumeResetRequest({ address, email });
+    void this.issueResetLink(email).catch((error: Error) =>
+      this.logger.error(`Could not issue a password reset: ${error.message}`),
+    );
+  }
+
+  private async issueResetLink(email: string): Promise<void> {
     const user = await this.users.findByEmailWithPassword(email);
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
@@ -100,14 +111,11 @@ export class AuthService {
     );
     const link = new URL('/reset-password', this.config.WEB_URL);
     link.searchParams.set('token', token);
-    void this.mail
-      .sendPasswordReset(user.email, link.toString(), ttlMinutes)
-      .catch((error: Error) =>
-        this.logger.error(`Could not send the reset e-mail: ${error.message}`),
-      );
+    await this.mail.sendPasswordReset(user.email, link.toString(), ttlMinutes);
   }
 
-  async resetPassword(request: TResetPasswordRequest): Promise<void> {
+  async resetPassword(request: TResetPasswordRequest, address: string): Promise<void> {
+    await this.throttle.consumeResetRequest({ address });
     if (!request.token) throw new BadRequestException(INVALID_RESET_TOKEN);
     if (request.new_password !== request.confirm_password) {
       throw new BadRequestException(PASSWORDS_DO_NOT_MATCH);

@@ -34,9 +34,13 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     if (!claims.success) throw new UnauthorizedException();
     const user = await this.findUser(claims.data.sub);
     if (!user) throw new UnauthorizedException();
-    if (claims.data.iat < Math.floor(user.passwordChangedAt.getTime() / 1000)) {
-      throw new UnauthorizedException();
-    }
+    // A token without iat_ms is only known to the second: one issued in the very second of the
+    // change may predate it, so it is refused too.
+    const { iat, iat_ms: issuedMs } = claims.data;
+    const changedMs = user.passwordChangedAt.getTime();
+    const predatesChange =
+      issuedMs !== undefined ? issuedMs < changedMs : iat <= Math.floor(changedMs / 1000);
+    if (predatesChange) throw new UnauthorizedException();
     return user;
   }
 

@@ -3,53 +3,104 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
 
+/** What a login or a password-reset request is counted against. */
+export interface ThrottleKeys {
+  /** The client's address (behind TRUST_PROXY_HOPS proxies). */
+  address: string;
+  /** The e-mail the request names, lower-cased; absent for a reset by token. */
+  email?: string;
+}
+
 /**
- * Counts failed logins per client address in Redis, so every gateway replica sees the same
- * count. While Redis is unreachable an in-process limiter stands in rather than letting
- * logins through unlimited.
+ * Counts failed logins and password-reset requests in Redis, so every gateway replica sees the
+ * same count. While Redis is unreachable an in-process limiter stands in rather than letting
+ * requests through unlimited.
+ *
+ * Failed logins are counted per address and per account: guessing one victim's password from
+ * many addresses hits the account's limit, and an attacker's own successful logins clear only
+ * their own account's count — never the address's, never the victim's.
  */
 @Injectable()
 export class LoginThrottleService {
-  private readonly failures: RateLimiterRedis;
+  private readonly byAddress: RateLimiterRedis;
+  private readonly byAccount: RateLimiterRedis;
+  private readonly resetsByAddress: RateLimiterRedis;
+  private readonly resetsByEmail: RateLimiterRedis;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, redis: RedisService) {
-    const limits = {
-      points: config.LOGIN_MAX_FAILURES,
-      duration: config.LOGIN_FAILURE_WINDOW_SECONDS,
-    };
-    this.failures = new RateLimiterRedis({
-      ...limits,
-      storeClient: redis.client,
-      keyPrefix: 'agentloom:login-failures',
-      insuranceLimiter: new RateLimiterMemory(limits),
-    });
+    const limiter = (keyPrefix: string, points: number, duration: number) =>
+      new RateLimiterRedis({
+        points,
+        duration,
+        storeClient: redis.client,
+        keyPrefix,
+        insuranceLimiter: new RateLimiterMemory({ points, duration }),
+      });
+    const logins = [config.LOGIN_MAX_FAILURES, config.LOGIN_FAILURE_WINDOW_SECONDS] as const;
+    const resets = [config.RESET_MAX_REQUESTS, config.RESET_WINDOW_SECONDS] as const;
+    this.byAddress = limiter('agentloom:auth-throttle:login-address', ...logins);
+    this.byAccount = limiter('agentloom:auth-throttle:login-account', ...logins);
+    this.resetsByAddress = limiter('agentloom:auth-throttle:reset-address', ...resets);
+    this.resetsByEmail = limiter('agentloom:auth-throttle:reset-email', ...resets);
   }
 
-  /** Throws 429 when this client has used up its failed attempts. */
-  async assertAllowed(clientKey: string): Promise<void> {
-    const state = await this.failures.get(clientKey);
-    if (state && state.consumedPoints >= this.failures.points) throw this.tooMany(state);
+  /** Throws 429 when this address or this account has used up its failed attempts. */
+  async assertLoginAllowed(keys: ThrottleKeys): Promise<void> {
+    for (const [limiter, key] of this.loginCounters(keys)) {
+      const state = await limiter.get(key);
+      if (state && state.consumedPoints >= limiter.points) {
+        throw this.tooMany(state, 'failed login attempts');
+      }
+    }
   }
 
-  async recordFailure(clientKey: string): Promise<void> {
+  async recordLoginFailure(keys: ThrottleKeys): Promise<void> {
+    for (const [limiter, key] of this.loginCounters(keys)) await this.count(limiter, key);
+  }
+
+  /** A correct password clears that account's count only (see the class comment). */
+  async clearAccount(email: string): Promise<void> {
+    await this.byAccount.delete(email.toLowerCase());
+  }
+
+  /**
+   * Forgot-password and reset-password: each request counts, per address and per e-mail, so a
+   * victim's reset link cannot be voided over and over and tokens cannot be guessed at speed.
+   */
+  async consumeResetRequest(keys: ThrottleKeys): Promise<void> {
+    const counters: [RateLimiterRedis, string][] = [[this.resetsByAddress, keys.address]];
+    if (keys.email) counters.push([this.resetsByEmail, keys.email.toLowerCase()]);
+    for (const [limiter, key] of counters) {
+      try {
+        await limiter.consume(key);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          throw this.tooMany(rejection, 'password reset requests');
+        }
+        throw rejection;
+      }
+    }
+  }
+
+  private loginCounters(keys: ThrottleKeys): [RateLimiterRedis, string][] {
+    const counters: [RateLimiterRedis, string][] = [[this.byAddress, keys.address]];
+    if (keys.email) counters.push([this.byAccount, keys.email.toLowerCase()]);
+    return counters;
+  }
+
+  private async count(limiter: RateLimiterRedis, key: string): Promise<void> {
     try {
-      await this.failures.consume(clientKey);
+      await limiter.consume(key);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return; // already over the limit; counted
       throw rejection;
     }
   }
 
-  async reset(clientKey: string): Promise<void> {
-    await this.failures.delete(clientKey);
-  }
-
-  private tooMany(state: RateLimiterRes): HttpException {
+  private tooMany(state: RateLimiterRes, what: string): HttpException {
     const minutes = Math.max(1, Math.ceil(state.msBeforeNext / 60_000));
     return new HttpException(
-      {
-        detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      },
+      { detail: `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` },
       HttpStatus.TOO_MANY_REQUESTS,
     );
   }

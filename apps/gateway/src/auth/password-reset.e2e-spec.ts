@@ -16,7 +16,12 @@ describe('password recovery over real SMTP', () => {
 
   beforeAll(async () => {
     const port = await smtp.start();
-    t = await createTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port) });
+    // These tests ask for many links from one address; the limits have tests of their own below.
+    t = await createTestApp({
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(port),
+      RESET_MAX_REQUESTS: '1000',
+    });
   });
   beforeEach(() => resetLoginThrottle(t.redis));
   afterAll(async () => {
@@ -186,5 +191,61 @@ describe('password recovery over real SMTP', () => {
     expect(res.body).toEqual({ detail: 'Not authenticated. Please log in again.' });
     await replica.http.get('/users/me').set(user.auth).expect(401);
     await replica.close();
+  });
+});
+
+describe('password recovery: same-second tokens and rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ RESET_MAX_REQUESTS: '3', TRUST_PROXY_HOPS: '1' });
+  });
+  beforeEach(() => resetLoginThrottle(t.redis));
+  afterAll(async () => {
+    await resetLoginThrottle(t.redis);
+    await t.close();
+  });
+
+  const forgot = (email: string, address: string) =>
+    t.http.post('/auth/forgot-password').set('X-Forwarded-For', address).query({ email });
+
+  it('signs out a token issued earlier in the same second as the password change', async () => {
+    const user = await signUpAndLogIn(t.http, 'samesecond');
+    const claims = JSON.parse(
+      Buffer.from(user.token.split('.')[1]!, 'base64url').toString('utf8'),
+    ) as { iat: number };
+    // The password changes later within the very second the token was issued in.
+    await t.prisma.user.update({
+      where: { id: user.id },
+      data: { passwordChangedAt: new Date(claims.iat * 1000 + 999) },
+    });
+    await t.http.get('/users/me').set(user.auth).expect(401);
+  });
+
+  it('limits forgot-password per e-mail, whichever address asks', async () => {
+    const email = `target_${randomUUID()}@example.com`;
+    for (let i = 1; i <= 3; i += 1) await forgot(email, `198.51.100.${i}`).expect(200);
+    const blocked = await forgot(email, '198.51.100.4');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(/^Too many password reset requests\. Try again in \d+ /);
+  });
+
+  it('limits forgot-password per address, whichever e-mail it names', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      await forgot(`someone_${randomUUID()}@example.com`, '203.0.113.7').expect(200);
+    }
+    await forgot(`someone_${randomUUID()}@example.com`, '203.0.113.7').expect(429);
+  });
+
+  it('limits reset-password attempts per address', async () => {
+    const attempt = () =>
+      t.http.post('/reset-password').set('X-Forwarded-For', '203.0.113.8').send({
+        token: randomUUID(),
+        new_password: 'whatever pass',
+        confirm_password: 'whatever pass',
+      });
+    for (let i = 0; i < 3; i += 1) await attempt().expect(400);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(/^Too many password reset requests\./);
   });
 });

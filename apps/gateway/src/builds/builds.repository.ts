@@ -3,6 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
 
+/** Rolls the transaction back (the pipeline is not marked Building) when over the quota. */
+class OverQuota extends Error {}
+
 /** The only gateway code that touches the builds table. Every query is scoped to the owner. */
 @Injectable()
 export class BuildsRepository {
@@ -11,20 +14,33 @@ export class BuildsRepository {
   /**
    * Marks the pipeline Building and records a new build, in one transaction. Null when the
    * pipeline is already Building (a second click): the caller answers with the running build.
+   * 'over-quota' when the user already has `maxRunning` pipelines Building; the user's row is
+   * locked first, so concurrent requests of one user are counted one after the other.
    */
   startBuild(
     pipelineId: string,
     userId: string,
     snapshot: Prisma.InputJsonValue,
-  ): Promise<Build | null> {
-    return this.prisma.client.$transaction(async (tx) => {
-      const { count } = await tx.pipeline.updateMany({
-        where: { id: pipelineId, userId, status: { not: 'Building' } },
-        data: { status: 'Building' },
+    maxRunning: number,
+  ): Promise<Build | null | 'over-quota'> {
+    return this.prisma.client
+      .$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+        const running = await tx.pipeline.count({
+          where: { userId, status: 'Building', id: { not: pipelineId } },
+        });
+        const { count } = await tx.pipeline.updateMany({
+          where: { id: pipelineId, userId, status: { not: 'Building' } },
+          data: { status: 'Building' },
+        });
+        if (count !== 1) return null;
+        if (running >= maxRunning) throw new OverQuota();
+        return tx.build.create({ data: { id: randomUUID(), pipelineId, userId, snapshot } });
+      })
+      .catch((error: unknown) => {
+        if (error instanceof OverQuota) return 'over-quota' as const;
+        throw error;
       });
-      if (count !== 1) return null;
-      return tx.build.create({ data: { id: randomUUID(), pipelineId, userId, snapshot } });
-    });
   }
 
   /** Undoes startBuild when the job could not be enqueued: no half-made build is left behind. */

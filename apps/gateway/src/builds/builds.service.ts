@@ -9,6 +9,9 @@ import {
 } from '@agentloom/contracts';
 import { Build, Pipeline } from '@agentloom/db';
 import {
+  HttpException,
+  HttpStatus,
+  Inject,
   Injectable,
   Logger,
   NotFoundException,
@@ -17,6 +20,7 @@ import {
 } from '@nestjs/common';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
@@ -36,6 +40,7 @@ export class BuildsService {
   private readonly logger = new Logger(BuildsService.name);
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pipelines: PipelinesService,
     private readonly builds: BuildsRepository,
     private readonly queue: BuildQueue,
@@ -55,7 +60,21 @@ export class BuildsService {
         `Complete these steps before building: ${missing.map((step) => step.label).join(', ')}.`,
       );
     }
-    const build = await this.builds.startBuild(pipeline.id, userId, buildInputsOf(pipeline));
+    const maxRunning = this.config.MAX_CONCURRENT_BUILDS_PER_USER;
+    const build = await this.builds.startBuild(
+      pipeline.id,
+      userId,
+      buildInputsOf(pipeline),
+      maxRunning,
+    );
+    if (build === 'over-quota') {
+      throw new HttpException(
+        {
+          detail: `You already have ${maxRunning} builds running, the most at once. Wait for one to finish, then build this agent.`,
+        },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
     if (!build) {
       const running = await this.builds.latestOwned(pipeline.id, userId);
       if (running) return this.started(pipeline, running);

@@ -21,6 +21,33 @@ export function describeZodError(error: ZodError): string {
 }
 
 /**
+ * What the body parsers (body-parser, raw-body) say, in the user's words. They throw
+ * http-errors objects, not HttpExceptions: a 4xx status with `expose` set and a `type`.
+ */
+const BODY_ERRORS: Record<string, string> = {
+  'entity.too.large': 'The request body is too large. Send at most 1 MB.',
+  'parameters.too.many': 'The form has too many fields. Send at most 1000.',
+  'entity.parse.failed': 'The request body could not be read. Send valid JSON or form fields.',
+  'encoding.unsupported': 'The request body uses an unsupported character encoding. Send UTF-8.',
+  'charset.unsupported': 'The request body uses an unsupported character set. Send UTF-8.',
+  'request.aborted': 'The request was cut off before its body arrived.',
+};
+
+function clientErrorOf(exception: unknown): [number, string] | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const { status, expose, type } = exception as {
+    status?: unknown;
+    expose?: unknown;
+    type?: unknown;
+  };
+  if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) {
+    return undefined;
+  }
+  const detail = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+  return [status, detail ?? 'The request could not be read. Check its format and try again.'];
+}
+
+/**
  * Turns every failure into `{ "detail": "..." }` with the status codes of ARCHITECTURE.md.
  * Unknown errors are logged with their stack and answered with a generic 500 — internals
  * (SQL, paths, secrets) never reach the client.
@@ -50,6 +77,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return [exception.getStatus(), this.detailOf(exception)];
     }
+    const clientError = clientErrorOf(exception);
+    if (clientError) return clientError;
     if (
       exception instanceof Prisma.PrismaClientKnownRequestError &&
       exception.code === UNIQUE_VIOLATION

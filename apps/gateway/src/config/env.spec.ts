@@ -46,4 +46,31 @@ describe('gateway configuration', () => {
       loadConfig({ NODE_ENV: 'production', DATA_DIR: dir(), JWT_SECRET: 'x'.repeat(48) }, quiet),
     ).toThrow(/^Missing setting VAULT_MASTER_KEY/);
   });
+
+  const production = () => ({
+    NODE_ENV: 'production',
+    DATA_DIR: dir(),
+    JWT_SECRET: 'x'.repeat(48),
+    VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
+  });
+
+  it('requires PUBLIC_URL in production, and defaults it to this gateway elsewhere', () => {
+    expect(() => loadConfig(production(), quiet)).toThrow(/^Missing setting PUBLIC_URL/);
+    expect(loadConfig({ DATA_DIR: dir(), PORT: '8123' }, quiet).PUBLIC_URL).toBe(
+      'http://localhost:8123',
+    );
+  });
+
+  it('refuses private data sources by default in production only, unless told otherwise', () => {
+    const live = { ...production(), PUBLIC_URL: 'https://agents.example.com' };
+    expect(loadConfig(live, quiet).DATA_SOURCE_STRICT).toBe(true);
+    expect(loadConfig({ ...live, DATA_SOURCE_STRICT: 'false' }, quiet).DATA_SOURCE_STRICT).toBe(
+      false,
+    );
+    expect(loadConfig({ DATA_DIR: dir() }, quiet).DATA_SOURCE_STRICT).toBe(false);
+    expect(
+      loadConfig({ ...live, DATA_SOURCE_ALLOWED_HOSTS: 'db.internal, 10.0.0.0/8' }, quiet)
+        .DATA_SOURCE_ALLOWED_HOSTS,
+    ).toEqual(['db.internal', '10.0.0.0/8']);
+  });
 });

@@ -61,9 +61,12 @@ export const ZGatewayEnv = z.object({
   SMTP_PASSWORD: z.string().optional(),
   MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
-  /** Failed logins allowed per client before 429, within LOGIN_FAILURE_WINDOW_SECONDS. */
+  /** Failed logins allowed per address and per account before 429, within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Forgot-password and reset-password requests allowed per address and per e-mail, per window. */
+  RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
+  RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Largest data-source upload accepted by the wizards, in bytes (default 50 MB). */
@@ -79,14 +82,23 @@ export const ZGatewayEnv = z.object({
     .min(1024)
     .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
     .default(200 * 1024 * 1024),
-  /** Hosted deployments: refuse data sources on loopback, private and link-local addresses. */
-  DATA_SOURCE_STRICT: booleanFlag.default(false),
+  /**
+   * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
+   * (a hosted gateway must not reach the services beside it), off in development and tests.
+   */
+  DATA_SOURCE_STRICT: booleanFlag.optional(),
+  /**
+   * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
+   * source may use even in strict mode: an on-premises database on a private network.
+   */
+  DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
   /** How long the wizard waits for a user's database to answer, in milliseconds. */
   DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
-   * The gateway's address as browsers reach it, for absolute preview URLs. Unset: taken from
-   * each request (its Host header and protocol, behind TRUST_PROXY_HOPS proxies).
+   * The gateway's address as browsers reach it, for the absolute links it writes (preview and
+   * image-agent pages). Required in production: a link is never built from a request's Host
+   * header, which the client chooses. Development and tests: http://localhost:PORT.
    */
   PUBLIC_URL: z.url().optional(),
   /** How long a preview link works after it was started. */
@@ -98,6 +110,20 @@ export const ZGatewayEnv = z.object({
     .default(120),
   /** Previews held in memory at once (least recently used are unloaded first). */
   PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Builds one user may have running at once; another answers 429 until one finishes. */
+  MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
+  MAX_PIPELINES_PER_USER: z.coerce.number().int().min(1).default(100),
+  /** Bytes of uploaded source files one user's agents may keep together (default 1 GiB); 413 beyond. */
+  MAX_STORED_BYTES_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024),
+  /** Previews one user may hold loaded at once; their least recently used makes room. */
+  PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */
+  PREVIEW_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
   /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */
   PREVIEW_IDLE_MINUTES: z.coerce
     .number()
@@ -131,7 +157,11 @@ export interface AppConfig extends Omit<
   | 'DATA_DIR'
   | 'MODEL_CACHE_DIR'
   | 'SQLITE_PREVIEW_DIR'
+  | 'PUBLIC_URL'
+  | 'DATA_SOURCE_STRICT'
 > {
+  PUBLIC_URL: string;
+  DATA_SOURCE_STRICT: boolean;
   JWT_SECRET: string;
   VAULT_MASTER_KEY: Buffer;
   CORS_ORIGINS: string[];
@@ -160,6 +190,11 @@ export function loadConfig(
       `Missing setting VAULT_MASTER_KEY: required in production. ${MASTER_KEY_HINT}`,
     );
   }
+  if (production && !env.PUBLIC_URL) {
+    throw new ConfigError(
+      'Missing setting PUBLIC_URL: required in production (the address browsers reach the gateway at, e.g. https://agents.example.com).',
+    );
+  }
   const jwtSecret =
     env.JWT_SECRET ??
     loadOrCreateDevSecret(
@@ -177,6 +212,8 @@ export function loadConfig(
     VAULT_MASTER_KEY: masterKey,
     CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(env.WEB_URL).origin],
     DATA_DIR: dataDir,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    DATA_SOURCE_STRICT: env.DATA_SOURCE_STRICT ?? production,
     MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     SQLITE_PREVIEW_DIR: env.SQLITE_PREVIEW_DIR ? path.resolve(env.SQLITE_PREVIEW_DIR) : undefined,
   };

@@ -45,7 +45,7 @@ export function SingleFileUpload(
       this.limit = typeof maxBytes === 'function' ? maxBytes(config) : maxBytes;
       this.upload = multer({
         ...options,
-        limits: { ...options.limits, fileSize: this.limit, files: 1 },
+        limits: { fields: 1000, ...options.limits, fileSize: this.limit, files: 1 },
       } as multer.Options).single(field);
     }
 
@@ -58,6 +58,14 @@ export function SingleFileUpload(
         );
       });
       const uploaded = request.file?.path;
+      // The name is stored and shown; Postgres refuses NUL and control characters have no use.
+      // eslint-disable-next-line no-control-regex
+      if (request.file && /[\u0000-\u001f\u007f]/.test(request.file.originalname)) {
+        if (uploaded) await rm(uploaded, { force: true });
+        throw new BadRequestException(
+          'The file name contains control characters. Rename the file and try again.',
+        );
+      }
       return next.handle().pipe(
         finalize(() => {
           if (uploaded) void rm(uploaded, { force: true });
@@ -67,6 +75,13 @@ export function SingleFileUpload(
 
     private describe(error: unknown): Error {
       if (!(error instanceof MulterError)) {
+        // busboy's parse errors ("Malformed part header", "Unexpected end of form") carry no
+        // system error code; a full disk or a missing folder does, and stays a server error.
+        if (error instanceof Error && !('code' in error)) {
+          return new BadRequestException(
+            `The upload could not be read (${error.message}). Send one file as a standard multipart form.`,
+          );
+        }
         return error instanceof Error ? error : new Error(String(error));
       }
       switch (error.code) {

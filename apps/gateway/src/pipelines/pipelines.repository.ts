@@ -19,14 +19,20 @@ export type PipelineChanges = Partial<
 export class PipelinesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(data: {
-    id: string;
-    userId: string;
-    name: string;
-    nameKey: string;
-    agentType: AgentType;
-  }): Promise<Pipeline> {
-    return this.prisma.client.pipeline.create({ data });
+  /**
+   * Creates the pipeline unless the user already keeps `maxPipelines` (then null). The user's row
+   * is locked first, so concurrent creates of one user are counted one after the other.
+   */
+  create(
+    data: { id: string; userId: string; name: string; nameKey: string; agentType: AgentType },
+    maxPipelines: number,
+  ): Promise<Pipeline | null> {
+    return this.prisma.client.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${data.userId}::uuid FOR UPDATE`;
+      const kept = await tx.pipeline.count({ where: { userId: data.userId } });
+      if (kept >= maxPipelines) return null;
+      return tx.pipeline.create({ data });
+    });
   }
 
   listByOwner(userId: string): Promise<Pipeline[]> {
@@ -51,6 +57,15 @@ export class PipelinesRepository {
       data: changes,
     });
     return count === 1 ? this.findOwned(id, userId) : null;
+  }
+
+  /** Bytes of the uploads the user's agents keep, leaving out one agent (whose file is replaced). */
+  async storedUploadBytes(userId: string, exceptPipelineId: string): Promise<number> {
+    const [row] = await this.prisma.client.$queryRaw<{ total: bigint | null }[]>`
+      SELECT SUM((config -> 'file' ->> 'size_bytes')::bigint) AS total
+      FROM pipelines
+      WHERE user_id = ${userId}::uuid AND id <> ${exceptPipelineId}::uuid AND source_file IS NOT NULL`;
+    return Number(row?.total ?? 0);
   }
 
   async deleteOwned(id: string, userId: string): Promise<boolean> {

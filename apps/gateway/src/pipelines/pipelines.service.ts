@@ -8,8 +8,16 @@ import {
   TPipelineListItem,
 } from '@agentloom/contracts';
 import { Pipeline, Prisma, UNIQUE_VIOLATION } from '@agentloom/db';
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  ConflictException,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineSecrets } from './pipeline-secrets';
 import { PipelineStorage } from './pipeline-storage';
 import { MaskedSecrets, toDetail, toListItem } from './pipeline-view';
@@ -21,21 +29,26 @@ export const PIPELINE_NOT_FOUND = 'Agent not found.';
 @Injectable()
 export class PipelinesService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pipelines: PipelinesRepository,
     private readonly secrets: PipelineSecrets,
     private readonly storage: PipelineStorage,
   ) {}
 
   async create(userId: string, request: TCreatePipelineRequest): Promise<TPipelineCreated> {
-    let pipeline: Pipeline;
+    const maxPipelines = this.config.MAX_PIPELINES_PER_USER;
+    let pipeline: Pipeline | null;
     try {
-      pipeline = await this.pipelines.create({
-        id: randomUUID(),
-        userId,
-        name: request.name,
-        nameKey: request.name.toLowerCase(),
-        agentType: request.agent_type,
-      });
+      pipeline = await this.pipelines.create(
+        {
+          id: randomUUID(),
+          userId,
+          name: request.name,
+          nameKey: request.name.toLowerCase(),
+          agentType: request.agent_type,
+        },
+        maxPipelines,
+      );
     } catch (error) {
       if (
         error instanceof Prisma.PrismaClientKnownRequestError &&
@@ -46,6 +59,14 @@ export class PipelinesService {
         );
       }
       throw error;
+    }
+    if (!pipeline) {
+      throw new HttpException(
+        {
+          detail: `You have ${maxPipelines} agents, the most an account may keep. Delete one to create another.`,
+        },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
     }
     return {
       session_id: pipeline.id,

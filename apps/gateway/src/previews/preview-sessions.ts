@@ -5,6 +5,9 @@ import type { PreviewGrant } from './preview-grants';
 
 interface Entry {
   agent: Promise<PreviewAgent>;
+  /** Set once loading succeeded: what its memory is counted from. */
+  loaded?: PreviewAgent;
+  userId: string;
   lastUsed: number;
 }
 
@@ -14,6 +17,11 @@ interface Entry {
  * while it is used. At most PREVIEW_MAX_LOADED stay loaded — the least recently used is unloaded
  * first — and one idle for PREVIEW_IDLE_MINUTES is unloaded too. An unloaded preview whose link
  * is still valid simply loads again on its next question, on whichever replica gets it.
+ *
+ * The slots are shared by every user, so they are budgeted: one user holds at most
+ * PREVIEW_MAX_PER_USER of them (their own least recently used makes room, never someone else's),
+ * and together the loaded previews hold at most PREVIEW_MAX_MEMORY_MB (each agent reports what it
+ * may hold; the least recently used others are unloaded after a load goes over).
  */
 @Injectable()
 export class PreviewSessions implements OnModuleDestroy {
@@ -39,10 +47,25 @@ export class PreviewSessions implements OnModuleDestroy {
       return existing.agent;
     }
     const agent = this.loader.load(grant);
-    this.entries.set(grant.token, { agent, lastUsed: Date.now() });
-    agent.catch(() => this.entries.delete(grant.token));
+    const entry: Entry = { agent, userId: grant.userId, lastUsed: Date.now() };
+    this.entries.set(grant.token, entry);
+    agent.then(
+      (loaded) => {
+        entry.loaded = loaded;
+        this.evictOverMemory(grant.token);
+      },
+      () => this.entries.delete(grant.token),
+    );
+    this.evictOverUserLimit(grant);
     this.evictOverLimit();
     return agent;
+  }
+
+  /** Bytes the loaded previews may hold together (for the budget, the bench and tests). */
+  memoryBytes(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) total += entry.loaded?.memoryBytes() ?? 0;
+    return total;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -54,6 +77,20 @@ export class PreviewSessions implements OnModuleDestroy {
     for (const token of this.entries.keys()) {
       if (this.entries.size <= this.config.PREVIEW_MAX_LOADED) return;
       void this.unload(token);
+    }
+  }
+
+  private evictOverUserLimit(grant: PreviewGrant): void {
+    const own = [...this.entries].filter(([, entry]) => entry.userId === grant.userId);
+    const excess = own.length - this.config.PREVIEW_MAX_PER_USER;
+    for (const [token] of own.slice(0, Math.max(0, excess))) void this.unload(token);
+  }
+
+  private evictOverMemory(keep: string): void {
+    const budget = this.config.PREVIEW_MAX_MEMORY_MB * 1024 * 1024;
+    for (const token of [...this.entries.keys()]) {
+      if (this.memoryBytes() <= budget) return;
+      if (token !== keep) void this.unload(token);
     }
   }
 

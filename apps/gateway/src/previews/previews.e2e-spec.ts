@@ -385,6 +385,17 @@ describe('live previews', () => {
   });
 
   describe('image agent', () => {
+    it("writes links from PUBLIC_URL, never from the request's Host header", async () => {
+      for (const host of ['attacker.example', 'evil"quote.example', '[::1']) {
+        const launched = await t.http
+          .post('/img/launch-streamlit-app')
+          .set(alice.auth)
+          .set('Host', host)
+          .expect(200);
+        expect(new URL(launched.body.url as string).origin).toBe(t.config.PUBLIC_URL);
+      }
+    });
+
     it('launches a page, lists the owner’s Gemini keys, generates with a typed or saved key', async () => {
       const launched = await t.http.post('/img/launch-streamlit-app').set(alice.auth).expect(200);
       const token = tokenOf(launched.body.url as string);

@@ -36,12 +36,7 @@ export class PreviewsService {
    * before answering, so a broken key or source is reported here, and the first question in the
    * frame does not wait for the index.
    */
-  async start(
-    userId: string,
-    sessionId: string,
-    kind: TAgentType,
-    requestOrigin: string,
-  ): Promise<TPreviewStarted> {
+  async start(userId: string, sessionId: string, kind: TAgentType): Promise<TPreviewStarted> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId, kind);
     const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
     if (!build) throw new UnprocessableEntityException(PREVIEW_NEEDS_BUILD);
@@ -55,13 +50,13 @@ export class PreviewsService {
         `The preview could not start: ${(error as Error).message}`,
       );
     }
-    return { preview_url: this.pageUrl(grant, requestOrigin) };
+    return { preview_url: this.pageUrl(grant) };
   }
 
   /** The image generation agent's page for the caller (SPEC: POST /img/launch-streamlit-app). */
-  async launchImageAgent(userId: string, requestOrigin: string): Promise<TImageAgentLaunched> {
+  async launchImageAgent(userId: string): Promise<TImageAgentLaunched> {
     const grant = await this.grant({ kind: 'image', userId });
-    return { url: this.pageUrl(grant, requestOrigin) };
+    return { url: this.pageUrl(grant) };
   }
 
   private async grant(request: Omit<PreviewGrant, 'token' | 'expiresAt'>): Promise<PreviewGrant> {
@@ -75,7 +70,8 @@ export class PreviewsService {
     });
   }
 
-  private pageUrl(grant: PreviewGrant, requestOrigin: string): string {
-    return new URL(`/p/${grant.token}/`, this.config.PUBLIC_URL ?? requestOrigin).toString();
+  /** From PUBLIC_URL: never from the request's Host header, which the client chooses. */
+  private pageUrl(grant: PreviewGrant): string {
+    return new URL(`/p/${grant.token}/`, this.config.PUBLIC_URL).toString();
   }
 }

@@ -148,6 +148,7 @@ export class DataSourcesService {
           table,
           columns: report.columns,
           approximate_rows: report.approximateRows,
+          privilege_warning: report.privilegeWarning ?? null,
           checked_at: new Date().toISOString(),
         },
       };
@@ -165,6 +166,7 @@ export class DataSourcesService {
     return withDeadline(
       checkDataSourceTarget(parsed, {
         strict: this.config.DATA_SOURCE_STRICT,
+        allowedHosts: this.config.DATA_SOURCE_ALLOWED_HOSTS,
         platformEndpoints: this.platformEndpoints,
       }),
       timeoutMs,

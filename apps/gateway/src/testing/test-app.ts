@@ -73,8 +73,8 @@ export async function signUpAndLogIn(http: TestAgent, prefix = 'user'): Promise<
   };
 }
 
-/** Clears the failed-login counters so tests that fail logins on purpose start from zero. */
+/** Clears the login and password-reset counters so tests that hit them start from zero. */
 export async function resetLoginThrottle(redis: RedisService): Promise<void> {
-  const keys = await redis.client.keys('agentloom:login-failures*');
+  const keys = await redis.client.keys('agentloom:auth-throttle:*');
   if (keys.length > 0) await redis.client.del(...keys);
 }

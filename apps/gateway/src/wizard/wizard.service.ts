@@ -18,18 +18,22 @@ import {
   TVectorStore,
   TWizardStepSaved,
   UPLOAD_EXTENSIONS,
+  readableSize,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 import {
   BadRequestException,
   ConflictException,
+  Inject,
   Injectable,
   NotFoundException,
+  PayloadTooLargeException,
   UnprocessableEntityException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import path from 'node:path';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
@@ -72,6 +76,7 @@ const withArticle = (label: string) => `${/^[AEIOU]/i.test(label) ? 'An' : 'A'} 
 @Injectable()
 export class WizardService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pipelinesService: PipelinesService,
     private readonly pipelines: PipelinesRepository,
     private readonly secrets: PipelineSecrets,
@@ -82,6 +87,17 @@ export class WizardService {
   ) {}
 
   // ---- source ----
+
+  /** One account's uploads may take at most MAX_STORED_BYTES_PER_USER (a replaced file is not counted). */
+  private async assertStorageQuota(pipeline: Pipeline, incoming: number): Promise<void> {
+    const limit = this.config.MAX_STORED_BYTES_PER_USER;
+    const stored = await this.pipelines.storedUploadBytes(pipeline.userId, pipeline.id);
+    if (stored + incoming > limit) {
+      throw new PayloadTooLargeException(
+        `Your agents' files already take ${readableSize(stored)} of the ${readableSize(limit)} an account may store. Delete an agent or remove its file, then upload again.`,
+      );
+    }
+  }
 
   async setSourceType(call: WizardCall, sourceType: TRagSourceType): Promise<TWizardStepSaved> {
     const pipeline = await this.load(call);
@@ -125,6 +141,7 @@ export class WizardService {
         `${withArticle(SOURCE_TYPE_LABELS[kind])} source takes a ${expected} file; "${originalName}" is not one.`,
       );
     }
+    await this.assertStorageQuota(pipeline, file.size);
     const summary = await this.uploads.inspect(file.path, kind);
 
     const storedName = await this.storage.keepUpload(pipeline.id, file.path, expected);

@@ -7,8 +7,9 @@ statement. It allows:
 
 - exactly one statement (a trailing semicolon is dropped), starting with SELECT or WITH;
 - no keyword that changes data or writes files inside a SELECT (INSERT, UPDATE, DELETE, DROP,
-  INTO, ...), no row lock, and no call to a function with side effects (pg_sleep, pg_read_file,
-  load_extension, ...); other words (release, load, cluster, ...) are ordinary column names;
+  INTO, ...), no row lock, and only calls to the dialect's allowed functions (ALLOWED_FUNCTIONS:
+  aggregates, text, date, math...; never pg_sleep, pg_read_file, dblink, load_extension,
+  zeroblob, ...); other words (release, load, cluster, ...) are ordinary column names;
 - a top-level LIMIT (or FETCH FIRST) no larger than `max_rows`; one is added when missing.
 
 Strings are read as the database reads them (a backslash escapes in MySQL's strings and
@@ -38,16 +39,64 @@ FORBIDDEN_KEYWORDS = frozenset(
 # LOCK IN SHARE MODE (MySQL). FOR UPDATE is refused by UPDATE above.
 LOCKING_CLAUSES = (("FOR", "SHARE"), ("FOR", "KEY"), ("FOR", "NO"), ("LOCK", "IN"))
 
-# Functions with side effects or that reach outside the database (compared lower-cased).
-FORBIDDEN_FUNCTIONS = frozenset(
+# The functions a query may call, per dialect (compared lower-cased): aggregates, window
+# functions, string, date, math, conditional, JSON and cast helpers that only compute a value.
+# Any other call is refused: a list of forbidden functions cannot keep up with what each server
+# ships (dblink, file readers, large objects, locks, sleeps, notifications...), a list of
+# allowed ones can. Left out on purpose: functions that build values of a size the caller picks
+# (zeroblob, randomblob, printf/format with a width, repeat, lpad, rpad, space), that reveal
+# server settings or identity (version, current_setting, user, database), or generate rows
+# (generate_series). Agentloom's preview guard allows exactly the same functions.
+_TYPES = """
+    char character varchar nchar nvarchar binary varbinary decimal numeric dec float real double
+    int integer bigint smallint tinyint bit timestamp time datetime interval
+"""
+_COMMON = """
+    count sum avg min max abs round ceil ceiling floor sign mod power sqrt exp ln log coalesce
+    nullif cast lower upper length trim ltrim rtrim replace substr substring concat concat_ws
+    instr reverse greatest least date row_number rank dense_rank percent_rank cume_dist ntile
+    lag lead first_value last_value nth_value
+"""
+ALLOWED_FUNCTIONS = {
+    "sqlite": frozenset((_TYPES + _COMMON + """
+    total group_concat string_agg ifnull iif typeof hex quote unicode char glob like strftime
+    julianday datetime time unixepoch random round trunc acos asin atan atan2 cos sin tan
+    degrees radians pi log10 log2 json json_extract json_array json_object json_type json_valid
+    json_array_length json_group_array json_group_object
+    """).split()),
+    "postgresql": frozenset((_TYPES + _COMMON + """
+    string_agg array_agg bool_and bool_or every stddev stddev_pop stddev_samp variance var_pop
+    var_samp corr covar_pop covar_samp regr_slope regr_intercept percentile_cont percentile_disc
+    mode grouping date_trunc date_part extract age now to_char to_date to_timestamp to_number
+    make_date make_time make_timestamp make_interval justify_days justify_hours isfinite
+    timezone char_length character_length octet_length position strpos split_part left right
+    initcap btrim starts_with translate md5 regexp_replace regexp_match regexp_matches
+    regexp_split_to_array string_to_array array_to_string array_length cardinality unnest array
+    row trunc div cbrt width_bucket random degrees radians pi log10 to_json to_jsonb
+    json_build_object jsonb_build_object json_build_array jsonb_build_array json_agg jsonb_agg
+    json_object_agg jsonb_object_agg json_extract_path_text jsonb_extract_path_text
+    json_array_length jsonb_array_length
+    """).split()),
+    "mysql": frozenset((_TYPES + _COMMON + """
+    group_concat ifnull if isnull char_length character_length octet_length locate position left
+    right lcase ucase substring_index format field strcmp md5 sha1 sha2 hex date_format
+    str_to_date datediff date_add date_sub adddate subdate timestampdiff timestampadd year month
+    monthname day dayname dayofmonth dayofweek dayofyear week weekday quarter hour minute second
+    last_day curdate now current_date current_timestamp unix_timestamp from_unixtime makedate
+    extract convert truncate rand std stddev stddev_pop stddev_samp variance var_pop var_samp
+    bit_and bit_or bit_xor any_value grouping json_extract json_unquote json_object json_array
+    json_arrayagg json_objectagg json_length regexp_like regexp_replace regexp_substr
+    regexp_instr match against
+    """).split()),
+}
+# Words a "(" may follow that are not calls: subqueries, lists, window and grouping clauses. A
+# name right after AS is an alias's column list or a sized type (CAST(x AS varchar(10))).
+NOT_CALLS = frozenset(
     """
-    pg_sleep pg_sleep_for pg_sleep_until pg_read_file pg_read_binary_file pg_ls_dir
-    pg_stat_file pg_terminate_backend pg_cancel_backend pg_reload_conf pg_rotate_logfile
-    pg_advisory_lock pg_advisory_xact_lock pg_try_advisory_lock set_config setval nextval
-    lo_import lo_export lo_unlink lo_from_bytea lo_put dblink dblink_exec dblink_connect
-    query_to_xml query_to_xml_and_xmlschema query_to_xmlschema
-    sleep benchmark load_file get_lock release_lock release_all_locks master_pos_wait
-    sys_exec sys_eval load_extension writefile readfile edit fts3_tokenizer
+    in exists as from join on using values over filter within select where and or not union all
+    any some intersect except by when then else having case limit offset is like ilike between
+    distinct lateral with recursive rows range groups partition order group sets rollup cube
+    escape materialized
     """.split()
 )
 
@@ -99,6 +148,12 @@ def tokenize(sql: str, dialect: str = "sqlite") -> List[Token]:
                 raise UnsafeQueryError("Nested comments are not allowed.")
             end = close + 2
             tokens.append(Token("comment", sql[i:end]))
+        elif char == "[" and dialect == "sqlite":
+            close = sql.find("]", i + 1)
+            if close == -1:
+                raise UnsafeQueryError("A [quoted] identifier is never closed.")
+            end = close + 1
+            tokens.append(Token("identifier", sql[i:end]))
         elif char in "'\"`":
             end = _end_of_quoted(sql, i, _backslashes(sql, i, dialect))
             tokens.append(Token("string" if char == "'" else "identifier", sql[i:end]))
@@ -181,7 +236,8 @@ def _next_significant(tokens: List[Token], index: int) -> Optional[int]:
 def guard_select(sql: str, max_rows: int, dialect: str = "sqlite") -> str:
     """Return `sql` as one read-only SELECT limited to `max_rows` rows, or raise.
 
-    `dialect` ("sqlite", "postgresql" or "mysql") decides how backslashes in strings are read.
+    `dialect` ("sqlite", "postgresql" or "mysql") decides how backslashes in strings are read
+    and which functions the query may call.
     """
     if max_rows < 1:
         raise ValueError("max_rows must be at least 1")
@@ -223,18 +279,18 @@ def guard_select(sql: str, max_rows: int, dialect: str = "sqlite") -> str:
             pair = (upper, tokens[following].text.upper() if following is not None else "")
             if pair in LOCKING_CLAUSES:
                 raise UnsafeQueryError(f"{' '.join(pair)} would lock rows.")
-            if (
-                token.text.lower() in FORBIDDEN_FUNCTIONS
-                and following is not None
-                and tokens[following].text == "("
-            ):
-                raise UnsafeQueryError(f"The function {token.text.lower()}() is not allowed.")
             if depth == 0 and upper == "LIMIT":
                 limit_at = index
             elif depth == 0 and upper == "FETCH":
                 fetch_at = index
     if depth != 0:
         raise UnsafeQueryError("Unbalanced parentheses.")
+    call = _forbidden_call(tokens, dialect)
+    if call is not None:
+        raise UnsafeQueryError(
+            f"The function {call}() is not allowed: only aggregate, text, date, math and"
+            " conditional functions are."
+        )
 
     if limit_at is not None:
         _cap_limit(tokens, limit_at, max_rows)
@@ -246,6 +302,54 @@ def guard_select(sql: str, max_rows: int, dialect: str = "sqlite") -> str:
     if limit_at is None and fetch_at is None:
         checked += f"\nLIMIT {max_rows}"
     return checked
+
+
+def _forbidden_call(tokens: List[Token], dialect: str) -> Optional[str]:
+    """The first function called that is not in ALLOWED_FUNCTIONS[dialect], if any.
+
+    A call is a name followed by "(": a plain word or a quoted identifier ("pg_sleep"(1) is a
+    call in PostgreSQL and SQLite); a schema in front (pg_catalog.pg_sleep) keeps the name. Not
+    calls: keywords such as IN ( or OVER (, a name after AS, a CTE's column list (t(a) AS (...)).
+    """
+    allowed = ALLOWED_FUNCTIONS.get(dialect, ALLOWED_FUNCTIONS["sqlite"])
+    code = [token for token in tokens if token.significant]
+    for index, token in enumerate(code[:-1]):
+        if code[index + 1].text != "(" or code[index + 1].kind != "punct":
+            continue
+        name = _called_name(token)
+        if name is None or name in allowed:
+            continue
+        if token.kind == "word" and name in NOT_CALLS:
+            continue
+        if index > 0 and code[index - 1].kind == "word" and code[index - 1].text.upper() == "AS":
+            continue
+        if _is_cte_columns(code, index + 1):
+            continue
+        return name
+    return None
+
+
+def _called_name(token: Token) -> Optional[str]:
+    if token.kind == "word":
+        return token.text.lower()
+    if token.kind == "identifier":
+        closing = "]" if token.text[0] == "[" else token.text[0]
+        return token.text[1:-1].replace(closing * 2, closing).lower()
+    return None
+
+
+def _is_cte_columns(code: List[Token], open_at: int) -> bool:
+    """Whether the "(" at `open_at` closes into `) AS (` or `) AS [NOT] MATERIALIZED`."""
+    depth = 0
+    for index in range(open_at, len(code)):
+        if code[index].text == "(" and code[index].kind == "punct":
+            depth += 1
+        elif code[index].text == ")" and code[index].kind == "punct":
+            depth -= 1
+            if depth == 0:
+                after = [t.text.upper() for t in code[index + 1 : index + 3]]
+                return after[:1] == ["AS"] and after[1:] in (["("], ["MATERIALIZED"], ["NOT"])
+    return False
 
 
 def _cap_limit(tokens: List[Token], limit_at: int, max_rows: int) -> None:

@@ -198,6 +198,15 @@ describe('parseDatabaseUri', () => {
 });
 
 describe('redactSecret', () => {
+  it('masks a one-letter password where it stands alone, without garbling the words around it', () => {
+    expect(
+      redactSecret(
+        "Access denied for user 'a'@'host' (using password: YES) in mysql://a:a@db",
+        'a',
+      ),
+    ).toBe("Access denied for user '****'@'host' (using password: YES) in mysql://****:****@db");
+  });
+
   const secret = "Pr0be-S3cret!/'";
 
   it('replaces the raw, URL-encoded and fully percent-encoded forms, in either hex case', () => {

@@ -117,7 +117,17 @@ export function redactSecret(text: string, secret: string | null): string {
   // Longest first, so a short form never leaves the tail of a longer one behind.
   return [...forms]
     .sort((a, b) => b.length - a.length)
-    .reduce((redacted, form) => redacted.split(form).join('****'), text);
+    .reduce((redacted, form) => maskEach(redacted, form), text);
+}
+
+/** Shorter secrets are masked only where they stand alone: a password "a" must not turn
+ * "Access denied" into "Access ****enied". A 1–3 character password inside a word tells nothing. */
+const SHORT_SECRET = 4;
+
+function maskEach(text: string, form: string): string {
+  if (form.length >= SHORT_SECRET) return text.split(form).join('****');
+  const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), '****');
 }
 
 function encodeEveryPunctuation(encoded: string): string {

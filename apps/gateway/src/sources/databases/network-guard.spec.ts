@@ -140,6 +140,28 @@ describe('checkDataSourceTarget', () => {
       await expectError(check(uri, { strict: true }), RefusedDataSourceError, PRIVATE_MESSAGE);
     });
 
+    it('lets allowlisted on-premises hosts through: a name, an address, a range', async () => {
+      const allowedHosts = ['db.internal.example', '192.168.1.1', '10.0.0.0/8'];
+      for (const uri of [
+        'postgresql://u:p@192.168.1.1:5432/db',
+        'postgresql://u:p@10.20.30.40:5432/db',
+        'postgresql://u:p@[::ffff:10.1.1.1]:5432/db',
+      ]) {
+        await expect(check(uri, { strict: true, allowedHosts })).resolves.toHaveLength(1);
+      }
+      await expectError(
+        check('postgresql://u:p@172.16.4.4:5432/db', { strict: true, allowedHosts }),
+        RefusedDataSourceError,
+        PRIVATE_MESSAGE,
+      );
+      // The platform's own database stays refused even when its address is allowlisted.
+      await expectError(
+        check('postgresql://u:p@127.0.0.1:5432/db', { strict: true, allowedHosts: ['127.0.0.1'] }),
+        RefusedDataSourceError,
+        PLATFORM_MESSAGE,
+      );
+    });
+
     it('allows a public address and returns it to connect to', async () => {
       await expect(
         check('postgresql://u:p@db.example.com:5432/db', { strict: true }),

@@ -8,6 +8,11 @@ import { RefusedDataSourceError, UnreachableDataSourceError } from './errors';
 export interface NetworkGuardOptions {
   /** DATA_SOURCE_STRICT=true: refuse loopback, private, link-local, unique-local, CGNAT, unspecified… after DNS resolution. */
   strict: boolean;
+  /**
+   * Hosts strict mode lets through (DATA_SOURCE_ALLOWED_HOSTS): a name as written in the URI, an
+   * IP address or a CIDR range. The platform's own services and cloud metadata stay refused.
+   */
+  allowedHosts?: string[];
   /** The platform's own services (from DATABASE_URL and REDIS_URL): same host (after resolution) and port is refused. */
   platformEndpoints: { host: string; port: number }[];
   /** Injected for tests; defaults to dns.promises.lookup(host, {all:true}). */
@@ -60,8 +65,9 @@ export async function checkDataSourceTarget(
     Promise.all(endpoints.map((endpoint) => resolveEndpoint(endpoint, lookup))),
   ]);
   const targets = resolved.flat();
+  const allowed = new AllowedHosts(options.allowedHosts ?? []);
   for (const target of targets) {
-    refuseForbidden(target, platform, options.strict);
+    refuseForbidden(target, platform, options.strict && !allowed.has(target));
   }
   return targets;
 }
@@ -92,7 +98,7 @@ async function resolveEndpoint(
     throw new RefusedDataSourceError(METADATA_MESSAGE);
   }
   const addresses = isIP(endpoint.host)
-    ? [ipaddr.process(endpoint.host)]
+    ? [parseAddress(endpoint.host)]
     : await resolveHost(endpoint.host, lookup);
   return sortIPv4First(addresses).map((address) => ({
     host: endpoint.host,
@@ -142,7 +148,16 @@ async function resolveEndpointQuietly(
   host: string,
   lookup: (host: string) => Promise<string[]>,
 ): Promise<Address[]> {
-  return isIP(host) ? [ipaddr.process(host)] : resolveHost(host, lookup).catch(() => []);
+  return isIP(host) ? [parseAddress(host)] : resolveHost(host, lookup).catch(() => []);
+}
+
+/**
+ * An IP literal as Node reads it. ipaddr.js knows fewer spellings than Node (::127.0.0.1, an
+ * IPv4 tail in IPv6), so IPv6 goes through the URL parser's normal form (::7f00:1) first.
+ */
+function parseAddress(host: string): Address {
+  const text = isIP(host) === 6 ? new URL(`http://[${host}]`).hostname.slice(1, -1) : host;
+  return ipaddr.process(text);
 }
 
 function isLocalhostName(host: string): boolean {
@@ -160,6 +175,43 @@ function refuseForbidden(target: CheckedTarget, platform: Set<string>, strict: b
   }
   if (strict && address.range() !== 'unicast') {
     throw new RefusedDataSourceError(PRIVATE_MESSAGE);
+  }
+}
+
+class AllowedHosts {
+  private readonly names = new Set<string>();
+  private readonly ranges: [Address, number][] = [];
+
+  constructor(entries: string[]) {
+    for (const entry of entries.map((text) => text.trim().toLowerCase()).filter(Boolean)) {
+      const cidr = entry.includes('/') ? parseCidr(entry) : undefined;
+      if (cidr) {
+        this.ranges.push(cidr);
+      } else if (isIP(entry)) {
+        const address = effectiveAddress(parseAddress(entry));
+        this.ranges.push([address, address instanceof ipaddr.IPv4 ? 32 : 128]);
+      } else {
+        this.names.add(entry.replace(/\.$/, ''));
+      }
+    }
+  }
+
+  has(target: CheckedTarget): boolean {
+    if (this.names.has(target.host.toLowerCase().replace(/\.$/, ''))) return true;
+    const address = effectiveAddress(ipaddr.parse(target.address));
+    return this.ranges.some(([range, bits]) =>
+      range instanceof ipaddr.IPv4
+        ? address instanceof ipaddr.IPv4 && address.match(range, bits)
+        : address instanceof ipaddr.IPv6 && address.match(range, bits),
+    );
+  }
+}
+
+function parseCidr(text: string): [Address, number] | undefined {
+  try {
+    return ipaddr.parseCIDR(text);
+  } catch {
+    return undefined;
   }
 }
 

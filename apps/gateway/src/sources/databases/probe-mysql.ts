@@ -10,6 +10,7 @@ import {
   Deadline,
   driverTimeoutMs,
   ProbeOptions,
+  privilegeWarning,
   ProbeTarget,
   runProbe,
   tableNotFound,
@@ -100,7 +101,34 @@ async function inspect(
   return {
     columns: z.array(ZColumn).parse(columns),
     approximateRows: table.tableRows === null ? null : Number(table.tableRows),
+    privilegeWarning: await mysqlPrivileges(connection, target, deadline),
   };
+}
+
+/** A probe that found the table does not fail on this check: no answer, no warning. */
+async function mysqlPrivileges(
+  connection: Connection,
+  target: ProbeTarget,
+  deadline: Deadline,
+): Promise<string | null> {
+  const [grants] = await connection
+    .query<RowDataPacket[]>({
+      sql: 'SHOW GRANTS FOR CURRENT_USER()',
+      timeout: deadline.remainingMs(),
+    })
+    .catch(() => [[] as RowDataPacket[]]);
+  const text = grants.map((row) => String(Object.values(row)[0] ?? '')).join('\n');
+  const has = (pattern: RegExp) => pattern.test(text);
+  const powers = [
+    ...(has(/\b(ALL PRIVILEGES|SUPER)\b/) ? ['do anything on the server'] : []),
+    ...(has(/\bFILE\b/) ? ['read and write files on the server'] : []),
+    ...(has(/\b(INSERT|UPDATE|DELETE|DROP|ALTER|CREATE)\b/) ? ['change data'] : []),
+  ];
+  const name = (text: string) => `\`${text.replace(/`/g, '``')}\``;
+  return privilegeWarning(
+    powers,
+    `CREATE USER 'agent_reader'@'%' IDENTIFIED BY '…'; GRANT SELECT ON ${name(target.database)}.${name(target.table)} TO 'agent_reader'@'%';`,
+  );
 }
 
 /**

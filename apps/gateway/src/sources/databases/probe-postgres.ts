@@ -11,6 +11,7 @@ import {
   Deadline,
   driverTimeoutMs,
   ProbeOptions,
+  privilegeWarning,
   ProbeTarget,
   runProbe,
   splitQualifiedName,
@@ -165,7 +166,42 @@ async function inspect(
   return {
     columns: z.array(ZColumn).parse(columns.rows),
     approximateRows: await approximateRows(client, relation, row.reltuples, deadline),
+    privilegeWarning: await postgresPrivileges(client, row.oid, relation, target),
   };
+}
+
+const PRIVILEGES_SQL = `
+  SELECT r.rolsuper AS superuser,
+         pg_catalog.pg_has_role(current_user, 'pg_read_server_files', 'USAGE')
+           OR pg_catalog.pg_has_role(current_user, 'pg_execute_server_program', 'USAGE') AS files,
+         pg_catalog.has_table_privilege($1::oid, 'INSERT')
+           OR pg_catalog.has_table_privilege($1::oid, 'UPDATE')
+           OR pg_catalog.has_table_privilege($1::oid, 'DELETE') AS writes
+  FROM pg_catalog.pg_roles r WHERE r.rolname = current_user`;
+
+const ZPrivileges = z.object({ superuser: z.boolean(), files: z.boolean(), writes: z.boolean() });
+
+/** A probe that found the table does not fail on this check: no answer, no warning. */
+async function postgresPrivileges(
+  client: Client,
+  oid: unknown,
+  relation: { schema: string; table: string },
+  target: ProbeTarget,
+): Promise<string | null> {
+  const answer = await client.query(PRIVILEGES_SQL, [oid]).catch(() => null);
+  const parsed = ZPrivileges.safeParse(answer?.rows[0]);
+  if (!parsed.success) return null;
+  const { superuser, files, writes } = parsed.data;
+  const powers = [
+    ...(superuser ? ['do anything on the server (it is a superuser)'] : []),
+    ...(files && !superuser ? ['read files on the server'] : []),
+    ...(writes && !superuser ? ['change the table'] : []),
+  ];
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  return privilegeWarning(
+    powers,
+    `CREATE ROLE agent_reader LOGIN PASSWORD '…'; GRANT CONNECT ON DATABASE ${quote(target.database)} TO agent_reader; GRANT USAGE ON SCHEMA ${quote(relation.schema)} TO agent_reader; GRANT SELECT ON ${quote(relation.schema)}.${quote(relation.table)} TO agent_reader;`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TDatabaseColumn } from '@agentloom/contracts';
+import { Logger } from '@nestjs/common';
 import { DatabaseUriParts, redactSecret } from './database-uri';
 import {
   InvalidDataSourceError,
@@ -10,6 +11,18 @@ import { CheckedTarget } from './network-guard';
 export interface DatabaseProbeReport {
   columns: TDatabaseColumn[] | null;
   approximateRows: number | null;
+  /** When the login can do more than read (write, read server files, superuser): what and how to fix it. */
+  privilegeWarning?: string | null;
+}
+
+/**
+ * The agent only reads, and its SQL guard and read-only transaction are the walls in front of the
+ * database: a login that can do more makes any gap in them worse. Says what the login can do and
+ * how to make a read-only one.
+ */
+export function privilegeWarning(powers: string[], howToFix: string): string | null {
+  if (powers.length === 0) return null;
+  return `This login can ${powers.join(', ')}. The agent only reads: connect it with a read-only login instead, for example ${howToFix}`;
 }
 
 export interface ProbeTarget {
@@ -37,6 +50,8 @@ export interface ProbeStep {
   /** Set once the server accepted the connection and the sign-in, to word failures accordingly. */
   connected: boolean;
 }
+
+const logger = new Logger('DataSources');
 
 /** How long a polite goodbye may take after a successful probe before the socket is cut. */
 const CLOSE_GRACE_MS = 500;
@@ -158,13 +173,17 @@ function describeFailure(error: unknown, server: ProbedServer, step: ProbeStep):
     return error;
   }
   const where = `the ${server.label} server at ${formatEndpoint(server.endpoint)}`;
-  const prefix = step.connected
-    ? `${capitalize(where)} could not be inspected`
-    : `Could not connect to ${where}`;
   // Scrubbed before the full stop is added, in case the password is what ends the sentence.
-  return new UnreachableDataSourceError(
-    `${prefix}: ${asSentence(scrub(reasonOf(error, step.deadline)))}`,
-  );
+  const reason = asSentence(scrub(reasonOf(error, step.deadline)));
+  if (!step.connected) {
+    // Refused, reset, closed, timed out or a wrong password read alike: distinct answers would map
+    // which ports of a host listen and what runs there. The reason goes to the server log only.
+    logger.warn(`Could not connect to ${where}: ${reason}`);
+    return new UnreachableDataSourceError(
+      `Could not connect to ${where}. Check the host, port, user name and password, and that the server accepts connections from this server.`,
+    );
+  }
+  return new UnreachableDataSourceError(`${capitalize(where)} could not be inspected: ${reason}`);
 }
 
 function reasonOf(error: unknown, deadline: Deadline): string {
