@@ -12,13 +12,19 @@ export class QueueUnavailableError extends Error {}
 
 /**
  * The producer side of the `builds` queue. It shares the gateway's Redis connection, which fails
- * commands at once while Redis is away (no offline queue), so a build request never hangs.
+ * commands at once while Redis is away (no offline queue) and after REDIS_COMMAND_TIMEOUT_MS
+ * while it is stalled, so a build request never hangs. A job added during a stall may still
+ * reach Redis when the stall ends; its build row is gone by then (the request was undone), and
+ * the worker drops a job whose build no longer exists.
  */
 @Injectable()
 export class BuildQueue implements OnModuleDestroy {
   private readonly queue: Queue<TBuildJob>;
 
-  constructor(redis: RedisService, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    private readonly redis: RedisService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     this.queue = new Queue<TBuildJob>(BUILDS_QUEUE, {
       connection: redis.client,
       prefix: config.QUEUE_PREFIX,
@@ -30,10 +36,13 @@ export class BuildQueue implements OnModuleDestroy {
   /** Enqueues the build; the build id is the job id, so enqueueing twice adds one job. */
   async enqueue(buildId: string): Promise<void> {
     try {
-      await withDeadline(
-        this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId }),
-        ENQUEUE_TIMEOUT_MS,
-        () => new Error('timeout'),
+      // run() answers at once while Redis is known to be away, and marks it away on a timeout.
+      await this.redis.run(() =>
+        withDeadline(
+          this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId }),
+          ENQUEUE_TIMEOUT_MS,
+          () => new Error('timeout'),
+        ),
       );
     } catch (error) {
       throw new QueueUnavailableError(

@@ -11,6 +11,11 @@ import {
 import type { Response } from 'express';
 import { ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../prisma/database-errors';
+import { RedisUnavailableError } from '../redis/redis.service';
+
+export const DEPENDENCY_UNAVAILABLE =
+  'Agentloom cannot reach its database or cache right now. Please try again in a minute.';
 
 /** First zod issue as one sentence, prefixed with the field it concerns. */
 export function describeZodError(error: ZodError): string {
@@ -32,7 +37,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const [status, detail] = this.describe(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : exception);
+    if (status === (HttpStatus.SERVICE_UNAVAILABLE as number)) {
+      this.logger.warn(`Dependency unavailable: ${(exception as Error).message}`);
+    } else if (status >= 500) {
+      this.logger.error(exception instanceof Error ? exception.stack : exception);
+    }
     if (response.headersSent) return;
     response.status(status).json({ detail });
   }
@@ -55,6 +64,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
       exception.code === UNIQUE_VIOLATION
     ) {
       return [HttpStatus.CONFLICT, 'This record already exists.'];
+    }
+    // A dependency that is away, stalled or overloaded is the user's to retry, not a bug.
+    if (exception instanceof RedisUnavailableError || isDatabaseUnavailable(exception)) {
+      return [HttpStatus.SERVICE_UNAVAILABLE, DEPENDENCY_UNAVAILABLE];
     }
     return [
       HttpStatus.INTERNAL_SERVER_ERROR,
