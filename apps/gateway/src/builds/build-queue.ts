@@ -19,18 +19,23 @@ export class QueueUnavailableError extends Error {}
  */
 @Injectable()
 export class BuildQueue implements OnModuleDestroy {
-  private readonly queue: Queue<TBuildJob>;
+  private queue: Queue<TBuildJob>;
 
   constructor(
     private readonly redis: RedisService,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.queue = new Queue<TBuildJob>(BUILDS_QUEUE, {
-      connection: redis.client,
-      prefix: config.QUEUE_PREFIX,
+    this.queue = this.newQueue();
+  }
+
+  private newQueue(): Queue<TBuildJob> {
+    const queue = new Queue<TBuildJob>(BUILDS_QUEUE, {
+      connection: this.redis.client,
+      prefix: this.config.QUEUE_PREFIX,
     });
     // Connection errors are reported by RedisService; without a listener they would be thrown.
-    this.queue.on('error', () => undefined);
+    queue.on('error', () => undefined);
+    return queue;
   }
 
   /** Enqueues the build; the build id is the job id, so enqueueing twice adds one job. */
@@ -38,17 +43,25 @@ export class BuildQueue implements OnModuleDestroy {
     try {
       // run() answers at once while Redis is known to be away, and marks it away on a timeout.
       await this.redis.run(() =>
-        withDeadline(
-          this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId }),
-          ENQUEUE_TIMEOUT_MS,
-          () => new Error('timeout'),
-        ),
+        withDeadline(this.add(buildId), ENQUEUE_TIMEOUT_MS, () => new Error('timeout')),
       );
     } catch (error) {
       throw new QueueUnavailableError(
         `The build queue did not answer: ${(error as Error).message}`,
       );
     }
+  }
+
+  private async add(buildId: string): Promise<void> {
+    // BullMQ keeps the failure of a Queue's start-up (its first round trip, e.g. during a Redis
+    // stall) and fails every later call with it, even once Redis answers again. Such a Queue is
+    // replaced by a fresh one (on the same connection, so cheap) that starts up again.
+    await this.queue.waitUntilReady().catch(() => {
+      const broken = this.queue;
+      this.queue = this.newQueue();
+      void closeWithin(broken.close(), 2_000);
+    });
+    await this.queue.add(BUILD_AGENT_JOB, { buildId }, { ...BUILD_JOB_OPTIONS, jobId: buildId });
   }
 
   /** For tests and operations: the job recorded for a build, if any. */

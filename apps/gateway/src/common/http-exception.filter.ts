@@ -14,6 +14,13 @@ import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../prisma/database-errors';
 import { RedisUnavailableError } from '../redis/redis.service';
 
+export const STORAGE_FULL =
+  'The server has no room to store files right now. Nothing was saved; please try again later.';
+
+/** The file system (or a quota on it) refused a write for lack of space. */
+const isStorageFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+
 export const DEPENDENCY_UNAVAILABLE =
   'Agentloom cannot reach its database or cache right now. Please try again in a minute.';
 
@@ -69,6 +76,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof RedisUnavailableError || isDatabaseUnavailable(exception)) {
       return [HttpStatus.SERVICE_UNAVAILABLE, DEPENDENCY_UNAVAILABLE];
     }
+    if (isStorageFull(exception)) return [HttpStatus.SERVICE_UNAVAILABLE, STORAGE_FULL];
     return [
       HttpStatus.INTERNAL_SERVER_ERROR,
       'Something went wrong on our side. Please try again.',

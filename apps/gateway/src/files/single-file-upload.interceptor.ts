@@ -67,7 +67,11 @@ export function SingleFileUpload(
 
     private describe(error: unknown): Error {
       if (!(error instanceof MulterError)) {
-        return error instanceof Error ? error : new Error(String(error));
+        // Kept as it is (a file-system error's code, ENOSPC say, decides its answer); fs errors
+        // need not be `instanceof Error` of this realm (under jest they are not).
+        return typeof error === 'object' && error !== null
+          ? (error as Error)
+          : new Error(String(error));
       }
       switch (error.code) {
         case 'LIMIT_FILE_SIZE':

@@ -85,6 +85,17 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     await me().expect(200);
     const cached = await t.redis.client.keys(`agentloom:principal:${user.id}:v*`);
     expect(cached.length).toBeGreaterThan(0);
+    // Builds work again too (BullMQ's queue object does not keep a failure from the stall).
+    const id = await configureRagAgent(t, user, csv);
+    const build = await t.http
+      .post('/rag/api/build/agent')
+      .set(user.auth)
+      .type('form')
+      .send({ session_id: id })
+      .expect(200);
+    expect((await t.app.get(BuildQueue).job(build.body.build_id as string))?.data).toEqual({
+      buildId: build.body.build_id,
+    });
   });
 
   it('a profile change made while Redis is away is not hidden by an old cached copy later', async () => {
