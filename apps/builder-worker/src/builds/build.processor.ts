@@ -57,6 +57,11 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
+  /** For the health file: the consumer exists and has not been closed. */
+  consuming(): boolean {
+    return this.worker?.isRunning() ?? false;
+  }
+
   /** For tests: resolves when the worker is connected and taking jobs. */
   async ready(): Promise<void> {
     await this.worker?.waitUntilReady();
