@@ -49,7 +49,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, withinMs: number
   return Date.now() - started;
 }
 
-/** Requests on a few routes, back to back from `concurrency` loops, until stopped. */
+/** Requests on a few routes from two loops, each pausing 20 ms between requests, until stopped. */
 class Load {
   private running = true;
   private readonly latencies: number[] = [];
@@ -70,6 +70,9 @@ class Load {
         );
         this.latencies.push(performance.now() - started);
         this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+        // A steady trickle, not a flood: the load shares this process (and its CPU) with the
+        // gateway under test, and must not be what makes the deadlines late.
+        await sleep(20);
       }
     });
   }
@@ -151,7 +154,11 @@ describe('fault suite', () => {
   });
 
   afterAll(async () => {
-    await t.app.get(BuildQueue).obliterate();
+    // Cleanup only: a loaded machine may time this out, and the keys are under a per-run prefix.
+    await t.app
+      .get(BuildQueue)
+      .obliterate()
+      .catch(() => undefined);
     await t.close();
     await Promise.all([redisProxy.close(), pgProxy.close(), llm.close()]);
     await rm(fixtures, { recursive: true, force: true });
@@ -337,8 +344,8 @@ describe('fault suite', () => {
       recovery: `next question answered in ${Date.now() - recovered} ms`,
       data:
         kind === 'stall'
-          ? 'provider call cancelled by the gateway: yes'
-          : 'no done event, nothing retried twice',
+          ? 'no done event; provider call cancelled by the gateway: yes'
+          : 'no done event',
     });
   });
 
@@ -397,7 +404,7 @@ describe('fault suite', () => {
         unaffected: `reads on the full disk's gateway: ${unaffected.summary}`,
         outcome: `upload 503 "${String(refused.body.detail).slice(0, 40)}…"`,
         recovery: `retry after space was freed: 200 in ${Date.now() - freed} ms`,
-        data: 'partial files left behind: 0; the retried upload stored once',
+        data: 'partial files left behind: 0; the retried upload answered 200',
       });
     } finally {
       await small?.close();
