@@ -8,6 +8,7 @@ import { BuildsRepository } from './builds/builds.repository';
 import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
 import { ConnectivityService } from './connectivity/connectivity.service';
+import { WorkerHealthService } from './health/worker-health.service';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
 
@@ -29,6 +30,7 @@ export class WorkerModule {
         BuildRunner,
         BuildsRepository,
         ArtifactStore,
+        WorkerHealthService,
         {
           provide: Vault,
           inject: [WORKER_CONFIG],

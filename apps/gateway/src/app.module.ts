@@ -7,6 +7,7 @@ import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/env';
 import { HealthController } from './health/health.controller';
+import { HealthService } from './health/health.service';
 import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
@@ -54,7 +55,7 @@ export class AppModule {
         PreviewsModule,
       ],
       controllers: [HealthController],
-      providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }],
+      providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }, HealthService],
     };
   }
 }

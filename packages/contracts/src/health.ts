@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
-export const ZDependencyState = z.enum(['up', 'down']);
+/** up: answered quickly; slow: answered, but past the slow threshold; down: no answer in time. */
+export const ZDependencyState = z.enum(['up', 'slow', 'down']);
+export type TDependencyState = z.infer<typeof ZDependencyState>;
 
 export const ZHealth = z.object({
+  /** ok: everything up; degraded: something slow or down (503 when anything is down). */
   status: z.enum(['ok', 'degraded']),
   database: ZDependencyState,
   redis: ZDependencyState,

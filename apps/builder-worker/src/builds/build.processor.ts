@@ -14,6 +14,13 @@ import { BuildsRepository } from './builds.repository';
 
 const UNEXPECTED_FAILURE =
   'The build failed unexpectedly. Please try again; if it keeps failing, contact support.';
+/** A full disk (or quota) under DATA_DIR: no retry within seconds would fix it. */
+export const STORAGE_FULL =
+  'The build server ran out of storage space while writing the agent. Nothing was kept; please try again later.';
+
+const isStorageFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+
 /** Shown when BullMQ gave up on a build itself: each run of it stopped its worker. */
 export const BUILD_INTERRUPTED =
   'The build was interrupted: the worker running it stopped more than once. Please try again; if it keeps failing, contact support.';
@@ -21,9 +28,10 @@ export const BUILD_INTERRUPTED =
 /**
  * The consumer of the `builds` queue. Thin on purpose: it checks the job, hands it to the
  * BuildRunner, and decides what a failure means — a BuildError ends the build at once with its
- * message; anything else is retried (attempts in BUILD_JOB_OPTIONS) and, on the last attempt,
- * ends the build Failed with a general message; a job BullMQ itself gives up on ends its build
- * Failed too. Closing waits for running builds to finish, which is what SIGTERM does.
+ * message, and so does a full disk (saying so; the temporary zip and work folder are removed on
+ * the way out, so a later retry starts clean); anything else is retried (attempts in
+ * BUILD_JOB_OPTIONS) and, on the last attempt, ends the build Failed with a general message; a
+ * job BullMQ itself gives up on ends its build Failed too. Closing waits for running builds to finish, which is what SIGTERM does.
  */
 @Injectable()
 export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -57,6 +65,11 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
+  /** For the health file: the consumer exists and has not been closed. */
+  consuming(): boolean {
+    return this.worker?.isRunning() ?? false;
+  }
+
   /** For tests: resolves when the worker is connected and taking jobs. */
   async ready(): Promise<void> {
     await this.worker?.waitUntilReady();
@@ -73,8 +86,13 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
       await this.runner.run(buildId, (progress) => job.updateProgress(progress));
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      if (error instanceof BuildError || lastAttempt) {
-        const detail = error instanceof BuildError ? error.message : UNEXPECTED_FAILURE;
+      if (error instanceof BuildError || isStorageFull(error) || lastAttempt) {
+        const detail =
+          error instanceof BuildError
+            ? error.message
+            : isStorageFull(error)
+              ? STORAGE_FULL
+              : UNEXPECTED_FAILURE;
         if (!(error instanceof BuildError)) this.logger.error((error as Error).stack);
         const build = await this.builds.findWithPipeline(buildId);
         if (build) await this.builds.markFailed(build, detail);

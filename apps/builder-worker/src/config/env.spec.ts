@@ -19,6 +19,8 @@ describe('loadWorkerConfig', () => {
       WORKER_CONCURRENCY: 2,
       WORKER_LOCK_DURATION_MS: 30_000,
       WORKER_STALLED_INTERVAL_MS: 30_000,
+      WORKER_HEALTH_FILE: '/tmp/agentloom-worker-health.json',
+      WORKER_HEALTH_INTERVAL_MS: 10_000,
       XLSX_MAX_UNCOMPRESSED_BYTES: 200 * 1024 * 1024,
       LOG_LEVEL: 'info',
       DATA_DIR: dataDir,

@@ -50,6 +50,12 @@ export const ZWorkerEnv = z.object({
   WORKER_LOCK_DURATION_MS: milliseconds(30_000),
   /** How often the worker looks for builds whose lock expired (their worker died) to rerun them. */
   WORKER_STALLED_INTERVAL_MS: milliseconds(30_000),
+  /**
+   * The worker's health file: rewritten every WORKER_HEALTH_INTERVAL_MS after checking Postgres,
+   * Redis and the queue consumer live; the container healthcheck (`dist/health-check.js`) reads it.
+   */
+  WORKER_HEALTH_FILE: z.string().default('/tmp/agentloom-worker-health.json'),
+  WORKER_HEALTH_INTERVAL_MS: milliseconds(10_000),
   /** The folder the gateway also uses: uploads are read from it, build zips written to it. */
   DATA_DIR: z.string().optional(),
   /** Zip-bomb guard when an Excel source is read: the gateway's limit, which it was checked by. */

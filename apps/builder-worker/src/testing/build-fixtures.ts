@@ -11,6 +11,7 @@ import { loadWorkerConfig, type WorkerConfig } from '../config/env';
 export const TEST_LLM_KEY = 'sk-proj-WorkerSpecSecret-0123456789ABCD';
 
 export function testWorkerConfig(overrides: Record<string, string> = {}): WorkerConfig {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'agentloom-worker-'));
   return loadWorkerConfig(
     {
       NODE_ENV: 'test',
@@ -18,7 +19,9 @@ export function testWorkerConfig(overrides: Record<string, string> = {}): Worker
         process.env.WORKER_TEST_DATABASE_URL ??
         'postgresql://postgres@127.0.0.1:5432/agentloom_worker_test',
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-worker-')),
+      DATA_DIR: dataDir,
+      // Its own health file: workers of parallel test runs must not share one.
+      WORKER_HEALTH_FILE: path.join(dataDir, 'worker-health.json'),
       VAULT_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'),
       QUEUE_PREFIX: `agentloom-worker-test-${process.pid}-${randomUUID().slice(0, 6)}`,
       WORKER_CONCURRENCY: '2',

@@ -12,6 +12,8 @@ export function workerEnvironment(config: WorkerConfig): Record<string, string> 
     WORKER_LOCK_DURATION_MS: String(config.WORKER_LOCK_DURATION_MS),
     WORKER_STALLED_INTERVAL_MS: String(config.WORKER_STALLED_INTERVAL_MS),
     DATA_DIR: config.DATA_DIR,
+    WORKER_HEALTH_FILE: config.WORKER_HEALTH_FILE,
+    WORKER_HEALTH_INTERVAL_MS: String(config.WORKER_HEALTH_INTERVAL_MS),
     VAULT_MASTER_KEY: config.VAULT_MASTER_KEY.toString('base64'),
     // Tests wait for log lines (consuming, Redis errors, stopping): keep them.
     LOG_LEVEL: 'info',

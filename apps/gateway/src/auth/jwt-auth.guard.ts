@@ -2,6 +2,7 @@ import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { IS_PUBLIC } from '../common/public.decorator';
+import { isDatabaseUnavailable } from '../prisma/database-errors';
 
 export const NOT_AUTHENTICATED = 'Not authenticated. Please log in again.';
 
@@ -21,6 +22,9 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+    // The account could not be looked up because Postgres is away: a 401 would sign the user
+    // out of the web app for an outage; the 503 says to try again.
+    if (isDatabaseUnavailable(error)) throw error;
     if (error || !user) throw new UnauthorizedException(NOT_AUTHENTICATED);
     return user;
   }

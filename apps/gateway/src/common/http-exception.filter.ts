@@ -11,6 +11,18 @@ import {
 import type { Response } from 'express';
 import { ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../prisma/database-errors';
+import { RedisUnavailableError } from '../redis/redis.service';
+
+export const STORAGE_FULL =
+  'The server has no room to store files right now. Nothing was saved; please try again later.';
+
+/** The file system (or a quota on it) refused a write for lack of space. */
+const isStorageFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+
+export const DEPENDENCY_UNAVAILABLE =
+  'Agentloom cannot reach its database or cache right now. Please try again in a minute.';
 
 /** First zod issue as one sentence, prefixed with the field it concerns. */
 export function describeZodError(error: ZodError): string {
@@ -59,7 +71,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const [status, detail] = this.describe(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : exception);
+    if (status === (HttpStatus.SERVICE_UNAVAILABLE as number)) {
+      this.logger.warn(`Dependency unavailable: ${(exception as Error).message}`);
+    } else if (status >= 500) {
+      this.logger.error(exception instanceof Error ? exception.stack : exception);
+    }
     if (response.headersSent) return;
     response.status(status).json({ detail });
   }
@@ -85,6 +101,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
     ) {
       return [HttpStatus.CONFLICT, 'This record already exists.'];
     }
+    // A dependency that is away, stalled or overloaded is the user's to retry, not a bug.
+    if (exception instanceof RedisUnavailableError || isDatabaseUnavailable(exception)) {
+      return [HttpStatus.SERVICE_UNAVAILABLE, DEPENDENCY_UNAVAILABLE];
+    }
+    if (isStorageFull(exception)) return [HttpStatus.SERVICE_UNAVAILABLE, STORAGE_FULL];
     return [
       HttpStatus.INTERNAL_SERVER_ERROR,
       'Something went wrong on our side. Please try again.',

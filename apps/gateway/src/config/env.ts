@@ -33,9 +33,22 @@ export const ZGatewayEnv = z.object({
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
     .default('postgresql://postgres@127.0.0.1:5432/agentloom'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a request waits for a free database connection before answering 503. */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  /** Longest a database statement may run before it is cancelled (the request answers 503). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
     .default('redis://127.0.0.1:6379'),
+  /**
+   * How long one Redis command may take. Past it the command fails, the caller falls back
+   * (caches read Postgres) and Redis is treated as away until a background ping answers again.
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(500),
+  /** /health gives each dependency this long to answer before reporting it down. */
+  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1_000),
+  /** A dependency answering /health slower than this is reported slow (still ready). */
+  HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
   QUEUE_PREFIX: z
     .string()
@@ -92,6 +105,11 @@ export const ZGatewayEnv = z.object({
    * source may use even in strict mode: an on-premises database on a private network.
    */
   DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
+  /**
+   * How long a preview waits for the model provider: for its first words, and between two parts
+   * of the answer. Past it the question ends with an error and the call is cancelled.
+   */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** How long the wizard waits for a user's database to answer, in milliseconds. */
   DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { diskStorage, type StorageEngine } from 'multer';
 import type { AppConfig } from '../config/env';
@@ -22,8 +23,22 @@ export const dataDirs = (config: AppConfig) => ({
 export function incomingDiskStorage(config: AppConfig): StorageEngine {
   const incoming = dataDirs(config).incoming;
   mkdirSync(incoming, { recursive: true });
-  return diskStorage({
+  const names = new WeakMap<Express.Multer.File, string>();
+  const disk = diskStorage({
     destination: incoming,
-    filename: (_request, _file, done) => done(null, randomUUID()),
+    filename: (_request, file, done) => done(null, names.get(file) ?? randomUUID()),
   });
+  return {
+    // Multer forgets a file whose write failed (a full disk, say) and leaves what was written;
+    // the name is chosen here so that partial file can be removed.
+    _handleFile(request, file, done) {
+      const name = randomUUID();
+      names.set(file, name);
+      disk._handleFile(request, file, (error, info) => {
+        if (!error) return done(null, info);
+        void rm(path.join(incoming, name), { force: true }).finally(() => done(error));
+      });
+    },
+    _removeFile: (request, file, done) => disk._removeFile(request, file, done),
+  };
 }

@@ -76,13 +76,17 @@ export function SingleFileUpload(
     private describe(error: unknown): Error {
       if (!(error instanceof MulterError)) {
         // busboy's parse errors ("Malformed part header", "Unexpected end of form") carry no
-        // system error code; a full disk or a missing folder does, and stays a server error.
+        // system error code: the client sent something unreadable.
         if (error instanceof Error && !('code' in error)) {
           return new BadRequestException(
             `The upload could not be read (${error.message}). Send one file as a standard multipart form.`,
           );
         }
-        return error instanceof Error ? error : new Error(String(error));
+        // Kept as it is (a file-system error's code, ENOSPC say, decides its answer); fs errors
+        // need not be `instanceof Error` of this realm (under jest they are not).
+        return typeof error === 'object' && error !== null
+          ? (error as Error)
+          : new Error(String(error));
       }
       switch (error.code) {
         case 'LIMIT_FILE_SIZE':

@@ -9,7 +9,8 @@ export type PreviewKind = 'rag' | 'sql' | 'image';
  * What a preview link lets its holder do: talk to one build of one agent (or use the image
  * agent) on behalf of its owner, until it expires. An iframe cannot send the bearer header, so
  * the random token in the link is the capability; it lives in Redis so every gateway replica
- * honours it and it expires by itself.
+ * honours it and it expires by itself. While Redis is away previews answer 503 (there is no
+ * other copy of a link to fall back on).
  */
 export interface PreviewGrant {
   token: string;
@@ -39,7 +40,7 @@ export class PreviewGrantStore {
    */
   async grant(request: Omit<PreviewGrant, 'token' | 'expiresAt'>): Promise<PreviewGrant> {
     const ownerKey = this.ownerKey(request);
-    const existing = await this.redis.client.get(ownerKey);
+    const existing = await this.redis.run((client) => client.get(ownerKey));
     if (existing) {
       const live = await this.find(existing);
       if (live && live.buildId === request.buildId && live.userId === request.userId) return live;
@@ -50,18 +51,20 @@ export class PreviewGrantStore {
       token: newToken(),
       expiresAt: new Date(Date.now() + ttlMs).toISOString(),
     };
-    await this.redis.client
-      .multi()
-      .set(this.grantKey(grant.token), JSON.stringify(grant), 'PX', ttlMs)
-      .set(ownerKey, grant.token, 'PX', ttlMs)
-      .exec();
+    await this.redis.run((client) =>
+      client
+        .multi()
+        .set(this.grantKey(grant.token), JSON.stringify(grant), 'PX', ttlMs)
+        .set(ownerKey, grant.token, 'PX', ttlMs)
+        .exec(),
+    );
     return grant;
   }
 
   /** The grant behind a token, or null when it is made up, malformed or expired. */
   async find(token: string): Promise<PreviewGrant | null> {
     if (!TOKEN_SHAPE.test(token)) return null;
-    const stored = await this.redis.client.get(this.grantKey(token));
+    const stored = await this.redis.run((client) => client.get(this.grantKey(token)));
     if (!stored) return null;
     const grant = JSON.parse(stored) as PreviewGrant;
     return Date.parse(grant.expiresAt) > Date.now() ? grant : null;

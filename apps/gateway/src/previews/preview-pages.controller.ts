@@ -30,6 +30,7 @@ import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { PreviewGrantStore, type PreviewGrant, type PreviewKind } from './preview-grants';
 import { renderMissingPage, renderPreviewPage } from './preview-page';
 import { PreviewSessions } from './preview-sessions';
+import { ProviderWatchdog } from './provider-watchdog';
 
 export const PREVIEW_NOT_FOUND = 'This preview link has expired or does not exist.';
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -115,7 +116,7 @@ export class PreviewPagesController {
   /**
    * One question, answered as server-sent events: `retrieval` (sources) or `sql` + `table`, then
    * `token`s as the model writes, then `done` — or `error` with a detail. A closed page stops
-   * the provider call.
+   * the provider call, and so does a provider silent for PROVIDER_TIMEOUT_MS (the page is told).
    */
   @Post(':token/ask')
   async ask(
@@ -130,8 +131,8 @@ export class PreviewPagesController {
       throw new BadRequestException(parsed.error.issues[0]?.message ?? 'Type a question first.');
     }
     const agent = await this.sessions.agentFor(grant);
-    const stop = new AbortController();
-    response.on('close', () => stop.abort());
+    const watchdog = new ProviderWatchdog(this.config.PROVIDER_TIMEOUT_MS);
+    response.on('close', () => watchdog.stop());
     response.status(HttpStatus.OK);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     response.setHeader('Cache-Control', 'no-store');
@@ -140,15 +141,19 @@ export class PreviewPagesController {
     const send = (event: AgentEvent) =>
       response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     try {
-      for await (const event of agent.ask(parsed.data.question, stop.signal)) {
-        if (stop.signal.aborted) break;
+      for await (const event of agent.ask(parsed.data.question, watchdog.signal)) {
+        if (watchdog.signal.aborted) break;
+        watchdog.alive();
         send(event);
       }
     } catch (error) {
-      if (!stop.signal.aborted) {
+      if (!watchdog.signal.aborted) {
         send({ type: 'error', detail: `The agent failed: ${(error as Error).message}` });
       }
     }
+    // The agent ends quietly when its signal aborts; the page is still there to be told why.
+    if (watchdog.timedOut) send({ type: 'error', detail: this.silenceDetail() });
+    watchdog.stop();
     response.end();
   }
 
@@ -197,6 +202,7 @@ export class PreviewPagesController {
         prompt,
         image,
         baseUrl: this.config.GEMINI_BASE_URL,
+        signal: AbortSignal.timeout(this.config.PROVIDER_TIMEOUT_MS),
       });
       return {
         text: result.text ?? null,
@@ -210,6 +216,11 @@ export class PreviewPagesController {
         `Gemini could not make the image: ${(error as Error).message}`.replaceAll(apiKey, '****'),
       );
     }
+  }
+
+  private silenceDetail(): string {
+    const seconds = Math.round(this.config.PROVIDER_TIMEOUT_MS / 1000);
+    return `The model provider did not answer within ${seconds} seconds. Please ask again.`;
   }
 
   private async grantOf(token: string, kinds: PreviewKind[]): Promise<PreviewGrant> {

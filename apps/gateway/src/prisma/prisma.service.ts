@@ -14,16 +14,14 @@ export class PrismaService implements OnModuleDestroy {
     this.client = createPrismaClient({
       databaseUrl: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
+      poolTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     });
   }
 
-  async isReachable(): Promise<boolean> {
-    try {
-      await this.client.$queryRaw`SELECT 1`;
-      return true;
-    } catch {
-      return false;
-    }
+  /** One live round trip, for /health (which bounds the wait). */
+  async ping(): Promise<void> {
+    await this.client.$queryRaw`SELECT 1`;
   }
 
   async onModuleDestroy(): Promise<void> {

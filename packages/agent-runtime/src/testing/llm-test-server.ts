@@ -16,6 +16,15 @@ export interface RecordedRequest {
   body: unknown;
   /** Time the server spent on the request, in milliseconds (set once it has answered). */
   ms: number;
+  /** The client closed the connection before the answer was complete (a cancelled call). */
+  cancelled: boolean;
+}
+
+/** How the next streamed answer breaks: goes silent with the connection open, or drops it. */
+export interface StreamFault {
+  kind: 'stall' | 'cut';
+  /** Events sent before it breaks. */
+  afterEvents: number;
 }
 
 export interface LlmTestServer {
@@ -31,6 +40,8 @@ export interface LlmTestServer {
   sqlReplies: string[];
   /** The next request (any protocol) fails with this HTTP status and message. */
   failNext(status: number, message: string): void;
+  /** The next streamed answer (any protocol) breaks this way; other requests are unaffected. */
+  breakNextStream(fault: StreamFault): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +77,7 @@ export async function startLlmTestServer(o: { port?: number } = {}): Promise<Llm
   const requests: RecordedRequest[] = [];
   const sqlReplies: string[] = [];
   const failures: { status: number; message: string }[] = [];
+  const streamFaults: StreamFault[] = [];
 
   const server = createServer((request, response) => {
     const started = performance.now();
@@ -75,15 +87,21 @@ export async function startLlmTestServer(o: { port?: number } = {}): Promise<Llm
       headers: request.headers,
       body: undefined,
       ms: 0,
+      cancelled: false,
     };
     requests.push(record);
     response.on('finish', () => (record.ms = performance.now() - started));
+    response.on('close', () => (record.cancelled = !response.writableFinished));
     readJson(request)
       .then((body) => {
         record.body = body;
         const failure = failures.shift();
         const protocol = protocolOf(request);
         if (failure) return sendError(response, protocol, failure.status, failure.message);
+        if (isStreamed(record.path, body)) {
+          const fault = streamFaults.shift();
+          if (fault) breakStream(response, fault);
+        }
         return route(protocol, record.path, body, response, sqlReplies);
       })
       .catch((error: Error) => sendError(response, 'openai', 400, error.message));
@@ -106,6 +124,7 @@ export async function startLlmTestServer(o: { port?: number } = {}): Promise<Llm
     requests,
     sqlReplies,
     failNext: (status, message) => void failures.push({ status, message }),
+    breakNextStream: (fault) => void streamFaults.push(fault),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -523,6 +542,33 @@ function geminiGenerate(
 }
 
 // --- Responses -----------------------------------------------------------------------------------
+
+function isStreamed(path: string, body: unknown): boolean {
+  return path.includes(':streamGenerateContent') || (body as { stream?: unknown })?.stream === true;
+}
+
+/** Lets `afterEvents` writes through, then swallows the rest (stall) or drops the socket (cut). */
+function breakStream(response: ServerResponse, fault: StreamFault): void {
+  let written = 0;
+  const write = response.write.bind(response) as (chunk: string) => boolean;
+  const broken = () => {
+    if (fault.kind === 'cut') response.socket?.destroy();
+  };
+  response.write = ((chunk: string) => {
+    if (written >= fault.afterEvents) {
+      broken();
+      return true;
+    }
+    written += 1;
+    return write(chunk);
+  }) as typeof response.write;
+  const end = response.end.bind(response);
+  response.end = ((...args: Parameters<typeof response.end>) => {
+    if (written < fault.afterEvents) return end(...args);
+    broken();
+    return response;
+  }) as typeof response.end;
+}
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json' });
