@@ -34,8 +34,12 @@ export async function startGatewayProcess(
   return {
     app,
     token(userId) {
-      const now = Math.floor(Date.now() / 1000);
-      const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: userId, iat: now, exp: now + 3600 })}`;
+      const issuedMs = Date.now();
+      const now = Math.floor(issuedMs / 1000);
+      // iat_ms as the gateway writes it: without it, a token issued in the second the user was
+      // created counts as older than the password and is refused.
+      const claims = { sub: userId, iat: now, iat_ms: issuedMs, exp: now + 3600 };
+      const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
       return `${unsigned}.${createHmac('sha256', jwtSecret).update(unsigned).digest('base64url')}`;
     },
     async buildRag(token, sessionId) {

@@ -50,6 +50,9 @@ export function pythonTools(): PythonTools {
     });
   }
   process.env.UV_CACHE_DIR ??= path.join(cache, 'uv');
+  // The machine's own certificate store, as pip and curl use it: behind a proxy that signs with
+  // a local authority (a company's, or this workplace's), uv's built-in roots refuse PyPI.
+  process.env.UV_SYSTEM_CERTS ??= '1';
   // This workplace keeps PyTorch's CPU wheels in /opt/wheels; elsewhere PyTorch's own index.
   const torchFindLinks =
     process.env.AGENTS_TORCH_FIND_LINKS ??
