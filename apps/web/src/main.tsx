@@ -20,8 +20,15 @@ createRoot(root).render(
       <BrowserRouter>
         <AuthProvider>
           <App />
-          {/* Below the sticky navigation bar (4rem high), never on top of it. */}
-          <Toaster position="top-right" offset={{ top: '5rem' }} richColors closeButton />
+          {/* Below the sticky navigation bar (4rem high), never on top of it: sonner places
+              toasts on narrow screens (under 600 px) by mobileOffset, not offset. */}
+          <Toaster
+            position="top-right"
+            offset={{ top: '5rem' }}
+            mobileOffset={{ top: '5rem' }}
+            richColors
+            closeButton
+          />
         </AuthProvider>
       </BrowserRouter>
     </QueryClientProvider>
