@@ -60,9 +60,11 @@ export const ZGatewayEnv = z.object({
   JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
   /** 32 random bytes, base64. */
   VAULT_MASTER_KEY: z.string().optional(),
-  /** Where the web app lives: reset links point here. */
-  WEB_URL: z.url().default('http://localhost:5173'),
-  /** Browser origins allowed by CORS (comma-separated); defaults to WEB_URL's origin. */
+  /**
+   * Browser origins allowed by CORS (comma-separated), for a web app served from another origin
+   * than PUBLIC_URL's (the app's own origin needs no CORS: it reaches the API through its web
+   * server). Defaults to PUBLIC_URL's origin.
+   */
   CORS_ORIGINS: commaList.optional(),
   /** Folder for uploads and other files the gateway keeps (shared by replicas). */
   DATA_DIR: z.string().optional(),
@@ -114,9 +116,11 @@ export const ZGatewayEnv = z.object({
   DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
-   * The gateway's address as browsers reach it, for the absolute links it writes (preview and
-   * image-agent pages). Required in production: a link is never built from a request's Host
-   * header, which the client chooses. Development and tests: http://localhost:PORT.
+   * The one origin browsers reach Agentloom at: the web app, whose web server forwards the API,
+   * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
+   * (reset mail, preview and image-agent pages) starts with it. Required in production: a link is
+   * never built from a request's Host header, which the client chooses. Elsewhere
+   * http://localhost:5173, the web app under `npm start`.
    */
   PUBLIC_URL: z.url().optional(),
   /** How long a preview link works after it was started. */
@@ -190,6 +194,9 @@ export interface AppConfig extends Omit<
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
+/** The web app under `npm start` (vite preview), which forwards the API to this gateway. */
+const DEV_PUBLIC_URL = 'http://localhost:5173';
+
 export function loadConfig(
   source: NodeJS.ProcessEnv = process.env,
   warn: (message: string) => void = (message) => console.warn(`[config] ${message}`),
@@ -210,7 +217,7 @@ export function loadConfig(
   }
   if (production && !env.PUBLIC_URL) {
     throw new ConfigError(
-      'Missing setting PUBLIC_URL: required in production (the address browsers reach the gateway at, e.g. https://agents.example.com).',
+      'Missing setting PUBLIC_URL: required in production (the address browsers open Agentloom at, e.g. https://agents.example.com).',
     );
   }
   const jwtSecret =
@@ -223,14 +230,15 @@ export function loadConfig(
       'replacing it signs everyone out',
     );
   const masterKey = resolveMasterKey(env.VAULT_MASTER_KEY, dataDir, warn);
+  const publicUrl = env.PUBLIC_URL ?? DEV_PUBLIC_URL;
 
   return {
     ...env,
     JWT_SECRET: jwtSecret,
     VAULT_MASTER_KEY: masterKey,
-    CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(env.WEB_URL).origin],
+    CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(publicUrl).origin],
     DATA_DIR: dataDir,
-    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    PUBLIC_URL: publicUrl,
     DATA_SOURCE_STRICT: env.DATA_SOURCE_STRICT ?? production,
     MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     SQLITE_PREVIEW_DIR: env.SQLITE_PREVIEW_DIR ? path.resolve(env.SQLITE_PREVIEW_DIR) : undefined,

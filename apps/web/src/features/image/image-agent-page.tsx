@@ -11,7 +11,7 @@ import {
   PageHeader,
   Spinner,
 } from '../../components/ui';
-import { api } from '../../lib/api';
+import { api, framedGatewayPage } from '../../lib/api';
 import {
   LAUNCH_FAILED,
   launchUrlProblem,
@@ -233,7 +233,7 @@ function ImagePreview({ url, onBack }: { url: string; onBack: () => void }) {
       ) : shown ? (
         <iframe
           title="Image Agent Preview"
-          src={url}
+          src={framedGatewayPage(url)}
           sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
           onLoad={() => setLoaded(true)}
           className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"
