@@ -109,7 +109,11 @@ const runtimeConfig = (): Plugin => {
       res.end(runtimeConfigScript(apiUrlSetting()));
     });
   };
-  return { name: 'agentloom-runtime-config', configureServer: serve, configurePreviewServer: serve };
+  return {
+    name: 'agentloom-runtime-config',
+    configureServer: serve,
+    configurePreviewServer: serve,
+  };
 };
 type Handler = (
   req: unknown,

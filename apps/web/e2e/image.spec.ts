@@ -102,9 +102,7 @@ test('image agent: a preview whose app cannot be reached says it failed to load'
   await signInThroughApi(page, request);
   // The launch succeeds but the app behind the URL is gone (stopped, or crashed after starting).
   const url = `http://127.0.0.1:${await closedPort()}/`;
-  await page.route('**/img/launch-streamlit-app', (route) =>
-    route.fulfill({ json: { url } }),
-  );
+  await page.route('**/img/launch-streamlit-app', (route) => route.fulfill({ json: { url } }));
   await page.goto('/build/image');
   await page.getByRole('button', { name: 'Launch Image Generator' }).click();
   await page.getByRole('button', { name: 'Preview Agent' }).click();

@@ -17,7 +17,13 @@ export class LocalObjectStore implements ObjectStore {
     await mkdir(path.dirname(target), { recursive: true });
     // Moved (the same disk: a rename), or copied to a unique name beside the target and renamed:
     // either way readers see the whole file or none.
-    if (await rename(file, target).then(() => true, () => false)) return;
+    if (
+      await rename(file, target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     const partial = `${target}.${randomUUID()}.partial`;
     try {
       await copyFile(file, partial);

@@ -83,7 +83,13 @@ export class S3ObjectStore implements ObjectStore {
 
   async localPath(key: string): Promise<string | null> {
     const copy = path.join(this.cacheDir, ...checkedKey(key).split('/'));
-    if (await stat(copy).then((info) => info.isFile(), () => false)) return copy;
+    if (
+      await stat(copy).then(
+        (info) => info.isFile(),
+        () => false,
+      )
+    )
+      return copy;
     const object = await this.open(key);
     if (!object) return null;
     await mkdir(path.dirname(copy), { recursive: true });
@@ -123,4 +129,3 @@ export class S3ObjectStore implements ObjectStore {
     await rm(path.join(this.cacheDir, ...prefix.split('/')), { recursive: true, force: true });
   }
 }
-
