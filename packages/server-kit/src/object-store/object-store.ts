@@ -31,3 +31,6 @@ export function checkedKey(key: string): string {
   if (!SAFE_KEY.test(key)) throw new Error(`Refusing the storage key ${JSON.stringify(key)}.`);
   return key;
 }
+
+/** The Nest injection token of the app's ObjectStore (each app's ConfigModule provides it). */
+export const OBJECT_STORE = Symbol('OBJECT_STORE');
