@@ -53,6 +53,15 @@ export class S3TestServer {
     };
   }
 
+  /** The keys under `prefix` in `bucket` (S3's ListObjectsV2), sorted. */
+  async keys(bucket: string, prefix: string): Promise<string[]> {
+    const query = new URLSearchParams({ 'list-type': '2', prefix });
+    const answer = await fetch(`${this.endpoint}/${bucket}?${query.toString()}`);
+    if (!answer.ok) throw new Error(`listing ${bucket}/${prefix}: HTTP ${answer.status}`);
+    const xml = await answer.text();
+    return [...xml.matchAll(/<Key>([^<]+)<\/Key>/g)].map((match) => match[1]!).sort();
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
