@@ -9,16 +9,13 @@ import { createServer, request, type Server } from 'node:http';
 export class S3HoldingProxy {
   private readonly held = new Map<string, { released: Promise<void>; release: () => void }>();
 
-  private constructor(
-    private readonly server: Server,
-    readonly endpoint: string,
-  ) {}
+  private readonly server: Server;
+  endpoint = '';
 
-  static async start(target: string): Promise<S3HoldingProxy> {
+  private constructor(target: string) {
     const upstream = new URL(target);
-    let proxy: S3HoldingProxy | undefined;
-    const server = createServer((incoming, outgoing) => {
-      const hold = incoming.method === 'GET' ? proxy!.holdFor(incoming.url ?? '') : undefined;
+    this.server = createServer((incoming, outgoing) => {
+      const hold = incoming.method === 'GET' ? this.holdFor(incoming.url ?? '') : undefined;
       void (hold ?? Promise.resolve()).then(() => {
         const forwarded = request(
           {
@@ -37,9 +34,13 @@ export class S3HoldingProxy {
         incoming.pipe(forwarded);
       });
     });
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    const { port } = server.address() as { port: number };
-    proxy = new S3HoldingProxy(server, `http://127.0.0.1:${port}`);
+  }
+
+  static async start(target: string): Promise<S3HoldingProxy> {
+    const proxy = new S3HoldingProxy(target);
+    await new Promise<void>((listening) => proxy.server.listen(0, '127.0.0.1', listening));
+    const { port } = proxy.server.address() as { port: number };
+    proxy.endpoint = `http://127.0.0.1:${port}`;
     return proxy;
   }
 
