@@ -25,7 +25,7 @@ export const API_URL: string = (globalThis.window?.agentloomConfig?.apiUrl ?? ''
  */
 export function framedGatewayPage(url: string): string {
   const absolute = new URL(url, window.location.href);
-  if (API_URL || !absolute.pathname.startsWith('/p/')) return absolute.toString();
+  if (API_URL || !absolute.pathname.startsWith('/p/')) return url;
   return new URL(`${absolute.pathname}${absolute.search}`, window.location.origin).toString();
 }
 

@@ -171,7 +171,8 @@ export function previewFailure(error: unknown, type: TAgentType): string {
  * app's current theme so the preview page opens light or dark to match.
  */
 export function previewFrameUrl(url: string, theme: 'light' | 'dark'): string {
-  const absolute = new URL(framedGatewayPage(url.startsWith('/') ? `${API_URL}${url}` : url));
+  const page = framedGatewayPage(url.startsWith('/') ? `${API_URL}${url}` : url);
+  const absolute = new URL(page, window.location.href);
   absolute.searchParams.set('theme', theme);
   return absolute.toString();
 }
