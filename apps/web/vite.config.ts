@@ -2,7 +2,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { GATEWAY_PATHS, GATEWAY_POST_PATHS, nginxGatewayLocations } from './gateway-routes.ts';
 
 // ---- Security headers -------------------------------------------------------------------------
@@ -49,21 +49,26 @@ function webSecurityHeaders(apiUrl: string): Record<string, string> {
   };
 }
 
+/** The web server's settings: the environment, else the repository's .env (as the gateway reads). */
+const dotEnv = loadEnv('', fileURLToPath(new URL('../..', import.meta.url)), '');
+const setting = (name: string): string | undefined => process.env[name] ?? dotEnv[name];
+
 /**
  * The runtime setting for a separate API host (empty: the app's own origin), read when the server
  * starts, never compiled in: index.html loads /config.js before the app (src/lib/api.ts).
  */
-const apiUrlSetting = (): string => (process.env.API_URL ?? '').replace(/\/+$/, '');
+const apiUrlSetting = (): string => (setting('API_URL') ?? '').replace(/\/+$/, '');
 const runtimeConfigScript = (apiUrl: string): string =>
   `window.agentloomConfig = ${JSON.stringify({ apiUrl })};\n`;
 
 /** Where `vite preview` (and `vite` in development) forward the gateway's paths. */
-const gatewayTarget = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8000';
+const gatewayTarget = setting('GATEWAY_URL') ?? 'http://127.0.0.1:8000';
 
 /** Extra host names `vite preview` answers to (IP addresses and localhost always work). */
 const allowedHosts = (): string[] => {
-  const hosts = (process.env.WEB_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim());
-  if (process.env.PUBLIC_URL) hosts.push(new URL(process.env.PUBLIC_URL).hostname);
+  const hosts = (setting('WEB_ALLOWED_HOSTS') ?? '').split(',').map((host) => host.trim());
+  const publicUrl = setting('PUBLIC_URL');
+  if (publicUrl) hosts.push(new URL(publicUrl).hostname);
   return hosts.filter(Boolean);
 };
 
