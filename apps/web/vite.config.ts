@@ -88,6 +88,7 @@ const nginxFiles = (): Plugin => ({
   name: 'agentloom-nginx-files',
   apply: 'build',
   generateBundle() {
+    // A placeholder, not a template string: nginx's entrypoint fills in API_URL at start.
     const headers = Object.entries(webSecurityHeaders('${API_URL}')).map(
       ([name, value]) => `add_header ${name} "${value}" always;`,
     );
