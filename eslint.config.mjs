@@ -22,7 +22,11 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['apps/web/vite.config.ts', 'apps/web/playwright.config.ts'],
+          allowDefaultProject: [
+            'apps/web/vite.config.ts',
+            'apps/web/playwright.config.ts',
+            'apps/web/gateway-routes.ts',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

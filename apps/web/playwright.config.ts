@@ -6,7 +6,12 @@ import path from 'node:path';
 /**
  * Browser end-to-end tests: the real gateway and builder-worker (their dist/ builds) on their own
  * ports against a dedicated Postgres database and Redis queue namespace, and the web app built
- * for that gateway and served by `vite preview`. Chromium is Debian's (`.ci/run` installs it).
+ * once and served by `vite preview`, which forwards the gateway's paths to it (one origin, as
+ * under npm start). Chromium is Debian's (`.ci/run` installs it).
+ *
+ * The browser opens the app at 127.0.0.1 (project `chromium`, every spec) and at localhost
+ * (project `localhost`, the specs that sign up, log in, build and preview): the bundle names
+ * no host, so both work. any-host.spec.ts also opens it on a second loopback address.
  */
 export const E2E = {
   // Overridable so two checkouts (or two people) can run the suite side by side.
@@ -20,6 +25,7 @@ export const E2E = {
 };
 export const GATEWAY_URL = `http://127.0.0.1:${E2E.gatewayPort}`;
 export const WEB_URL = `http://127.0.0.1:${E2E.webPort}`;
+const WEB_URL_LOCALHOST = `http://localhost:${E2E.webPort}`;
 const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
 
 // Both processes must share the vault key (the worker decrypts what the gateway stored).
@@ -65,7 +71,14 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] } },
+    {
+      name: 'localhost',
+      testMatch: ['auth.spec.ts', 'build-live.spec.ts', 'image.spec.ts', 'smoke.spec.ts'],
+      use: { ...devices['Desktop Chrome'], baseURL: WEB_URL_LOCALHOST },
+    },
+  ],
   webServer: [
     {
       command: 'node e2e/llm-test-server.mjs',
@@ -81,9 +94,8 @@ export default defineConfig({
         ...serverEnv,
         PORT: String(E2E.gatewayPort),
         HOST: '127.0.0.1',
-        WEB_URL,
-        CORS_ORIGINS: WEB_URL,
-        PUBLIC_URL: GATEWAY_URL,
+        // The browser reaches the gateway through the web app's origin only: no CORS needed.
+        PUBLIC_URL: WEB_URL,
         // Production refuses loopback data sources; the specs' MariaDB and Postgres live there.
         DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
         LOGIN_MAX_FAILURES: '1000',
@@ -105,9 +117,10 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
-      command: `vite build --outDir dist-e2e/${E2E.webPort} --emptyOutDir && vite preview --outDir dist-e2e/${E2E.webPort} --port ${E2E.webPort} --strictPort --host 127.0.0.1`,
+      // Every address (not just 127.0.0.1): any-host.spec.ts opens the app on 127.0.0.2 too.
+      command: `vite build --outDir dist-e2e/${E2E.webPort} --emptyOutDir && vite preview --outDir dist-e2e/${E2E.webPort} --port ${E2E.webPort} --strictPort --host 0.0.0.0`,
       url: WEB_URL,
-      env: { VITE_API_URL: GATEWAY_URL },
+      env: { GATEWAY_URL },
       reuseExistingServer: false,
       timeout: 120_000,
     },

@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/env';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { MailModule } from './mail/mail.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
@@ -53,6 +54,8 @@ export class AppModule {
         WizardModule,
         BuildsModule,
         PreviewsModule,
+        // /health reports the last e-mail delivery (the same MailService the auth flow uses).
+        MailModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }, HealthService],

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { GATEWAY_URL } from '../playwright.config';
+import { WEB_URL } from '../playwright.config';
 import { screenshotBothThemes, signInThroughApi } from './wizard-support';
 
 const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -26,7 +26,7 @@ test('image agent: launch, preview, generate with a Gemini key, download, then e
   await page.getByRole('button', { name: 'Launch Image Generator' }).click();
   await expect(page.getByRole('heading', { name: 'Image Agent Ready!' })).toBeFocused();
   const tab = page.getByRole('link', { name: 'Open in New Tab' });
-  await expect(tab).toHaveAttribute('href', new RegExp(`^${GATEWAY_URL}/p/[A-Za-z0-9_-]{43}/$`));
+  await expect(tab).toHaveAttribute('href', new RegExp(`^${WEB_URL}/p/[A-Za-z0-9_-]{43}/$`));
 
   await page.getByRole('button', { name: 'Preview Agent' }).click();
   await expect(page.getByRole('heading', { name: 'Image Agent Preview' })).toBeFocused();
@@ -73,7 +73,7 @@ test('image agent: a launch the server refuses shows the SPEC message', async ({
 }) => {
   await signInThroughApi(page, request);
   // The one failure a user can meet here is the gateway refusing (e.g. its Redis is down).
-  await page.route(`${GATEWAY_URL}/img/launch-streamlit-app`, (route) =>
+  await page.route('**/img/launch-streamlit-app', (route) =>
     route.fulfill({ status: 503, json: { detail: 'Previews are unavailable right now.' } }),
   );
   await page.goto('/build/image');
@@ -102,9 +102,7 @@ test('image agent: a preview whose app cannot be reached says it failed to load'
   await signInThroughApi(page, request);
   // The launch succeeds but the app behind the URL is gone (stopped, or crashed after starting).
   const url = `http://127.0.0.1:${await closedPort()}/`;
-  await page.route(`${GATEWAY_URL}/img/launch-streamlit-app`, (route) =>
-    route.fulfill({ json: { url } }),
-  );
+  await page.route('**/img/launch-streamlit-app', (route) => route.fulfill({ json: { url } }));
   await page.goto('/build/image');
   await page.getByRole('button', { name: 'Launch Image Generator' }).click();
   await page.getByRole('button', { name: 'Preview Agent' }).click();

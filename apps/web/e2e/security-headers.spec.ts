@@ -27,6 +27,6 @@ test('the nginx image includes the same headers on every location', () => {
   const locations = nginx.match(/location [^{]+\{[^}]*add_header[^}]*\}/g) ?? [];
   expect(locations.length).toBeGreaterThan(0);
   for (const location of locations) {
-    expect(location).toContain('include /etc/nginx/snippets/security-headers.conf;');
+    expect(location).toContain('include /etc/nginx/conf.d/security-headers.inc;');
   }
 });

@@ -5,9 +5,14 @@ export const ZDependencyState = z.enum(['up', 'slow', 'down']);
 export type TDependencyState = z.infer<typeof ZDependencyState>;
 
 export const ZHealth = z.object({
-  /** ok: everything up; degraded: something slow or down (503 when anything is down). */
+  /** ok: everything up; degraded: something slow or down (503 when the database or Redis is down). */
   status: z.enum(['ok', 'degraded']),
   database: ZDependencyState,
   redis: ZDependencyState,
+  /**
+   * Whether the last e-mail (a password reset) reached the SMTP server: `down` tells the operator
+   * that reset links go nowhere (the log says why). Not needed to serve, so never a 503.
+   */
+  mail: z.enum(['up', 'down', 'unknown']),
 });
 export type THealth = z.infer<typeof ZHealth>;

@@ -1,8 +1,8 @@
+import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
 import { Inject, Injectable } from '@nestjs/common';
 import archiver from 'archiver';
 import { createWriteStream } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import type { GeneratedFile } from '../generator';
@@ -11,13 +11,18 @@ import type { GeneratedFile } from '../generator';
 export type ArtifactFile = GeneratedFile;
 
 /**
- * Build zips on the shared data volume: `artifacts/<pipelineId>/<buildId>.zip`. The name depends
- * only on the build, and the zip is written to a temporary name then renamed, so a build that
- * runs again after a crash replaces its own zip: exactly one artifact per build, never a torn one.
+ * A build's files: its scratch folder on this machine (DATA_DIR/work), the uploads it reads and
+ * the zip it writes in the object store (a folder or S3: the gateway's, shared with no folder).
+ * The zip's key depends only on the build (`artifacts/<pipelineId>/<buildId>.zip`) and is written
+ * whole in the work folder first, so a build that runs again after a crash, on any worker,
+ * replaces its own zip: exactly one artifact per build, never a torn one.
  */
 @Injectable()
 export class ArtifactStore {
-  constructor(@Inject(WORKER_CONFIG) private readonly config: WorkerConfig) {}
+  constructor(
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
 
   /**
    * A build's scratch folder (e.g. for data/chunks.jsonl before it is zipped), emptied first:
@@ -34,8 +39,9 @@ export class ArtifactStore {
     await rm(path.join(this.config.DATA_DIR, 'work', buildId), { recursive: true, force: true });
   }
 
-  sourcePath(pipelineId: string, storedName: string): string {
-    return path.join(this.config.DATA_DIR, 'uploads', pipelineId, path.basename(storedName));
+  /** The uploaded source as a local file, or null when it is gone. */
+  sourceFile(pipelineId: string, storedName: string): Promise<string | null> {
+    return this.store.localPath(`uploads/${pipelineId}/${path.basename(storedName)}`);
   }
 
   async writeZip(
@@ -44,35 +50,20 @@ export class ArtifactStore {
     folder: string,
     files: ArtifactFile[],
   ): Promise<{ name: string; bytes: number }> {
-    const dir = path.join(this.config.DATA_DIR, 'artifacts', pipelineId);
-    await mkdir(dir, { recursive: true });
     const name = `${buildId}.zip`;
-    // Unique per attempt: process ids repeat across containers sharing the volume.
-    const temporary = path.join(dir, `${partialPrefix(buildId)}${randomUUID()}.partial`);
+    const scratch = path.join(this.config.DATA_DIR, 'work', buildId);
+    await mkdir(scratch, { recursive: true });
+    const zip = path.join(scratch, name);
     try {
-      await zipTo(temporary, folder, files);
-      await rename(temporary, path.join(dir, name));
+      await zipTo(zip, folder, files);
+      const { size } = await stat(zip);
+      await this.store.putFile(`artifacts/${pipelineId}/${name}`, zip);
+      return { name, bytes: size };
     } finally {
-      await rm(temporary, { force: true });
+      await rm(zip, { force: true });
     }
-    await this.removeCrashLeftovers(dir, buildId);
-    return { name, bytes: (await stat(path.join(dir, name))).size };
-  }
-
-  /**
-   * A worker killed while zipping leaves its temporary file behind; once an attempt of the same
-   * build has put the zip in place, those are of no use.
-   */
-  private async removeCrashLeftovers(dir: string, buildId: string): Promise<void> {
-    const prefix = partialPrefix(buildId);
-    const leftovers = (await readdir(dir)).filter(
-      (entry) => entry.startsWith(prefix) && entry.endsWith('.partial'),
-    );
-    await Promise.all(leftovers.map((entry) => rm(path.join(dir, entry), { force: true })));
   }
 }
-
-const partialPrefix = (buildId: string) => `.${buildId}.`;
 
 function safeEntry(folder: string, file: string): string {
   const normalized = path.posix.normalize(file);

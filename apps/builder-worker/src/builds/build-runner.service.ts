@@ -69,6 +69,8 @@ interface BuildContext {
   build: Build;
   pipeline: Pipeline;
   config: TPipelineConfig;
+  /** File sources: the upload as a local file (from the object store), once `validate` ran. */
+  sourceFile?: string;
   /** RAG file sources: data/chunks.jsonl, written in the build's work folder. */
   chunksFile?: string;
   plan?: ProjectPlan;
@@ -173,7 +175,7 @@ export class BuildRunner {
     }
   }
 
-  private validate(context: BuildContext): void {
+  private async validate(context: BuildContext): Promise<void> {
     const parsed = ZPipelineConfig.safeParse(context.pipeline.config);
     if (!parsed.success)
       throw new BuildError(
@@ -193,6 +195,10 @@ export class BuildRunner {
       throw new BuildError(
         `The configuration is incomplete: ${missing.map((step) => step.label).join(', ')}.`,
       );
+    }
+    if (isFileSourceType(context.config.source_type) && pipeline.sourceFile) {
+      context.sourceFile =
+        (await this.artifacts.sourceFile(pipeline.id, pipeline.sourceFile)) ?? undefined;
     }
     this.plan(context);
   }
@@ -269,10 +275,9 @@ export class BuildRunner {
     };
   }
 
+  /** The upload's local copy; empty when it is gone, which the stage reading it reports. */
   private uploadPath(context: BuildContext): string {
-    if (!context.pipeline.sourceFile)
-      throw new BuildError('The uploaded source file is missing; upload it again.');
-    return this.artifacts.sourcePath(context.pipeline.id, context.pipeline.sourceFile);
+    return context.sourceFile ?? '';
   }
 
   /**

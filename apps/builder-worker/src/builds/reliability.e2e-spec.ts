@@ -1,6 +1,5 @@
 import type { Build, PrismaClient } from '@agentloom/db';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkerConfig } from '../config/env';
@@ -128,13 +127,12 @@ describe('Build worker reliability (built worker processes)', () => {
       'initializing environment',
       READING_STAGE,
     ]);
-    // A worker killed while zipping leaves its temporary file behind. This kill lands before
-    // the zip step, so such a leftover is put where that worker would have left it.
-    await mkdir(artifactsOf(config, pipelineId), { recursive: true });
-    await writeFile(
-      path.join(artifactsOf(config, pipelineId), `.${buildId}.${randomUUID()}.partial`),
-      'a torn zip',
-    );
+    // A worker killed while zipping leaves a torn zip in its work folder (the store only ever
+    // receives whole ones). This kill lands before the zip step, so such a leftover is put where
+    // that worker would have left it.
+    const workFolder = path.join(config.DATA_DIR, 'work', buildId);
+    await mkdir(workFolder, { recursive: true });
+    await writeFile(path.join(workFolder, `${buildId}.zip`), 'a torn zip');
 
     source.release();
     const second = await startWorker();
@@ -146,6 +144,7 @@ describe('Build worker reliability (built worker processes)', () => {
       attempts: 2,
     });
     await expectOneGoodZip(config, pipelineId, buildId);
+    expect(existsSync(workFolder)).toBe(false);
     expect((await prisma.pipeline.findUniqueOrThrow({ where: { id: pipelineId } })).status).toBe(
       'Built',
     );

@@ -1,7 +1,10 @@
 import { RAG_BUILD_STAGES } from '@agentloom/contracts';
 import type { Build, PrismaClient } from '@agentloom/db';
+import { createObjectStore, type ObjectStore, ZObjectStoreEnv } from '@agentloom/server-kit';
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { WorkerConfig } from '../config/env';
 import { AppProcess, assertBuilt } from '../testing/app-process';
@@ -17,20 +20,23 @@ import {
   type HeardEvent,
 } from '../testing/gateway-api';
 import { startGatewayReplica, type GatewayReplica } from '../testing/gateway-replica';
-import { holdSource } from '../testing/held-source';
 import { QueueClient } from '../testing/queue-client';
 import { readZip } from '../testing/read-zip';
+import { S3HoldingProxy } from '../testing/s3-holding-proxy';
+import { S3TestServer } from '../testing/s3-test-server';
 import { workerEnvironment } from '../testing/worker-process';
 
 /**
  * Issue 7, "Scale proven without Docker": what `docker compose up --scale builder-worker=2` with
  * two gateway replicas runs, as built processes on one Postgres and one Redis. Two gateways
- * (A and B, each on its own port) and two workers share the database, the queue prefix, the data
- * folder and the secrets, and nothing else. A user signs in on A, the build screen listens on B,
- * agents are configured through both, built concurrently, and one worker is SIGKILLed in the
- * middle of its builds. Three builds are held at the stage that reads their source (a named
- * pipe, testing/held-source.ts), so both workers are mid-build when one is killed. Every wait is
- * on an event or a condition with a generous limit; nothing asserts on elapsed time.
+ * (A and B, each on its own port) and two workers share the database, the queue prefix, the
+ * object store (S3: moto's server, testing/s3-test-server.ts) and the secrets, and nothing else:
+ * each process has a data folder of its own, as on separate machines. A user signs in on A, the
+ * build screen listens on B, agents are configured through both, built concurrently, and one
+ * worker is SIGKILLed in the middle of its builds. Three builds are held where their worker
+ * fetches their upload from the object store (testing/s3-holding-proxy.ts), so both workers are
+ * mid-build when one is killed. Every wait is on an event or a condition with a generous limit;
+ * nothing asserts on elapsed time.
  *
  * Runs in `npm test` with the worker's other specs and alone with `npm run test:scale`. Its own
  * database (SCALE_TEST_DATABASE_URL, default agentloom_scale_test) and queue prefix keep it out
@@ -45,7 +51,9 @@ const AGENTS = 6;
 const HELD = 3;
 /** Generous: a loaded two-core machine, node start-up, a lock expiry and a stalled-job check. */
 const WAIT_MS = 60_000;
-const READING_STAGE = 'training embeddings';
+/** The stage in which a worker fetches the build's upload from the object store. */
+const READING_STAGE = 'initializing environment';
+const BUCKET = 'agentloom-scale';
 const LOGIN_MAX_FAILURES = 4;
 
 jest.setTimeout(180_000);
@@ -81,6 +89,20 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
   let queue: QueueClient;
   let gatewayA: GatewayReplica;
   let gatewayB: GatewayReplica;
+  let s3: S3TestServer;
+  let proxy: S3HoldingProxy;
+  /** The object-store settings every gateway and worker gets (through the holding proxy). */
+  let storage: Record<string, string>;
+  /** Reads what the processes stored, as any of them would. */
+  let objects: ObjectStore;
+  /** Each process's own data folder: none is shared. */
+  const folders: string[] = [];
+  const ownFolder = () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'agentloom-scale-node-'));
+    folders.push(folder);
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    return folder;
+  };
   const apps: AppProcess[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
 
@@ -111,6 +133,14 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
     cleanups.push(() => queue.close());
     await queue.ready();
 
+    s3 = await S3TestServer.start();
+    cleanups.push(() => s3.stop());
+    const direct = await s3.bucket(BUCKET);
+    proxy = await S3HoldingProxy.start(s3.endpoint);
+    cleanups.push(() => proxy.stop());
+    storage = { ...direct, S3_ENDPOINT: proxy.endpoint };
+    objects = createObjectStore(ZObjectStoreEnv.parse(direct), ownFolder());
+
     const jwtSecret = randomBytes(48).toString('base64url');
     const replica = (name: string) =>
       startGatewayReplica(config, {
@@ -125,6 +155,8 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
           LOGIN_MAX_FAILURES: String(LOGIN_MAX_FAILURES),
           TRUST_PROXY_HOPS: '1',
           MAX_CONCURRENT_BUILDS_PER_USER: '10',
+          ...storage,
+          DATA_DIR: ownFolder(),
         },
       });
     const started = await Promise.allSettled([replica('gateway A'), replica('gateway B')]);
@@ -149,7 +181,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
     const worker = await AppProcess.start({
       name,
       main: assertBuilt('builder-worker'),
-      env: workerEnvironment(config),
+      env: { ...workerEnvironment(config), ...storage, DATA_DIR: ownFolder() },
       ready: /Consuming the .*queue/,
       timeoutMs: WAIT_MS,
     });
@@ -198,14 +230,9 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
       ]);
     }
 
-    // Three builds are held where they read their source. Each worker runs two builds at a time,
-    // so once all three are held both workers are in the middle of a build (one has two).
-    const held = await Promise.all(
-      sessions
-        .slice(0, HELD)
-        .map((sessionId, index) => holdSource(prisma, config, sessionId, csvOf(index))),
-    );
-    for (const source of held) cleanups.push(() => source.close());
+    // Three builds are held where they fetch their source. Each worker runs two builds at a
+    // time, so once all three are held both workers are in the middle of a build (one has two).
+    const held = sessions.slice(0, HELD).map((sessionId) => proxy.hold(sessionId));
     const first = await startWorker('worker 1');
     const second = await startWorker('worker 2');
 
@@ -244,8 +271,8 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
       expect(build).toMatchObject({ status: 'Built', error: null, artifact: `${build.id}.zip` });
       const pipeline = await prisma.pipeline.findUniqueOrThrow({ where: { id: sessionId } });
       expect(pipeline.status).toBe('Built');
-      const folder = path.join(config.DATA_DIR, 'artifacts', sessionId);
-      expect(await readdir(folder)).toEqual([`${build.id}.zip`]);
+      const zipKey = `artifacts/${sessionId}/${build.id}.zip`;
+      expect(await s3.keys(BUCKET, `artifacts/${sessionId}/`)).toEqual([zipKey]);
       expect(await (await queue.queue.getJob(build.id))?.getState()).toBe('completed');
 
       // Gateway B heard it live: the end once, after every stage of the last run, in order.
@@ -280,7 +307,8 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
 
       // The zip downloads through both gateways, byte for byte the stored artifact, and holds
       // this agent's own upload.
-      const stored = await readFile(path.join(folder, `${build.id}.zip`));
+      const storedZip = (await objects.localPath(zipKey))!;
+      const stored = await readFile(storedZip);
       for (const host of hosts) {
         const zip = await download(host, token, `/rag/builds/${sessionId}/download`);
         expect(zip).toMatchObject({
@@ -290,7 +318,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
         });
         expect(zip.zip.equals(stored)).toBe(true);
       }
-      const entries = await readZip(path.join(folder, `${build.id}.zip`));
+      const entries = await readZip(storedZip);
       expect(entries.get(`rag-agent-${sessionId}/data/source.csv`)?.toString('utf8')).toBe(
         csvOf(index),
       );
@@ -312,6 +340,12 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
     expect(rerun.length).toBeLessThanOrEqual(2);
     expect(heldBuilds.filter((build) => build.attempts === 1)).toHaveLength(HELD - rerun.length);
     for (const build of rerun) expect(builtBy(second)).toContain(build.id);
+
+    // Nothing went through a folder: no process kept an upload or a zip in its own.
+    for (const folder of folders.slice(1)) {
+      expect(existsSync(path.join(folder, 'uploads'))).toBe(false);
+      expect(existsSync(path.join(folder, 'artifacts'))).toBe(false);
+    }
 
     // The surviving worker stops cleanly.
     second.signal('SIGTERM');

@@ -24,6 +24,9 @@ describe('loadWorkerConfig', () => {
       XLSX_MAX_UNCOMPRESSED_BYTES: 200 * 1024 * 1024,
       LOG_LEVEL: 'info',
       DATA_DIR: dataDir,
+      // Uploads and zips in DATA_DIR, as the gateway keeps them by default.
+      STORAGE_DRIVER: 'local',
+      S3_REGION: 'us-east-1',
       VAULT_MASTER_KEY: expect.any(Buffer),
     });
     // The development key is generated once and then shared with the gateway through the folder.

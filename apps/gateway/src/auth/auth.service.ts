@@ -109,7 +109,7 @@ export class AuthService {
       hashToken(token),
       new Date(Date.now() + ttlMinutes * 60_000),
     );
-    const link = new URL('/reset-password', this.config.WEB_URL);
+    const link = new URL('/reset-password', this.config.PUBLIC_URL);
     link.searchParams.set('token', token);
     await this.mail.sendPasswordReset(user.email, link.toString(), ttlMinutes);
   }

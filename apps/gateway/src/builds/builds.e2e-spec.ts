@@ -1,11 +1,11 @@
 import { BUILD_AGENT_JOB, RAG_BUILD_STAGES } from '@agentloom/contracts';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
+import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
-import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
 import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
 import { BuildQueue } from './build-queue';
@@ -145,9 +145,9 @@ describe('Builds (gateway side)', () => {
   /** What the builder-worker does when a build ends: its own zip, the build and agent Built. */
   const finish = async (pipelineId: string, buildId: string, content: string) => {
     const artifact = `${buildId}.zip`;
-    const file = t.app.get(PipelineStorage).artifactPath(pipelineId, artifact);
-    mkdirSync(path.dirname(file), { recursive: true });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentloom-zip-')), artifact);
     await writeFile(file, content);
+    await t.app.get<ObjectStore>(OBJECT_STORE).putFile(`artifacts/${pipelineId}/${artifact}`, file);
     await t.prisma.build.update({
       where: { id: buildId },
       data: { status: 'Built', artifact, artifactBytes: content.length, finishedAt: new Date() },

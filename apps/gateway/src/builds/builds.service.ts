@@ -18,8 +18,7 @@ import {
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
@@ -133,7 +132,7 @@ export class BuildsService {
     sessionId: string,
     type: TAgentType,
     buildId?: string,
-  ): Promise<{ stream: ReadStream; fileName: string; size: number }> {
+  ): Promise<{ stream: Readable; fileName: string; size: number }> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId, type);
     let build: Build | null;
     let fileName = `${type}-agent-${pipeline.id}.zip`;
@@ -149,11 +148,9 @@ export class BuildsService {
     if (build?.status !== 'Built' || !build.artifact) {
       throw new NotFoundException('There is no finished build of this agent to download yet.');
     }
-    const file = this.storage.artifactPath(pipeline.id, build.artifact);
-    const { size } = await stat(file).catch(() => {
-      throw new NotFoundException('The build output is missing; build the agent again.');
-    });
-    return { stream: createReadStream(file), fileName, size };
+    const zip = await this.storage.openArtifact(pipeline.id, build.artifact);
+    if (!zip) throw new NotFoundException('The build output is missing; build the agent again.');
+    return { ...zip, fileName };
   }
 
   private started(pipeline: Pipeline, build: Build): TBuildStarted {

@@ -1,15 +1,20 @@
+import { createObjectStore, OBJECT_STORE } from '@agentloom/server-kit';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from './env';
 
-/** Makes the configuration validated at boot (main.ts) injectable as APP_CONFIG. */
+/** Makes the configuration validated at boot (main.ts) injectable as APP_CONFIG, and the object store it chooses. */
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        // Uploads, profile pictures and build zips: DATA_DIR or S3 (STORAGE_DRIVER).
+        { provide: OBJECT_STORE, useValue: createObjectStore(config, config.DATA_DIR) },
+      ],
+      exports: [APP_CONFIG, OBJECT_STORE],
     };
   }
 }

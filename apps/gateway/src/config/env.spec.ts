@@ -54,11 +54,21 @@ describe('gateway configuration', () => {
     VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
   });
 
-  it('requires PUBLIC_URL in production, and defaults it to this gateway elsewhere', () => {
+  it('requires PUBLIC_URL in production, and defaults it to the web app of npm start elsewhere', () => {
     expect(() => loadConfig(production(), quiet)).toThrow(/^Missing setting PUBLIC_URL/);
-    expect(loadConfig({ DATA_DIR: dir(), PORT: '8123' }, quiet).PUBLIC_URL).toBe(
-      'http://localhost:8123',
-    );
+    const dev = loadConfig({ DATA_DIR: dir(), PORT: '8123' }, quiet);
+    expect(dev.PUBLIC_URL).toBe('http://localhost:5173');
+    expect(dev.CORS_ORIGINS).toEqual(['http://localhost:5173']);
+  });
+
+  it("allows CORS for PUBLIC_URL's origin unless a list is configured", () => {
+    const live = { ...production(), PUBLIC_URL: 'https://agents.example.com/' };
+    expect(loadConfig(live, quiet).CORS_ORIGINS).toEqual(['https://agents.example.com']);
+    const listed = { ...live, CORS_ORIGINS: 'https://a.example.com, https://b.example.com' };
+    expect(loadConfig(listed, quiet).CORS_ORIGINS).toEqual([
+      'https://a.example.com',
+      'https://b.example.com',
+    ]);
   });
 
   it('refuses private data sources by default in production only, unless told otherwise', () => {

@@ -6,22 +6,17 @@ import { diskStorage, type StorageEngine } from 'multer';
 import type { AppConfig } from '../config/env';
 
 /**
- * Folders under DATA_DIR (shared by gateway replicas and workers). Uploads land in `incoming/`
- * and move once their content is checked; a pipeline's files live under its own folder.
+ * This machine's folder for uploads in flight (DATA_DIR/incoming): a file lands here, and goes to
+ * the object store (PipelineStorage, AvatarStorage) once its content is checked.
  */
-export const dataDirs = (config: AppConfig) => ({
-  incoming: path.join(config.DATA_DIR, 'incoming'),
-  avatars: path.join(config.DATA_DIR, 'avatars'),
-  uploads: path.join(config.DATA_DIR, 'uploads'),
-  artifacts: path.join(config.DATA_DIR, 'artifacts'),
-});
+const incomingDir = (config: AppConfig) => path.join(config.DATA_DIR, 'incoming');
 
 /**
  * Multer storage for every upload: streamed to disk under a server-made name, so the client's
  * file name never touches the file system and nothing is held whole in memory.
  */
 export function incomingDiskStorage(config: AppConfig): StorageEngine {
-  const incoming = dataDirs(config).incoming;
+  const incoming = incomingDir(config);
   mkdirSync(incoming, { recursive: true });
   const names = new WeakMap<Express.Multer.File, string>();
   const disk = diskStorage({

@@ -11,7 +11,7 @@ describe('health, docs and the HTTP surface', () => {
 
   it('reports Postgres and Redis reachable', async () => {
     const res = await t.http.get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up', mail: 'unknown' });
   });
 
   it('serves an OpenAPI document generated from the code, and Swagger UI', async () => {
@@ -77,7 +77,12 @@ describe('health with Redis unreachable', () => {
 
   it('answers 503 naming Redis as down, and still serves requests that do not need it', async () => {
     const res = await t.http.get('/health').expect(503);
-    expect(res.body).toEqual({ status: 'degraded', database: 'up', redis: 'down' });
+    expect(res.body).toEqual({
+      status: 'degraded',
+      database: 'up',
+      redis: 'down',
+      mail: 'unknown',
+    });
     await t.http.get('/health/live').expect(200);
   });
 

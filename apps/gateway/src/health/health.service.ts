@@ -2,6 +2,7 @@ import { TDependencyState, THealth } from '@agentloom/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { MailService } from '../mail/mail.service';
 import { PrismaService } from '../prisma/prisma.service';
 import { RedisService } from '../redis/redis.service';
 
@@ -16,6 +17,7 @@ export class HealthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly prisma: PrismaService,
     private readonly redis: RedisService,
+    private readonly mail: MailService,
   ) {}
 
   async check(): Promise<{ ready: boolean; health: THealth }> {
@@ -24,12 +26,14 @@ export class HealthService {
       this.probe(() => this.redis.ping()),
     ]);
     const states = [database, redis];
+    const mail = this.mail.deliveryState();
     return {
       ready: !states.includes('down'),
       health: {
-        status: states.every((state) => state === 'up') ? 'ok' : 'degraded',
+        status: states.every((state) => state === 'up') && mail !== 'down' ? 'ok' : 'degraded',
         database,
         redis,
+        mail,
       },
     };
   }

@@ -1,47 +1,54 @@
+import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { APP_CONFIG, AppConfig } from '../config/env';
-import { dataDirs } from '../files/data-dirs';
 
 /**
- * A pipeline's files on the shared data volume: `uploads/<pipelineId>/<server-made name>` for its
- * source and `artifacts/<pipelineId>/` for its builds. Paths are built only from ids the server
- * made, never from anything a client sent.
+ * A pipeline's files in the object store (DATA_DIR or S3, shared by every gateway and worker):
+ * `uploads/<pipelineId>/<server-made name>` for its source and `artifacts/<pipelineId>/` for its
+ * builds. Keys are built only from ids the server made, never from anything a client sent.
  */
 @Injectable()
 export class PipelineStorage {
-  private readonly dirs: ReturnType<typeof dataDirs>;
+  constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.dirs = dataDirs(config);
+  private uploadKey(pipelineId: string, storedName: string): string {
+    return `uploads/${pipelineId}/${path.basename(storedName)}`;
   }
 
-  uploadPath(pipelineId: string, storedName: string): string {
-    return path.join(this.dirs.uploads, pipelineId, path.basename(storedName));
+  private artifactKey(pipelineId: string, artifact: string): string {
+    return `artifacts/${pipelineId}/${path.basename(artifact)}`;
   }
 
-  /** Moves a checked upload into the pipeline's folder and returns its new server-made name. */
+  /** The upload as a local file (the preview's SQL engine reads it), or null when it is gone. */
+  uploadFile(pipelineId: string, storedName: string): Promise<string | null> {
+    return this.store.localPath(this.uploadKey(pipelineId, storedName));
+  }
+
+  /** Stores a checked upload (the temporary file is taken) and returns its server-made name. */
   async keepUpload(pipelineId: string, temporaryPath: string, extension: string): Promise<string> {
     const storedName = `${randomUUID()}${extension}`;
-    await mkdir(path.join(this.dirs.uploads, pipelineId), { recursive: true });
-    await rename(temporaryPath, this.uploadPath(pipelineId, storedName));
+    await this.store.putFile(this.uploadKey(pipelineId, storedName), temporaryPath);
     return storedName;
   }
 
   async removeUpload(pipelineId: string, storedName: string | null | undefined): Promise<void> {
-    if (storedName) await rm(this.uploadPath(pipelineId, storedName), { force: true });
+    if (storedName) await this.store.remove(this.uploadKey(pipelineId, storedName));
   }
 
-  /** A build's zip, written by the builder-worker under the same shared folder. */
-  artifactPath(pipelineId: string, artifact: string): string {
-    return path.join(this.dirs.artifacts, pipelineId, path.basename(artifact));
+  /** A build's zip, written by the builder-worker: streamed for downloads. */
+  openArtifact(pipelineId: string, artifact: string) {
+    return this.store.open(this.artifactKey(pipelineId, artifact));
   }
 
-  /** Everything the pipeline left on disk: its uploads and its build artifacts. */
+  /** A build's zip as a local file (the preview reads entries from it), or null. */
+  artifactFile(pipelineId: string, artifact: string): Promise<string | null> {
+    return this.store.localPath(this.artifactKey(pipelineId, artifact));
+  }
+
+  /** Everything the pipeline left in storage: its uploads and its build artifacts. */
   async removeAll(pipelineId: string): Promise<void> {
-    await rm(path.join(this.dirs.uploads, pipelineId), { recursive: true, force: true });
-    await rm(path.join(this.dirs.artifacts, pipelineId), { recursive: true, force: true });
+    await this.store.removeAll(`uploads/${pipelineId}`);
+    await this.store.removeAll(`artifacts/${pipelineId}`);
   }
 }

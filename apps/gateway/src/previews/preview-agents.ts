@@ -170,9 +170,10 @@ export class PreviewAgentLoader {
         await engine.close();
       }
     }
-    const zip = this.storage.artifactPath(pipeline.id, artifact);
-    const content = await readZipEntry(zip, (name) => /^[^/]+\/data\/chunks\.jsonl$/.test(name));
-    if (content === null) {
+    const zip = await this.storage.artifactFile(pipeline.id, artifact);
+    const content =
+      zip && (await readZipEntry(zip, (name) => /^[^/]+\/data\/chunks\.jsonl$/.test(name)));
+    if (!content) {
       throw new UnprocessableEntityException(
         'The build has no data/chunks.jsonl to answer from; build the agent again.',
       );
@@ -186,11 +187,13 @@ export class PreviewAgentLoader {
     if ((kind !== 'csv' && kind !== 'excel') || !pipeline.sourceFile || !config.file) {
       throw new UnprocessableEntityException('The agent has no data source to query.');
     }
-    return fileSqlEngine({
-      kind,
-      path: this.storage.uploadPath(pipeline.id, pipeline.sourceFile),
-      tableName: config.file.original_name,
-    });
+    const file = await this.storage.uploadFile(pipeline.id, pipeline.sourceFile);
+    if (!file) {
+      throw new UnprocessableEntityException(
+        'The uploaded source file is missing; upload it again.',
+      );
+    }
+    return fileSqlEngine({ kind, path: file, tableName: config.file.original_name });
   }
 
   private async databaseEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {

@@ -60,7 +60,12 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
 
     const started = Date.now();
     const health = await t.http.get('/health').expect(503);
-    expect(health.body).toEqual({ status: 'degraded', database: 'up', redis: 'down' });
+    expect(health.body).toEqual({
+      status: 'degraded',
+      database: 'up',
+      redis: 'down',
+      mail: 'unknown',
+    });
     expect(Date.now() - started).toBeLessThan(t.config.HEALTH_TIMEOUT_MS + 500);
 
     const id = await configureRagAgent(t, user, csv);
@@ -128,7 +133,12 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     // Each way: a round trip past HEALTH_SLOW_MS (250) and within the command timeout (500).
     proxy.delay(150);
     const res = await t.http.get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'degraded', database: 'up', redis: 'slow' });
+    expect(res.body).toEqual({
+      status: 'degraded',
+      database: 'up',
+      redis: 'slow',
+      mail: 'unknown',
+    });
   });
 });
 

@@ -14,7 +14,7 @@ Object.assign(process.env, {
   JWT_SECRET: 'test-secret-for-agentloom-gateway-tests-only-0123456789',
   VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-gw-')),
-  WEB_URL: 'http://localhost:5173',
+  PUBLIC_URL: 'http://localhost:5173',
   LOG_LEVEL: 'silent',
   // A queue namespace of its own per run: test builds never reach a developer's worker.
   QUEUE_PREFIX: `agentloom-test-${process.pid}`,

@@ -1,11 +1,9 @@
 import { PROFILE_PICTURE_TYPES } from '@agentloom/contracts';
+import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
 import { Inject, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { APP_CONFIG, AppConfig } from '../config/env';
-import { dataDirs } from '../files/data-dirs';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { sniffMimeTypes } from '../files/detect-file-type';
 
 const EXTENSION_BY_MIME: Record<(typeof PROFILE_PICTURE_TYPES)[number], string> = {
@@ -24,14 +22,13 @@ const STORED_NAME =
 
 export const WRONG_PICTURE_TYPE = 'The profile picture must be a PNG, JPEG, WebP or GIF image.';
 
-/** Profile pictures on disk under server-made names (the uploader's file name is never used). */
+/**
+ * Profile pictures in the object store (`avatars/<name>`) under server-made names (the uploader's
+ * file name is never used).
+ */
 @Injectable()
 export class AvatarStorage {
-  private readonly dir: string;
-
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.dir = dataDirs(config).avatars;
-  }
+  constructor(@Inject(OBJECT_STORE) private readonly objects: ObjectStore) {}
 
   /** Checks the upload by content and moves it into place; returns the stored name. */
   async store(uploadedPath: string): Promise<string> {
@@ -40,8 +37,7 @@ export class AvatarStorage {
       const mime = PROFILE_PICTURE_TYPES.find((allowed) => mimes.includes(allowed));
       if (!mime) throw new UnsupportedMediaTypeException(WRONG_PICTURE_TYPE);
       const name = `${randomUUID()}.${EXTENSION_BY_MIME[mime]}`;
-      await mkdir(this.dir, { recursive: true });
-      await rename(uploadedPath, path.join(this.dir, name));
+      await this.objects.putFile(`avatars/${name}`, uploadedPath);
       return name;
     } finally {
       await rm(uploadedPath, { force: true });
@@ -49,20 +45,15 @@ export class AvatarStorage {
   }
 
   async remove(name: string | null | undefined): Promise<void> {
-    if (name && STORED_NAME.test(name)) await rm(path.join(this.dir, name), { force: true });
+    if (name && STORED_NAME.test(name)) await this.objects.remove(`avatars/${name}`);
   }
 
   /** Opens a stored picture, or returns null for any name this storage did not make. */
-  async open(name: string): Promise<{ stream: ReadStream; mime: string; size: number } | null> {
+  async open(name: string): Promise<{ stream: Readable; mime: string; size: number } | null> {
     const match = STORED_NAME.exec(name);
     if (!match) return null;
-    const file = path.join(this.dir, name);
-    try {
-      const { size } = await stat(file);
-      return { stream: createReadStream(file), mime: MIME_BY_EXTENSION[match[1]!]!, size };
-    } catch {
-      return null;
-    }
+    const picture = await this.objects.open(`avatars/${name}`);
+    return picture && { ...picture, mime: MIME_BY_EXTENSION[match[1]!]! };
   }
 }
 

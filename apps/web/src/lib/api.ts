@@ -1,10 +1,33 @@
 import { STORAGE_KEYS } from './storage';
 
-/** The gateway's base URL; set VITE_API_URL at build time when the API lives elsewhere. */
-export const API_URL: string = (import.meta.env.VITE_API_URL ?? 'http://localhost:8000').replace(
+declare global {
+  interface Window {
+    /** Set by /config.js, which the web server writes when it starts (index.html loads it first). */
+    agentloomConfig?: { apiUrl?: string };
+  }
+}
+
+/**
+ * The gateway's base URL: empty, so calls go to the app's own origin and its web server forwards
+ * them (one origin, any hostname); a separate API host only when the server's runtime setting
+ * API_URL names one. Nothing about the API is compiled into the bundle.
+ */
+export const API_URL: string = (globalThis.window?.agentloomConfig?.apiUrl ?? '').replace(
   /\/+$/,
   '',
 );
+
+/**
+ * A gateway page (/p/… preview and image-agent pages) to frame. Its link starts with the server's
+ * PUBLIC_URL; with the API on the app's own origin it is framed through that origin instead, so
+ * the frame is same-origin with the app whatever name the app was opened by (the preview page lets
+ * only its own origin frame it).
+ */
+export function framedGatewayPage(url: string): string {
+  const absolute = new URL(url, window.location.href);
+  if (API_URL || !absolute.pathname.startsWith('/p/')) return url;
+  return new URL(`${absolute.pathname}${absolute.search}`, window.location.origin).toString();
+}
 
 export const SERVER_UNREACHABLE = "Can't reach the server";
 

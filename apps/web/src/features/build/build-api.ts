@@ -15,7 +15,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { io } from 'socket.io-client';
 import { useAuth } from '../../auth/auth-context';
-import { api, API_URL, ApiError, apiRaw } from '../../lib/api';
+import { api, API_URL, ApiError, apiRaw, framedGatewayPage } from '../../lib/api';
 import { applyStageEvent, mergeBuildView } from './build-progress';
 
 export const buildQueryKey = (sessionId: string) => ['build', sessionId] as const;
@@ -171,7 +171,8 @@ export function previewFailure(error: unknown, type: TAgentType): string {
  * app's current theme so the preview page opens light or dark to match.
  */
 export function previewFrameUrl(url: string, theme: 'light' | 'dark'): string {
-  const absolute = new URL(url.startsWith('/') ? `${API_URL}${url}` : url, window.location.href);
+  const page = framedGatewayPage(url.startsWith('/') ? `${API_URL}${url}` : url);
+  const absolute = new URL(page, window.location.href);
   absolute.searchParams.set('theme', theme);
   return absolute.toString();
 }

@@ -11,7 +11,7 @@ import {
   PageHeader,
   Spinner,
 } from '../../components/ui';
-import { api } from '../../lib/api';
+import { api, framedGatewayPage } from '../../lib/api';
 import {
   LAUNCH_FAILED,
   launchUrlProblem,
@@ -188,10 +188,12 @@ function ImagePreview({ url, onBack }: { url: string; onBack: () => void }) {
 
   // The frame cannot tell us the app is down, but fetch can: a cross-origin answer is opaque in
   // no-cors mode and still resolves, while a refused connection or unknown host rejects.
+  // The page as this origin frames it (a /p/ page through the app's own origin).
+  const framed = framedGatewayPage(url);
   const reachable = useQuery({
-    queryKey: ['image-agent', 'reachable', url],
+    queryKey: ['image-agent', 'reachable', framed],
     queryFn: ({ signal }) =>
-      fetch(url, { mode: 'no-cors', cache: 'no-store', signal }).then(() => true),
+      fetch(framed, { mode: 'no-cors', cache: 'no-store', signal }).then(() => true),
     retry: false,
     // Checked once each time the preview opens.
     staleTime: Infinity,
@@ -233,7 +235,7 @@ function ImagePreview({ url, onBack }: { url: string; onBack: () => void }) {
       ) : shown ? (
         <iframe
           title="Image Agent Preview"
-          src={url}
+          src={framed}
           sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
           onLoad={() => setLoaded(true)}
           className="h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800"

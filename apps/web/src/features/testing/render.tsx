@@ -38,12 +38,12 @@ export type Reply =
 
 /**
  * Replaces `fetch`: `reply(call)` answers each request; every request is recorded in `calls`,
- * with its path relative to the API base URL.
+ * with its path (the app calls its own origin; relative URLs resolve against the page).
  */
 export function mockFetch(reply: (call: Call) => Reply = () => ({ json: {} })) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : input);
+    const url = new URL(input instanceof Request ? input.url : input, window.location.href);
     const call: Call = {
       method: init?.method ?? 'GET',
       path: url.pathname + url.search,

@@ -101,7 +101,9 @@ describe('AgentsView preview (SPEC §8, §9)', () => {
       method: 'POST',
       path: `/sql/previews/previews/${SQL_AGENT.id}/start`,
     });
-    expect(frame).toHaveAttribute('src', 'http://127.0.0.1:9/p/token/?theme=light');
+    // Framed through the app's own origin (which forwards /p/ to the gateway), whatever host
+    // the link names: the preview page lets only its own origin frame it.
+    expect(frame).toHaveAttribute('src', `${window.location.origin}/p/token/?theme=light`);
     expect(frame).toHaveAttribute(
       'sandbox',
       'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads',
