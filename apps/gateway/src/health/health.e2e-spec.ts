@@ -3,7 +3,9 @@ import { createTestApp, signUpAndLogIn, TestApp } from '../testing/test-app';
 describe('health, docs and the HTTP surface', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Telling "slow" from "up" is the fault suite's to prove (redis-faults), against a delay it
+    // adds itself; here a loaded machine must not turn a healthy dependency "slow".
+    t = await createTestApp({ HEALTH_SLOW_MS: '10000' });
   });
   afterAll(() => t.close());
 
