@@ -1,2 +1,3 @@
 export * from './environment';
 export * from './dev-secrets';
+export * from './shared-settings';

@@ -6,6 +6,7 @@ import {
   MASTER_KEY_HINT,
   parseEnvironment,
   resolveMasterKey,
+  SHARED_SETTINGS,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,20 +27,14 @@ const commaList = z.string().transform((value) =>
  * Values are validated once at boot and the process stops naming the first bad setting.
  */
 export const ZGatewayEnv = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  ...SHARED_SETTINGS,
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
-    .default('postgresql://postgres@127.0.0.1:5432/agentloom'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** How long a request waits for a free database connection before answering 503. */
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
   /** Longest a database statement may run before it is cancelled (the request answers 503). */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  REDIS_URL: z
-    .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
-    .default('redis://127.0.0.1:6379'),
   /**
    * How long one Redis command may take. Past it the command fails, the caller falls back
    * (caches read Postgres) and Redis is treated as away until a background ping answers again.
@@ -49,23 +44,14 @@ export const ZGatewayEnv = z.object({
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1_000),
   /** A dependency answering /health slower than this is reported slow (still ready). */
   HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
-  /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9:_-]+$/, { error: 'letters, digits, : _ - only' })
-    .default('agentloom'),
   /** HMAC secret for access tokens; at least 32 characters. */
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   /** Access-token lifetime in seconds. */
   JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
-  /** 32 random bytes, base64. */
-  VAULT_MASTER_KEY: z.string().optional(),
   /** Where the web app lives: reset links point here. */
   WEB_URL: z.url().default('http://localhost:5173'),
   /** Browser origins allowed by CORS (comma-separated); defaults to WEB_URL's origin. */
   CORS_ORIGINS: commaList.optional(),
-  /** Folder for uploads and other files the gateway keeps (shared by replicas). */
-  DATA_DIR: z.string().optional(),
   SMTP_HOST: z.string().default('127.0.0.1'),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
   /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */
@@ -112,7 +98,6 @@ export const ZGatewayEnv = z.object({
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** How long the wizard waits for a user's database to answer, in milliseconds. */
   DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The gateway's address as browsers reach it, for the absolute links it writes (preview and
    * image-agent pages). Required in production: a link is never built from a request's Host
