@@ -3,7 +3,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { ArtifactStore } from './builds/artifact-store';
 import { BuildProcessor } from './builds/build.processor';
+import { BuildPlanner } from './builds/build-plan';
 import { BuildRunner } from './builds/build-runner.service';
+import { BuildSteps } from './builds/build-steps';
 import { BuildsRepository } from './builds/builds.repository';
 import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
@@ -28,6 +30,8 @@ export class WorkerModule {
         ConnectivityService,
         BuildProcessor,
         BuildRunner,
+        BuildPlanner,
+        BuildSteps,
         BuildsRepository,
         ArtifactStore,
         WorkerHealthService,

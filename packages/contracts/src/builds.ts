@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAgentType, ZPipelineStatus, RAG_BUILD_STAGES } from './enums';
+import { ZAgentType, ZPipelineStatus } from './enums';
 import { ZPipelineConfig } from './pipelines';
 
 /**
@@ -10,6 +10,10 @@ import { ZPipelineConfig } from './pipelines';
 
 /** Job name on the `builds` queue. Persisted in Redis with every job: never rename. */
 export const BUILD_AGENT_JOB = 'build-agent' as const;
+
+/** Every job name the `builds` queue carries: the worker refuses to start without a handler for each. */
+export const BUILDS_QUEUE_JOBS = [BUILD_AGENT_JOB] as const;
+export type TBuildsQueueJob = (typeof BUILDS_QUEUE_JOBS)[number];
 
 /** Job data carries ids only — never configuration, never secrets. */
 export const ZBuildJob = z.object({ buildId: z.uuid() });
@@ -22,24 +26,6 @@ export const BUILD_JOB_OPTIONS = {
   removeOnComplete: { age: 24 * 3600, count: 1_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
-
-/** SQL build stages, in the order the SQL build screen shows them (SPEC §9: ten stages). */
-export const SQL_BUILD_STAGES = [
-  'initializing environment',
-  'loading data source',
-  'profiling schema',
-  'configuring query engine',
-  'integrating AI models',
-  'securing SQL access',
-  'generating code',
-  'deploying container',
-  'finalizing build',
-  'build complete',
-] as const;
-
-export function buildStagesOf(type: z.infer<typeof ZAgentType>): readonly string[] {
-  return type === 'rag' ? RAG_BUILD_STAGES : SQL_BUILD_STAGES;
-}
 
 export const ZBuildStage = z.object({
   name: z.string(),

@@ -127,15 +127,3 @@ export const SQL_FRAMEWORKS = [
 ] as const;
 export const ZSqlFramework = z.enum(SQL_FRAMEWORKS);
 export type TSqlFramework = z.infer<typeof ZSqlFramework>;
-
-/** RAG build stages (SPEC §9), in the order the build screen shows them. */
-export const RAG_BUILD_STAGES = [
-  'initializing environment',
-  'training embeddings',
-  'setting up databases',
-  'integrating AI models',
-  'generating code',
-  'deploying container',
-  'finalizing build',
-  'build complete',
-] as const;

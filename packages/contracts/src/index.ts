@@ -8,6 +8,7 @@ export * from './queues';
 export * from './sources';
 export * from './pipelines';
 export * from './wizard';
+export * from './build-stages';
 export * from './builds';
 export * from './wizard-steps';
 export * from './previews';

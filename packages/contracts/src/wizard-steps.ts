@@ -1,7 +1,7 @@
 import { isModelOfProvider, type TAgentType } from './enums';
 import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, type TPipelineConfig } from './pipelines';
 import { isFileSourceType } from './sources';
-import { SQL_FRAMEWORK_SOURCES } from './wizard';
+import { SQL_FRAMEWORK_NEEDS } from './wizard';
 
 /**
  * When is a wizard step complete? One rule for the gateway (which lists the missing steps and
@@ -24,8 +24,9 @@ export interface StoredPipelineParts {
 
 /** Whether the chosen SQL framework can serve the chosen source. */
 export function frameworkFitsSource(framework: string, sourceType: string | undefined): boolean {
-  const sources = SQL_FRAMEWORK_SOURCES[framework as keyof typeof SQL_FRAMEWORK_SOURCES];
-  return (sources as readonly string[] | undefined)?.includes(sourceType ?? '') ?? false;
+  const sources: readonly string[] | undefined =
+    SQL_FRAMEWORK_NEEDS[framework as keyof typeof SQL_FRAMEWORK_NEEDS]?.sources;
+  return sources?.includes(sourceType ?? '') ?? false;
 }
 
 /** The source step is done when the details on record belong to the source type on record. */

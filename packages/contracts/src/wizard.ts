@@ -231,16 +231,31 @@ export const ZSqlFrameworkRequest = form(
 );
 export type TSqlFrameworkRequest = z.infer<typeof ZSqlFrameworkRequest>;
 
-/** Which sources each SQL framework can serve (`*_file` and pandasai read files; `*_db` query databases). */
-export const SQL_FRAMEWORK_SOURCES = {
-  pandasai: ['csv', 'excel'],
-  vannaai_file: ['csv', 'excel'],
-  sql_query_file: ['csv', 'excel'],
-  vannaai_db: ['mysql', 'postgres', 'sqlite'],
-  sql_query_db: ['mysql', 'postgres', 'sqlite'],
+/** The two kinds of data a SQL framework reads, and how the app says which one it needs. */
+const TABLE_FILE = {
+  sources: ['csv', 'excel'],
+  needs: 'a CSV or Excel file',
+  note: 'Needs a CSV or Excel source',
+} as const;
+const DATABASE = {
+  sources: ['mysql', 'postgres', 'sqlite'],
+  needs: 'a MySQL, Postgres or SQLite database',
+  note: 'Needs a database source',
+} as const;
+
+/**
+ * What each SQL framework needs: the source types it can serve, and the words the gateway's
+ * refusal (`needs`) and the framework card (`note`) use when the chosen source does not fit.
+ */
+export const SQL_FRAMEWORK_NEEDS = {
+  pandasai: TABLE_FILE,
+  vannaai_file: TABLE_FILE,
+  sql_query_file: TABLE_FILE,
+  vannaai_db: DATABASE,
+  sql_query_db: DATABASE,
 } as const satisfies Record<
   (typeof SQL_FRAMEWORKS)[number],
-  readonly (typeof SQL_SOURCE_TYPES)[number][]
+  { sources: readonly (typeof SQL_SOURCE_TYPES)[number][]; needs: string; note: string }
 >;
 
 // ---- answers ----

@@ -1,4 +1,11 @@
-import { BUILD_AGENT_JOB, BUILDS_QUEUE, TBuildJob, ZBuildJob } from '@agentloom/contracts';
+import {
+  BUILD_AGENT_JOB,
+  BUILDS_QUEUE,
+  BUILDS_QUEUE_JOBS,
+  TBuildJob,
+  TBuildsQueueJob,
+  ZBuildJob,
+} from '@agentloom/contracts';
 import {
   Inject,
   Injectable,
@@ -10,6 +17,7 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
 import { BuildError, BuildRunner } from './build-runner.service';
+import { BuildSteps, stagesWithoutStep } from './build-steps';
 import { BuildsRepository } from './builds.repository';
 
 const UNEXPECTED_FAILURE =
@@ -37,15 +45,21 @@ export const BUILD_INTERRUPTED =
 export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(BuildProcessor.name);
   private worker?: Worker<TBuildJob>;
+  /** One handler per job name of the queue (contracts' BUILDS_QUEUE_JOBS). */
+  private readonly handlers: Record<TBuildsQueueJob, (job: Job<TBuildJob>) => Promise<void>> = {
+    [BUILD_AGENT_JOB]: (job) => this.build(job),
+  };
 
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     private readonly redis: RedisService,
     private readonly runner: BuildRunner,
     private readonly builds: BuildsRepository,
+    private readonly steps: BuildSteps,
   ) {}
 
   onApplicationBootstrap(): void {
+    assertEverythingHandled(this.handlers, this.steps);
     this.worker = new Worker<TBuildJob>(BUILDS_QUEUE, (job) => this.process(job), {
       connection: this.redis.client,
       prefix: this.config.QUEUE_PREFIX,
@@ -76,9 +90,15 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async process(job: Job<TBuildJob>): Promise<void> {
-    if (job.name !== BUILD_AGENT_JOB) {
+    const handler = this.handlers[job.name as TBuildsQueueJob] as
+      ((job: Job<TBuildJob>) => Promise<void>) | undefined;
+    if (!handler) {
       throw new UnrecoverableError(`This worker has no handler for "${job.name}" jobs.`);
     }
+    await handler(job);
+  }
+
+  private async build(job: Job<TBuildJob>): Promise<void> {
     const payload = ZBuildJob.safeParse(job.data);
     if (!payload.success) throw new UnrecoverableError('The job payload is not a build id.');
     const { buildId } = payload.data;
@@ -128,5 +148,24 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.worker) return;
     this.logger.log('Stopping: waiting for running builds to finish.');
     await this.worker.close();
+  }
+}
+
+/**
+ * Refuses to start a worker that would take jobs it cannot finish: every job name of the queue
+ * needs a handler and every build stage a step (immich's worker makes the same check at startup).
+ */
+export function assertEverythingHandled(
+  handlers: Partial<Record<string, unknown>>,
+  steps: Pick<BuildSteps, 'steps'>,
+): void {
+  const missing = [
+    ...BUILDS_QUEUE_JOBS.filter((name) => typeof handlers[name] !== 'function').map(
+      (name) => `job "${name}"`,
+    ),
+    ...stagesWithoutStep(steps.steps),
+  ];
+  if (missing.length > 0) {
+    throw new Error(`This worker has no handler for ${missing.join(', ')}; it will not start.`);
   }
 }

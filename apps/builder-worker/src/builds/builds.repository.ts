@@ -1,9 +1,12 @@
 import { TBuildStage } from '@agentloom/contracts';
-import type { Build, Pipeline } from '@agentloom/db';
+import type { ApiKey, Build, Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
-/** The only worker code that touches builds and pipelines. Status lives here, not in Redis. */
+/**
+ * The only worker code that touches the database: builds, their pipelines and the vault keys a
+ * build uses. Status lives here, not in Redis.
+ */
 @Injectable()
 export class BuildsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -13,6 +16,11 @@ export class BuildsRepository {
       where: { id: buildId },
       include: { pipeline: true },
     });
+  }
+
+  /** A vault key, only if it belongs to the pipeline's owner. */
+  findOwnedApiKey(userId: string, keyId: string): Promise<ApiKey | null> {
+    return this.prisma.client.apiKey.findFirst({ where: { id: keyId, userId } });
   }
 
   /** A (re)started attempt begins with no stages: a rerun reports them afresh. */

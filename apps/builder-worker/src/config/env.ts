@@ -4,7 +4,7 @@ import {
   MASTER_KEY_HINT,
   parseEnvironment,
   resolveMasterKey,
-  ZObjectStoreEnv,
+  SHARED_SETTINGS,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -24,56 +24,36 @@ const milliseconds = (fallback: number) =>
  * Every setting the builder-worker reads. Values are validated once at boot and the process
  * stops naming the first bad setting, so a typo never turns into a half-working worker.
  */
-export const ZWorkerEnv = z
-  .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
-      .default('postgresql://postgres@127.0.0.1:5432/agentloom'),
-    REDIS_URL: z
-      .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
-      .default('redis://127.0.0.1:6379'),
-    /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
-    QUEUE_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9:_-]+$/, { error: 'letters, digits, : _ - only' })
-      .default('agentloom'),
-    /** Builds this process runs at the same time. */
-    WORKER_CONCURRENCY: z.coerce
-      .number({ error: concurrencyError })
-      .int({ error: concurrencyError })
-      .min(1, { error: concurrencyError })
-      .max(32, { error: concurrencyError })
-      .default(2),
-    /**
-     * How long a running build's lock in Redis lasts unless renewed (the worker renews it at half
-     * this). When a worker dies mid-build, its build runs again elsewhere once the lock expires.
-     */
-    WORKER_LOCK_DURATION_MS: milliseconds(30_000),
-    /** How often the worker looks for builds whose lock expired (their worker died) to rerun them. */
-    WORKER_STALLED_INTERVAL_MS: milliseconds(30_000),
-    /**
-     * The worker's health file: rewritten every WORKER_HEALTH_INTERVAL_MS after checking Postgres,
-     * Redis and the queue consumer live; the container healthcheck (`dist/health-check.js`) reads it.
-     */
-    WORKER_HEALTH_FILE: z.string().default('/tmp/agentloom-worker-health.json'),
-    WORKER_HEALTH_INTERVAL_MS: milliseconds(10_000),
-    /** The folder the gateway also uses: uploads are read from it, build zips written to it. */
-    DATA_DIR: z.string().optional(),
-    /** Zip-bomb guard when an Excel source is read: the gateway's limit, which it was checked by. */
-    XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(0xffffffff)
-      .default(200 * 1024 * 1024),
-    /** 32 random bytes, base64: the gateway's key, to decrypt a pipeline's secrets in memory. */
-    VAULT_MASTER_KEY: z.string().optional(),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-  })
-  .extend(ZObjectStoreEnv.shape);
+export const ZWorkerEnv = z.object({
+  ...SHARED_SETTINGS,
+  /** Builds this process runs at the same time. */
+  WORKER_CONCURRENCY: z.coerce
+    .number({ error: concurrencyError })
+    .int({ error: concurrencyError })
+    .min(1, { error: concurrencyError })
+    .max(32, { error: concurrencyError })
+    .default(2),
+  /**
+   * How long a running build's lock in Redis lasts unless renewed (the worker renews it at half
+   * this). When a worker dies mid-build, its build runs again elsewhere once the lock expires.
+   */
+  WORKER_LOCK_DURATION_MS: milliseconds(30_000),
+  /** How often the worker looks for builds whose lock expired (their worker died) to rerun them. */
+  WORKER_STALLED_INTERVAL_MS: milliseconds(30_000),
+  /**
+   * The worker's health file: rewritten every WORKER_HEALTH_INTERVAL_MS after checking Postgres,
+   * Redis and the queue consumer live; the container healthcheck (`dist/health-check.js`) reads it.
+   */
+  WORKER_HEALTH_FILE: z.string().default('/tmp/agentloom-worker-health.json'),
+  WORKER_HEALTH_INTERVAL_MS: milliseconds(10_000),
+  /** Zip-bomb guard when an Excel source is read: the gateway's limit, which it was checked by. */
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(0xffffffff)
+    .default(200 * 1024 * 1024),
+});
 
 export type WorkerEnv = z.infer<typeof ZWorkerEnv>;
 

@@ -21,6 +21,17 @@ const DATABASE_URL_EXAMPLES: Record<string, string> = {
 
 /** Every variable the project's code reads, in the order .env.example lists them. */
 export function envVariables(manifest: AgentManifest): EnvVariable[] {
+  return [
+    ...modelVariables(manifest),
+    ...vectorStoreVariables(manifest),
+    ...localModelVariables(manifest),
+    ...sourceVariables(manifest),
+    ...appVariables(manifest),
+  ];
+}
+
+/** The LLM's key, and OpenAI's when the embeddings are OpenAI's and the LLM is not. */
+function modelVariables(manifest: AgentManifest): EnvVariable[] {
   const provider = PROVIDERS[manifest.llm.provider];
   const variables: EnvVariable[] = [
     {
@@ -29,56 +40,62 @@ export function envVariables(manifest: AgentManifest): EnvVariable[] {
       purpose: `API key for ${provider.label}, the LLM (${manifest.llm.model}).`,
     },
   ];
-
-  if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend === 'openai') {
-    if (provider.apiKeyEnv !== 'OPENAI_API_KEY') {
-      variables.push({
-        name: 'OPENAI_API_KEY',
-        required: true,
-        purpose: `API key for OpenAI, the embedding model (${manifest.embedding.model}).`,
-      });
-    }
-  }
-
-  const store = manifest.vector_store;
-  if (store) {
-    const label = VECTOR_STORES[store.provider].label;
-    if (store.provider === 'pinecone') {
-      variables.push(
-        { name: 'PINECONE_API_KEY', required: true, purpose: 'API key for Pinecone.' },
-        {
-          name: 'PINECONE_CLOUD',
-          required: false,
-          purpose:
-            'Cloud (aws, gcp or azure) for a new serverless index when the environment in ' +
-            'agent.json does not name one. Default: aws.',
-        },
-      );
-    } else {
-      variables.push(
-        {
-          name: 'VECTOR_STORE_URL',
-          required: false,
-          purpose:
-            `${label}'s URL. Default: the URL in agent.json; docker-compose.yml points it at ` +
-            'its own service.',
-        },
-        {
-          name: 'VECTOR_STORE_API_KEY',
-          required: false,
-          purpose: `Only for a hosted ${label} that needs an API key or token.`,
-        },
-      );
-    }
+  const openAiEmbeddings =
+    manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend === 'openai';
+  if (openAiEmbeddings && provider.apiKeyEnv !== 'OPENAI_API_KEY') {
     variables.push({
+      name: 'OPENAI_API_KEY',
+      required: true,
+      purpose: `API key for OpenAI, the embedding model (${manifest.embedding?.model}).`,
+    });
+  }
+  return variables;
+}
+
+function vectorStoreVariables({ vector_store: store }: AgentManifest): EnvVariable[] {
+  if (!store) return [];
+  const label = VECTOR_STORES[store.provider].label;
+  const where: EnvVariable[] =
+    store.provider === 'pinecone'
+      ? [
+          { name: 'PINECONE_API_KEY', required: true, purpose: 'API key for Pinecone.' },
+          {
+            name: 'PINECONE_CLOUD',
+            required: false,
+            purpose:
+              'Cloud (aws, gcp or azure) for a new serverless index when the environment in ' +
+              'agent.json does not name one. Default: aws.',
+          },
+        ]
+      : [
+          {
+            name: 'VECTOR_STORE_URL',
+            required: false,
+            purpose:
+              `${label}'s URL. Default: the URL in agent.json; docker-compose.yml points it at ` +
+              'its own service.',
+          },
+          {
+            name: 'VECTOR_STORE_API_KEY',
+            required: false,
+            purpose: `Only for a hosted ${label} that needs an API key or token.`,
+          },
+        ];
+  return [
+    ...where,
+    {
       name: 'VECTOR_STORE',
       required: false,
       purpose:
         `Set to "memory" to keep vectors in memory instead of ${label} ` +
         '(nothing is kept across restarts).',
-    });
-  }
+    },
+  ];
+}
 
+/** Switches for what runs on the agent's own machine: a local embedding model, PandasAI's code. */
+function localModelVariables(manifest: AgentManifest): EnvVariable[] {
+  const variables: EnvVariable[] = [];
   if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai') {
     variables.push({
       name: 'EMBEDDING_MODEL_PATH',
@@ -97,17 +114,25 @@ export function envVariables(manifest: AgentManifest): EnvVariable[] {
         'read "Safety" in README.md first).',
     });
   }
+  return variables;
+}
 
-  const example = DATABASE_URL_EXAMPLES[manifest.source.type];
-  if (example) {
-    variables.push({
+function sourceVariables({ source }: AgentManifest): EnvVariable[] {
+  const example = DATABASE_URL_EXAMPLES[source.type];
+  if (!example) return [];
+  return [
+    {
       name: 'DATABASE_URL',
       required: true,
-      purpose: `Connection URL of the ${SOURCE_TYPE_LABELS[manifest.source.type]} source. Use a read-only account.`,
+      purpose: `Connection URL of the ${SOURCE_TYPE_LABELS[source.type]} source. Use a read-only account.`,
       example,
-    });
-  }
-  variables.push(
+    },
+  ];
+}
+
+function appVariables(manifest: AgentManifest): EnvVariable[] {
+  const provider = PROVIDERS[manifest.llm.provider];
+  return [
     {
       name: 'LLM_BASE_URL',
       required: false,
@@ -125,8 +150,7 @@ export function envVariables(manifest: AgentManifest): EnvVariable[] {
         'The host address docker compose publishes the chat on. Default: 127.0.0.1 (this ' +
         'machine only); 0.0.0.0 opens it to the network: set UI_PASSWORD first.',
     },
-  );
-  return variables;
+  ];
 }
 
 /** .env.example: every variable, empty. Placeholders only: real values go in .env. */

@@ -3,7 +3,7 @@ import {
   isFileSourceType,
   isUuid,
   RAG_SOURCE_TYPES,
-  SQL_FRAMEWORK_SOURCES,
+  SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
   UPLOAD_EXTENSIONS,
   ZPipelineConfig,
@@ -257,7 +257,7 @@ function withRag(
 
 function withSql(manifest: AgentManifest, config: TPipelineConfig): AgentManifest {
   const framework = required(config.framework, 'SQL framework');
-  const sources: readonly string[] = SQL_FRAMEWORK_SOURCES[framework];
+  const sources: readonly string[] = SQL_FRAMEWORK_NEEDS[framework].sources;
   if (!sources.includes(manifest.source.type)) {
     throw new ProjectInputError(
       `The ${framework} framework cannot serve a ${manifest.source.type} source.`,

@@ -6,7 +6,7 @@ import {
   MASTER_KEY_HINT,
   parseEnvironment,
   resolveMasterKey,
-  ZObjectStoreEnv,
+  SHARED_SETTINGS,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,152 +26,132 @@ const commaList = z.string().transform((value) =>
  * Every setting the gateway reads. `.env.example` documents each one; keep them in step.
  * Values are validated once at boot and the process stops naming the first bad setting.
  */
-export const ZGatewayEnv = z
-  .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    PORT: z.coerce.number().int().min(1).max(65535).default(8000),
-    HOST: z.string().default('0.0.0.0'),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
-      .default('postgresql://postgres@127.0.0.1:5432/agentloom'),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    /** How long a request waits for a free database connection before answering 503. */
-    DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
-    /** Longest a database statement may run before it is cancelled (the request answers 503). */
-    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-    REDIS_URL: z
-      .url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' })
-      .default('redis://127.0.0.1:6379'),
-    /**
-     * How long one Redis command may take. Past it the command fails, the caller falls back
-     * (caches read Postgres) and Redis is treated as away until a background ping answers again.
-     */
-    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(500),
-    /** /health gives each dependency this long to answer before reporting it down. */
-    HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1_000),
-    /** A dependency answering /health slower than this is reported slow (still ready). */
-    HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
-    /** Namespace of the BullMQ queues in Redis; the gateway and the worker must agree. */
-    QUEUE_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9:_-]+$/, { error: 'letters, digits, : _ - only' })
-      .default('agentloom'),
-    /** HMAC secret for access tokens; at least 32 characters. */
-    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-    /** Access-token lifetime in seconds. */
-    JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
-    /** 32 random bytes, base64. */
-    VAULT_MASTER_KEY: z.string().optional(),
-    /**
-     * Browser origins allowed by CORS (comma-separated), for a web app served from another origin
-     * than PUBLIC_URL's (the app's own origin needs no CORS: it reaches the API through its web
-     * server). Defaults to PUBLIC_URL's origin.
-     */
-    CORS_ORIGINS: commaList.optional(),
-    /** Folder for uploads and other files the gateway keeps (shared by replicas). */
-    DATA_DIR: z.string().optional(),
-    SMTP_HOST: z.string().default('127.0.0.1'),
-    SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
-    /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */
-    SMTP_SECURE: booleanFlag.default(false),
-    SMTP_USER: z.string().optional(),
-    SMTP_PASSWORD: z.string().optional(),
-    MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
-    RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
-    /** Failed logins allowed per address and per account before 429, within the window. */
-    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
-    LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-    /** Forgot-password and reset-password requests allowed per address and per e-mail, per window. */
-    RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
-    RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
-    /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
-    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-    /** Largest data-source upload accepted by the wizards, in bytes (default 50 MB). */
-    UPLOAD_MAX_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(50 * 1024 * 1024),
-    /** Zip-bomb guard: an .xlsx whose entries expand beyond this many bytes is refused. */
-    XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
-      .default(200 * 1024 * 1024),
-    /**
-     * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
-     * (a hosted gateway must not reach the services beside it), off in development and tests.
-     */
-    DATA_SOURCE_STRICT: booleanFlag.optional(),
-    /**
-     * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
-     * source may use even in strict mode: an on-premises database on a private network.
-     */
-    DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
-    /**
-     * How long a preview waits for the model provider: for its first words, and between two parts
-     * of the answer. Past it the question ends with an error and the call is cancelled.
-     */
-    PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-    /** How long the wizard waits for a user's database to answer, in milliseconds. */
-    DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-    /**
-     * The one origin browsers reach Agentloom at: the web app, whose web server forwards the API,
-     * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
-     * (reset mail, preview and image-agent pages) starts with it. Required in production: a link is
-     * never built from a request's Host header, which the client chooses. Elsewhere
-     * http://localhost:5173, the web app under `npm start`.
-     */
-    PUBLIC_URL: z.url().optional(),
-    /** How long a preview link works after it was started. */
-    PREVIEW_TTL_MINUTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(7 * 24 * 60)
-      .default(120),
-    /** Previews held in memory at once (least recently used are unloaded first). */
-    PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
-    /** Builds one user may have running at once; another answers 429 until one finishes. */
-    MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
-    /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
-    MAX_PIPELINES_PER_USER: z.coerce.number().int().min(1).default(100),
-    /** Bytes of uploaded source files one user's agents may keep together (default 1 GiB); 413 beyond. */
-    MAX_STORED_BYTES_PER_USER: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(1024 * 1024 * 1024),
-    /** Previews one user may hold loaded at once; their least recently used makes room. */
-    PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
-    /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */
-    PREVIEW_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
-    /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */
-    PREVIEW_IDLE_MINUTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 60)
-      .default(15),
-    /** Where the preview's local embedding models are downloaded on first use (mount it). */
-    MODEL_CACHE_DIR: z.string().optional(),
-    /**
-     * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
-     * default): the file lives where the agent runs, and such agents are not previewed.
-     */
-    SQLITE_PREVIEW_DIR: z.string().optional(),
-    /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
-    OPENAI_BASE_URL: z.url().optional(),
-    ANTHROPIC_BASE_URL: z.url().optional(),
-    GROQ_BASE_URL: z.url().optional(),
-    GEMINI_BASE_URL: z.url().optional(),
-    DEEPSEEK_BASE_URL: z.url().optional(),
-  })
-  .extend(ZObjectStoreEnv.shape);
+export const ZGatewayEnv = z.object({
+  ...SHARED_SETTINGS,
+  PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a request waits for a free database connection before answering 503. */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  /** Longest a database statement may run before it is cancelled (the request answers 503). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * How long one Redis command may take. Past it the command fails, the caller falls back
+   * (caches read Postgres) and Redis is treated as away until a background ping answers again.
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(500),
+  /** /health gives each dependency this long to answer before reporting it down. */
+  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1_000),
+  /** A dependency answering /health slower than this is reported slow (still ready). */
+  HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
+  /** HMAC secret for access tokens; at least 32 characters. */
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  /** Access-token lifetime in seconds. */
+  JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  /**
+   * Browser origins allowed by CORS (comma-separated), for a web app served from another origin
+   * than PUBLIC_URL's (the app's own origin needs no CORS: it reaches the API through its web
+   * server). Defaults to PUBLIC_URL's origin.
+   */
+  CORS_ORIGINS: commaList.optional(),
+  SMTP_HOST: z.string().default('127.0.0.1'),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+  /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */
+  SMTP_SECURE: booleanFlag.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
+  RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Failed logins allowed per address and per account before 429, within the window. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Forgot-password and reset-password requests allowed per address and per e-mail, per window. */
+  RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
+  RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Largest data-source upload accepted by the wizards, in bytes (default 50 MB). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
+  /** Zip-bomb guard: an .xlsx whose entries expand beyond this many bytes is refused. */
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
+    .default(200 * 1024 * 1024),
+  /**
+   * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
+   * (a hosted gateway must not reach the services beside it), off in development and tests.
+   */
+  DATA_SOURCE_STRICT: booleanFlag.optional(),
+  /**
+   * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
+   * source may use even in strict mode: an on-premises database on a private network.
+   */
+  DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
+  /**
+   * How long a preview waits for the model provider: for its first words, and between two parts
+   * of the answer. Past it the question ends with an error and the call is cancelled.
+   */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** How long the wizard waits for a user's database to answer, in milliseconds. */
+  DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /**
+   * The one origin browsers reach Agentloom at: the web app, whose web server forwards the API,
+   * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
+   * (reset mail, preview and image-agent pages) starts with it. Required in production: a link is
+   * never built from a request's Host header, which the client chooses. Elsewhere
+   * http://localhost:5173, the web app under `npm start`.
+   */
+  PUBLIC_URL: z.url().optional(),
+  /** How long a preview link works after it was started. */
+  PREVIEW_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
+  /** Previews held in memory at once (least recently used are unloaded first). */
+  PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Builds one user may have running at once; another answers 429 until one finishes. */
+  MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
+  MAX_PIPELINES_PER_USER: z.coerce.number().int().min(1).default(100),
+  /** Bytes of uploaded source files one user's agents may keep together (default 1 GiB); 413 beyond. */
+  MAX_STORED_BYTES_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024),
+  /** Previews one user may hold loaded at once; their least recently used makes room. */
+  PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */
+  PREVIEW_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
+  /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */
+  PREVIEW_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
+  /** Where the preview's local embedding models are downloaded on first use (mount it). */
+  MODEL_CACHE_DIR: z.string().optional(),
+  /**
+   * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
+   * default): the file lives where the agent runs, and such agents are not previewed.
+   */
+  SQLITE_PREVIEW_DIR: z.string().optional(),
+  /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
+  OPENAI_BASE_URL: z.url().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  GROQ_BASE_URL: z.url().optional(),
+  GEMINI_BASE_URL: z.url().optional(),
+  DEEPSEEK_BASE_URL: z.url().optional(),
+});
 
 export type GatewayEnv = z.infer<typeof ZGatewayEnv>;
 

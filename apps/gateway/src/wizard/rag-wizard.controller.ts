@@ -12,21 +12,13 @@ import {
   ZUiRequest,
   ZVectorDbRequest,
 } from '@agentloom/contracts';
-import { Body, Controller, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, UploadedFile } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { createZodDto } from 'nestjs-zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
-import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { WizardService } from './wizard.service';
-import { FORM, uploadBody, WizardStepSavedDto } from './wizard-docs';
+import { FORM, incomingFile, WizardStep, WizardStepSavedDto, WizardUpload } from './wizard-docs';
 
 class RagSourceDto extends createZodDto(ZRagSourceRequest) {}
 class SessionOnlyDto extends createZodDto(ZSessionOnlyRequest) {}
@@ -53,9 +45,7 @@ export class RagWizardController {
     return { userId: user.id, sessionId, agentType: 'rag' as const };
   }
 
-  @Post('source')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 2: choose the source type' })
+  @WizardStep('source', 'Step 2: choose the source type')
   source(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: RagSourceDto,
@@ -63,26 +53,20 @@ export class RagWizardController {
     return this.wizard.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
-  @Post('source/upload')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 3: upload the source file (PDF, CSV, Excel .xlsx or TXT)' })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody(uploadBody('.pdf, .csv, .xlsx or .txt, matching the chosen source type'))
-  @UseInterceptors(SingleFileUpload('file', (config) => config.UPLOAD_MAX_BYTES, 'The file'))
+  @WizardUpload(
+    'source/upload',
+    'Step 3: upload the source file (PDF, CSV, Excel .xlsx or TXT)',
+    '.pdf, .csv, .xlsx or .txt, matching the chosen source type',
+  )
   upload(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SessionOnlyDto,
     @UploadedFile() file?: Express.Multer.File,
   ): Promise<TWizardStepSaved> {
-    return this.wizard.saveUpload(
-      this.call(user, body.session_id),
-      file && { path: file.path, originalName: file.originalname, size: file.size },
-    );
+    return this.wizard.saveUpload(this.call(user, body.session_id), incomingFile(file));
   }
 
-  @Post('source/db')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 3: connect a database table or collection' })
+  @WizardStep('source/db', 'Step 3: connect a database table or collection')
   database(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: RagDatabaseSourceDto,
@@ -95,9 +79,7 @@ export class RagWizardController {
     });
   }
 
-  @Post('embeddings/model')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 4: choose the embedding model' })
+  @WizardStep('embeddings/model', 'Step 4: choose the embedding model')
   embeddings(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: EmbeddingModelDto,
@@ -105,9 +87,7 @@ export class RagWizardController {
     return this.wizard.setEmbeddingModel(this.call(user, body.session_id), body.model_name);
   }
 
-  @Post('vectordb')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 5: choose the vector store' })
+  @WizardStep('vectordb', 'Step 5: choose the vector store')
   vectorDb(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: VectorDbDto,
@@ -115,9 +95,7 @@ export class RagWizardController {
     return this.wizard.setVectorStore(this.call(user, body.session_id), body.vector_db);
   }
 
-  @Post('vectordb/credentials/remote')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 5: Pinecone API key, environment and index' })
+  @WizardStep('vectordb/credentials/remote', 'Step 5: Pinecone API key, environment and index')
   pinecone(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: PineconeCredentialsDto,
@@ -125,9 +103,10 @@ export class RagWizardController {
     return this.wizard.setPinecone(this.call(user, body.session_id), body);
   }
 
-  @Post('vectordb/credentials/local')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 5: ChromaDB, Qdrant or Milvus URL, dimensions and metric' })
+  @WizardStep(
+    'vectordb/credentials/local',
+    'Step 5: ChromaDB, Qdrant or Milvus URL, dimensions and metric',
+  )
   local(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: LocalVectorDbDto,
@@ -135,9 +114,7 @@ export class RagWizardController {
     return this.wizard.setLocalVectorStore(this.call(user, body.session_id), body);
   }
 
-  @Post('llm/provider')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 6: choose the LLM provider' })
+  @WizardStep('llm/provider', 'Step 6: choose the LLM provider')
   provider(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: LlmProviderDto,
@@ -145,11 +122,10 @@ export class RagWizardController {
     return this.wizard.setProvider(this.call(user, body.session_id), body.provider);
   }
 
-  @Post('llm/credentials')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Step 6: API key (or api_key_id of a saved key) and model of the chosen provider',
-  })
+  @WizardStep(
+    'llm/credentials',
+    'Step 6: API key (or api_key_id of a saved key) and model of the chosen provider',
+  )
   credentials(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: LlmCredentialsDto,
@@ -161,9 +137,7 @@ export class RagWizardController {
     );
   }
 
-  @Post('system-prompt')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 7: the system prompt' })
+  @WizardStep('system-prompt', 'Step 7: the system prompt')
   systemPrompt(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SystemPromptDto,
@@ -171,9 +145,7 @@ export class RagWizardController {
     return this.wizard.setSystemPrompt(this.call(user, body.session_id), body.prompt);
   }
 
-  @Post('ui')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 8: Gradio or Streamlit' })
+  @WizardStep('ui', 'Step 8: Gradio or Streamlit')
   ui(@CurrentUser() user: AuthenticatedUser, @Body() body: UiDto): Promise<TWizardStepSaved> {
     return this.wizard.setUi(this.call(user, body.session_id), body.ui);
   }

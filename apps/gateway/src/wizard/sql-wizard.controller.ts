@@ -10,20 +10,12 @@ import {
   ZSystemPromptRequest,
   ZUiRequest,
 } from '@agentloom/contracts';
-import { Body, Controller, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, UploadedFile } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { createZodDto } from 'nestjs-zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
-import { SingleFileUpload } from '../files/single-file-upload.interceptor';
-import { FORM, uploadBody, WizardStepSavedDto } from './wizard-docs';
+import { FORM, incomingFile, WizardStep, WizardStepSavedDto, WizardUpload } from './wizard-docs';
 import { WizardService } from './wizard.service';
 
 class SqlSourceDto extends createZodDto(ZSqlSourceRequest) {}
@@ -49,9 +41,7 @@ export class SqlWizardController {
     return { userId: user.id, sessionId, agentType: 'sql' as const };
   }
 
-  @Post('source')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 2: choose the source type' })
+  @WizardStep('source', 'Step 2: choose the source type')
   source(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlSourceDto,
@@ -59,26 +49,20 @@ export class SqlWizardController {
     return this.wizard.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
-  @Post('source-details')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 3: upload the CSV (csv source) or .xlsx (excel source) file' })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody(uploadBody('.csv for a csv source, .xlsx for an excel source'))
-  @UseInterceptors(SingleFileUpload('file', (config) => config.UPLOAD_MAX_BYTES, 'The file'))
+  @WizardUpload(
+    'source-details',
+    'Step 3: upload the CSV (csv source) or .xlsx (excel source) file',
+    '.csv for a csv source, .xlsx for an excel source',
+  )
   upload(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SessionOnlyDto,
     @UploadedFile() file?: Express.Multer.File,
   ): Promise<TWizardStepSaved> {
-    return this.wizard.saveUpload(
-      this.call(user, body.session_id),
-      file && { path: file.path, originalName: file.originalname, size: file.size },
-    );
+    return this.wizard.saveUpload(this.call(user, body.session_id), incomingFile(file));
   }
 
-  @Post('source-details/db')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 3: connect the database table (MySQL, Postgres or SQLite)' })
+  @WizardStep('source-details/db', 'Step 3: connect the database table (MySQL, Postgres or SQLite)')
   database(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlDatabaseSourceDto,
@@ -90,9 +74,7 @@ export class SqlWizardController {
     });
   }
 
-  @Post('llm')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 4: choose the LLM provider' })
+  @WizardStep('llm', 'Step 4: choose the LLM provider')
   provider(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlLlmProviderDto,
@@ -100,9 +82,7 @@ export class SqlWizardController {
     return this.wizard.setProvider(this.call(user, body.session_id), body.llm_provider);
   }
 
-  @Post('llm-key')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 4: the API key (or api_key_id of a saved key)' })
+  @WizardStep('llm-key', 'Step 4: the API key (or api_key_id of a saved key)')
   key(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlLlmKeyDto,
@@ -113,9 +93,7 @@ export class SqlWizardController {
     });
   }
 
-  @Post('model')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 4: the model of the chosen provider' })
+  @WizardStep('model', 'Step 4: the model of the chosen provider')
   model(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlModelDto,
@@ -123,9 +101,7 @@ export class SqlWizardController {
     return this.wizard.setModel(this.call(user, body.session_id), body.model);
   }
 
-  @Post('system-prompt')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 5: the system prompt' })
+  @WizardStep('system-prompt', 'Step 5: the system prompt')
   systemPrompt(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SystemPromptDto,
@@ -133,9 +109,7 @@ export class SqlWizardController {
     return this.wizard.setSystemPrompt(this.call(user, body.session_id), body.prompt);
   }
 
-  @Post('framework')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 6: the query framework (must suit the source)' })
+  @WizardStep('framework', 'Step 6: the query framework (must suit the source)')
   framework(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: SqlFrameworkDto,
@@ -143,9 +117,7 @@ export class SqlWizardController {
     return this.wizard.setFramework(this.call(user, body.session_id), body.framework);
   }
 
-  @Post('ui')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Step 7: Streamlit or Gradio' })
+  @WizardStep('ui', 'Step 7: Streamlit or Gradio')
   ui(@CurrentUser() user: AuthenticatedUser, @Body() body: UiDto): Promise<TWizardStepSaved> {
     return this.wizard.setUi(this.call(user, body.session_id), body.ui);
   }

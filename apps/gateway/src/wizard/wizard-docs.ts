@@ -1,5 +1,9 @@
 import { ZWizardStepSaved } from '@agentloom/contracts';
+import { applyDecorators, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { createZodDto } from 'nestjs-zod';
+import { SingleFileUpload } from '../files/single-file-upload.interceptor';
+import type { IncomingFile } from './wizard.service';
 
 /** OpenAPI details shared by both wizards' controllers. */
 export class WizardStepSavedDto extends createZodDto(ZWizardStepSaved) {}
@@ -17,3 +21,26 @@ export const uploadBody = (accepted: string) => ({
     },
   },
 });
+
+/** A wizard call: a form POST answered 200 with what was saved, and its line in /docs. */
+export function WizardStep(path: string, summary: string): MethodDecorator {
+  return applyDecorators(Post(path), HttpCode(200), ApiOperation({ summary }));
+}
+
+/**
+ * A wizard's upload step: one multipart `file` (streamed to disk, capped at UPLOAD_MAX_BYTES),
+ * answered 200 like every wizard call, documented with the file types it accepts.
+ */
+export function WizardUpload(path: string, summary: string, accepted: string): MethodDecorator {
+  return applyDecorators(
+    WizardStep(path, summary),
+    ApiConsumes('multipart/form-data'),
+    ApiBody(uploadBody(accepted)),
+    UseInterceptors(SingleFileUpload('file', (config) => config.UPLOAD_MAX_BYTES, 'The file')),
+  );
+}
+
+/** What the wizard keeps of multer's file: where it landed, its name, its size. */
+export function incomingFile(file: Express.Multer.File | undefined): IncomingFile | undefined {
+  return file && { path: file.path, originalName: file.originalname, size: file.size };
+}

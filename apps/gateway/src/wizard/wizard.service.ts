@@ -7,6 +7,7 @@ import {
   LLM_PROVIDER_LABELS,
   maskApiKey,
   SOURCE_TYPE_LABELS,
+  SQL_FRAMEWORK_NEEDS,
   TAgentType,
   TDatabaseSourceType,
   TEmbeddingModel,
@@ -355,11 +356,8 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     if (config.source_type && !frameworkFitsSource(framework, config.source_type)) {
-      const needs = framework.endsWith('_db')
-        ? 'a MySQL, Postgres or SQLite database'
-        : 'a CSV or Excel file';
       throw new UnprocessableEntityException(
-        `The ${framework} framework cannot serve a ${SOURCE_TYPE_LABELS[config.source_type]} source; it needs ${needs}.`,
+        `The ${framework} framework cannot serve a ${SOURCE_TYPE_LABELS[config.source_type]} source; it needs ${SQL_FRAMEWORK_NEEDS[framework].needs}.`,
       );
     }
     config.framework = framework;

@@ -40,37 +40,12 @@ export function ForgotPasswordPage() {
 
   if (sentTo !== null) {
     return (
-      <AuthCard title="Check your email">
-        <div className="space-y-6 text-center" role="status">
-          <MailCheck
-            aria-hidden="true"
-            className="mx-auto h-12 w-12 text-indigo-600 dark:text-indigo-400"
-          />
-          <p className="text-sm text-slate-700 dark:text-slate-200">
-            If an account exists for{' '}
-            <strong className="font-semibold text-slate-900 dark:text-white">{sentTo}</strong>, we
-            have sent a link to reset its password. The link expires soon, so use it shortly.
-          </p>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            Nothing after a few minutes? Check your spam folder, or send the link again.
-          </p>
-          <div className="space-y-3">
-            <Button className="w-full" onClick={() => void navigate('/login')}>
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-              Back to Login
-            </Button>
-            <Button
-              variant="outline"
-              className="w-full"
-              loading={resend.isPending}
-              onClick={() => resend.mutate(sentTo)}
-            >
-              <RotateCw aria-hidden="true" className="h-4 w-4" />
-              Resend link
-            </Button>
-          </div>
-        </div>
-      </AuthCard>
+      <ResetLinkSent
+        sentTo={sentTo}
+        resending={resend.isPending}
+        onResend={() => resend.mutate(sentTo)}
+        onBack={() => void navigate('/login')}
+      />
     );
   }
 
@@ -106,6 +81,48 @@ export function ForgotPasswordPage() {
         <Link to="/" className={buttonClasses('ghost', 'sm')}>
           Back to Home
         </Link>
+      </div>
+    </AuthCard>
+  );
+}
+
+/** The confirmation state: names the address, never says whether an account exists. */
+function ResetLinkSent({
+  sentTo,
+  resending,
+  onResend,
+  onBack,
+}: {
+  sentTo: string;
+  resending: boolean;
+  onResend: () => void;
+  onBack: () => void;
+}) {
+  return (
+    <AuthCard title="Check your email">
+      <div className="space-y-6 text-center" role="status">
+        <MailCheck
+          aria-hidden="true"
+          className="mx-auto h-12 w-12 text-indigo-600 dark:text-indigo-400"
+        />
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          If an account exists for{' '}
+          <strong className="font-semibold text-slate-900 dark:text-white">{sentTo}</strong>, we
+          have sent a link to reset its password. The link expires soon, so use it shortly.
+        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Nothing after a few minutes? Check your spam folder, or send the link again.
+        </p>
+        <div className="space-y-3">
+          <Button className="w-full" onClick={onBack}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back to Login
+          </Button>
+          <Button variant="outline" className="w-full" loading={resending} onClick={onResend}>
+            <RotateCw aria-hidden="true" className="h-4 w-4" />
+            Resend link
+          </Button>
+        </div>
       </div>
     </AuthCard>
   );

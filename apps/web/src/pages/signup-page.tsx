@@ -41,20 +41,7 @@ export function SignupPage() {
     <AuthCard
       title="Create your account"
       description="Start building AI agents in minutes, no code required."
-      footer={
-        <>
-          <p>
-            Already have an account?{' '}
-            <Link to="/login" className={inlineLinkClasses}>
-              Log in
-            </Link>
-          </p>
-          <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
-            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-            Back to Home
-          </Link>
-        </>
-      }
+      footer={<SignupFooter />}
     >
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate={false}>
         <TextField
@@ -103,5 +90,22 @@ export function SignupPage() {
         </Button>
       </form>
     </AuthCard>
+  );
+}
+
+function SignupFooter() {
+  return (
+    <>
+      <p>
+        Already have an account?{' '}
+        <Link to="/login" className={inlineLinkClasses}>
+          Log in
+        </Link>
+      </p>
+      <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+        Back to Home
+      </Link>
+    </>
   );
 }

@@ -48,29 +48,7 @@ export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
           <p className="inline-flex items-center rounded-full bg-indigo-100 px-3 py-1 text-sm font-medium text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
             The no-code builder for AI agents
           </p>
-          <h1 className="mt-6 text-[2rem] leading-tight font-extrabold tracking-tight text-slate-900 sm:text-5xl sm:leading-tight lg:text-[2.75rem] xl:text-[3.25rem] dark:text-white">
-            Create powerful{' '}
-            {/*
-              Every phrase sits in the same grid cell, only the current one visible, so the
-              headline is always as tall as its longest phrase and nothing below it jumps.
-            */}
-            <span className="grid" data-testid="hero-phrases">
-              {HERO_PHRASES.map((candidate) => (
-                <span
-                  key={candidate}
-                  aria-hidden={candidate !== phrase || undefined}
-                  data-testid={candidate === phrase ? 'hero-phrase' : undefined}
-                  className={clsx(
-                    'col-start-1 row-start-1 whitespace-nowrap bg-gradient-to-r from-indigo-600 to-fuchsia-600 bg-clip-text text-transparent dark:from-indigo-300 dark:to-fuchsia-300',
-                    candidate === phrase ? 'visible' : 'invisible',
-                  )}
-                >
-                  {candidate}
-                </span>
-              ))}
-            </span>
-            without writing code
-          </h1>
+          <RotatingHeadline phrase={phrase} />
           <Button
             variant="ghost"
             size="sm"
@@ -108,35 +86,7 @@ export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
             </a>
           </div>
         </div>
-        <a
-          href={DEMO_VIDEO.src}
-          onClick={openVideo}
-          className="group relative block overflow-hidden rounded-2xl border border-slate-200 shadow-xl ring-indigo-500 focus-visible:outline-none focus-visible:ring-4 dark:border-slate-800"
-          aria-label="Play the Agentloom demo video"
-        >
-          <picture>
-            <source
-              type="image/webp"
-              srcSet={`${DEMO_VIDEO.posterWebp[640]} 640w, ${DEMO_VIDEO.posterWebp[960]} 960w, ${DEMO_VIDEO.posterWebp[1280]} 1280w`}
-              sizes={POSTER_SIZES}
-            />
-            <img
-              src={DEMO_VIDEO.poster}
-              srcSet={`${DEMO_VIDEO.posterSmall} 640w, ${DEMO_VIDEO.poster} 1280w`}
-              sizes={POSTER_SIZES}
-              width={DEMO_VIDEO.posterWidth}
-              height={DEMO_VIDEO.posterHeight}
-              alt="The Agentloom dashboard: create an agent, manage agents and API keys"
-              className="h-auto w-full transition-transform duration-300 group-hover:scale-[1.02]"
-              fetchPriority="high"
-            />
-          </picture>
-          <span className="absolute inset-0 grid place-items-center bg-slate-950/20 transition-colors group-hover:bg-slate-950/30">
-            <span className="grid h-16 w-16 place-items-center rounded-full bg-white/95 text-indigo-700 shadow-lg">
-              <PlayCircle aria-hidden="true" className="h-10 w-10" />
-            </span>
-          </span>
-        </a>
+        <DemoPoster onOpen={openVideo} />
       </div>
       {videoOpen && (
         <Suspense fallback={null}>
@@ -150,5 +100,69 @@ export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
         </Suspense>
       )}
     </section>
+  );
+}
+
+/** The headline with its rotating phrase (HERO_PHRASES). */
+function RotatingHeadline({ phrase }: { phrase: string }) {
+  return (
+    <h1 className="mt-6 text-[2rem] leading-tight font-extrabold tracking-tight text-slate-900 sm:text-5xl sm:leading-tight lg:text-[2.75rem] xl:text-[3.25rem] dark:text-white">
+      Create powerful{' '}
+      {/*
+        Every phrase sits in the same grid cell, only the current one visible, so the
+        headline is always as tall as its longest phrase and nothing below it jumps.
+      */}
+      <span className="grid" data-testid="hero-phrases">
+        {HERO_PHRASES.map((candidate) => (
+          <span
+            key={candidate}
+            aria-hidden={candidate !== phrase || undefined}
+            data-testid={candidate === phrase ? 'hero-phrase' : undefined}
+            className={clsx(
+              'col-start-1 row-start-1 whitespace-nowrap bg-gradient-to-r from-indigo-600 to-fuchsia-600 bg-clip-text text-transparent dark:from-indigo-300 dark:to-fuchsia-300',
+              candidate === phrase ? 'visible' : 'invisible',
+            )}
+          >
+            {candidate}
+          </span>
+        ))}
+      </span>
+      without writing code
+    </h1>
+  );
+}
+
+/** The demo video's poster; a click plays the video in a dialog (the link opens the file). */
+function DemoPoster({ onOpen }: { onOpen: (event: MouseEvent<HTMLAnchorElement>) => void }) {
+  return (
+    <a
+      href={DEMO_VIDEO.src}
+      onClick={onOpen}
+      className="group relative block overflow-hidden rounded-2xl border border-slate-200 shadow-xl ring-indigo-500 focus-visible:outline-none focus-visible:ring-4 dark:border-slate-800"
+      aria-label="Play the Agentloom demo video"
+    >
+      <picture>
+        <source
+          type="image/webp"
+          srcSet={`${DEMO_VIDEO.posterWebp[640]} 640w, ${DEMO_VIDEO.posterWebp[960]} 960w, ${DEMO_VIDEO.posterWebp[1280]} 1280w`}
+          sizes={POSTER_SIZES}
+        />
+        <img
+          src={DEMO_VIDEO.poster}
+          srcSet={`${DEMO_VIDEO.posterSmall} 640w, ${DEMO_VIDEO.poster} 1280w`}
+          sizes={POSTER_SIZES}
+          width={DEMO_VIDEO.posterWidth}
+          height={DEMO_VIDEO.posterHeight}
+          alt="The Agentloom dashboard: create an agent, manage agents and API keys"
+          className="h-auto w-full transition-transform duration-300 group-hover:scale-[1.02]"
+          fetchPriority="high"
+        />
+      </picture>
+      <span className="absolute inset-0 grid place-items-center bg-slate-950/20 transition-colors group-hover:bg-slate-950/30">
+        <span className="grid h-16 w-16 place-items-center rounded-full bg-white/95 text-indigo-700 shadow-lg">
+          <PlayCircle aria-hidden="true" className="h-10 w-10" />
+        </span>
+      </span>
+    </a>
   );
 }

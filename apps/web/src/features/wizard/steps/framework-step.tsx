@@ -1,5 +1,6 @@
 import {
   frameworkFitsSource,
+  SQL_FRAMEWORK_NEEDS,
   SQL_FRAMEWORKS,
   ZSqlFrameworkRequest,
   type TSqlConfigView,
@@ -19,11 +20,7 @@ function frameworkChoices(source: string): Choice<TSqlFramework>[] {
       label: SQL_FRAMEWORK_CARDS[framework].title,
       description: SQL_FRAMEWORK_CARDS[framework].description,
       disabled: !fits,
-      note: fits
-        ? undefined
-        : framework.endsWith('_db')
-          ? 'Needs a database source'
-          : 'Needs a CSV or Excel source',
+      note: fits ? undefined : SQL_FRAMEWORK_NEEDS[framework].note,
     };
   });
 }

@@ -1,0 +1,120 @@
+import {
+  isFileSourceType,
+  TPipelineConfig,
+  TUploadKind,
+  wizardSteps,
+  ZPipelineConfig,
+} from '@agentloom/contracts';
+import type { Build, Pipeline } from '@agentloom/db';
+import { Inject, Injectable } from '@nestjs/common';
+import path from 'node:path';
+import { WORKER_CONFIG, WorkerConfig } from '../config/env';
+import { planProject, ProjectInputError, type ProjectPlan } from '../generator';
+import { ArtifactStore } from './artifact-store';
+import { BuildError } from './build-error';
+import type { SourceReadOptions } from './source-documents';
+
+/** The uploaded file of a file source: where it is, its name for messages, how to read it. */
+export interface UploadedSource {
+  readonly kind: TUploadKind;
+  readonly file: string;
+  readonly name: string;
+  readonly options: SourceReadOptions;
+}
+
+/**
+ * Everything a build's steps need, decided once by the first stage ("initializing
+ * environment") and never changed after: the stored configuration, validated; the project
+ * plan; and, for file sources, the upload and where its chunks go.
+ */
+export interface BuildPlan {
+  readonly build: Build;
+  readonly pipeline: Pipeline;
+  readonly config: TPipelineConfig;
+  readonly project: ProjectPlan;
+  /** The build's scratch folder, removed when the build ends. */
+  readonly workDir: string;
+  readonly upload?: UploadedSource;
+  /** RAG file sources: data/chunks.jsonl, written by "load_source" and zipped by the code. */
+  readonly chunksFile?: string;
+}
+
+/** Validates a pipeline's stored configuration and plans its project: the build's first step. */
+@Injectable()
+export class BuildPlanner {
+  constructor(
+    private readonly artifacts: ArtifactStore,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+  ) {}
+
+  async plan(build: Build, pipeline: Pipeline): Promise<BuildPlan> {
+    const config = validConfig(pipeline);
+    const upload = await this.uploadOf(pipeline, config);
+    const workDir = await this.artifacts.workDir(build.id);
+    const chunksFile =
+      upload && pipeline.agentType === 'rag' ? path.join(workDir, 'chunks.jsonl') : undefined;
+    const dataFileName = config.file
+      ? `source${path.extname(config.file.original_name).toLowerCase()}`
+      : undefined;
+    try {
+      const project = planProject({
+        sessionId: pipeline.id,
+        agentType: pipeline.agentType,
+        name: pipeline.name,
+        config,
+        sourceFile: upload && dataFileName ? { path: upload.file, dataFileName } : undefined,
+        chunksFile,
+      });
+      return { build, pipeline, config, project, workDir, upload, chunksFile };
+    } catch (error) {
+      if (error instanceof ProjectInputError) throw new BuildError(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The upload, fetched from the object store into a local file. A file gone from the store
+   * plans as an empty path: the stage that reads the source reports it missing.
+   */
+  private async uploadOf(
+    pipeline: Pipeline,
+    config: TPipelineConfig,
+  ): Promise<UploadedSource | undefined> {
+    if (!config.source_type || !isFileSourceType(config.source_type)) return undefined;
+    if (!pipeline.sourceFile)
+      throw new BuildError('The uploaded source file is missing; upload it again.');
+    const file = (await this.artifacts.sourceFile(pipeline.id, pipeline.sourceFile)) ?? '';
+    const summary = config.file?.summary;
+    return {
+      kind: config.source_type,
+      file,
+      name: config.file?.original_name ?? path.basename(pipeline.sourceFile),
+      options: {
+        maxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
+        sheet: summary?.kind === 'excel' ? summary.sheet : undefined,
+      },
+    };
+  }
+}
+
+/**
+ * The configuration as stored, parsed, and complete by the same rule the gateway applied before
+ * enqueueing: it may have changed since (a vault key deleted, say), so it is checked again here.
+ */
+function validConfig(pipeline: Pipeline): TPipelineConfig {
+  const parsed = ZPipelineConfig.safeParse(pipeline.config);
+  if (!parsed.success)
+    throw new BuildError('The agent configuration is invalid; open the wizard and save it again.');
+  const missing = wizardSteps(pipeline.agentType, parsed.data, {
+    sourceFile: Boolean(pipeline.sourceFile),
+    sourceUri: Boolean(pipeline.sourceUriEncrypted),
+    llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
+    vectorDbKey: Boolean(pipeline.vectorDbApiKeyEncrypted),
+  }).filter((step) => !step.complete);
+  if (missing.length > 0) {
+    throw new BuildError(
+      `The configuration is incomplete: ${missing.map((step) => step.label).join(', ')}.`,
+    );
+  }
+  return parsed.data;
+}

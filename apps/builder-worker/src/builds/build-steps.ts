@@ -1,0 +1,207 @@
+import { BUILD_STAGES, type TBuildStageKey } from '@agentloom/contracts';
+import {
+  apiKeySecretContext,
+  pipelineSecretContext,
+  Vault,
+  VaultDecryptError,
+} from '@agentloom/vault';
+import { Injectable, Logger } from '@nestjs/common';
+import { access } from 'node:fs/promises';
+import {
+  assertProjectPaths,
+  chunkDocumentBatches,
+  generateProjectPart,
+  projectFolderName,
+  RAG_DEFAULTS,
+  sortedByPath,
+  writeChunksJsonl,
+  type GeneratedFile,
+  type ProjectPart,
+} from '../generator';
+import { ArtifactStore } from './artifact-store';
+import { BuildError, readingUpload } from './build-error';
+import type { BuildPlan } from './build-plan';
+import { BuildsRepository } from './builds.repository';
+import { sourceDocumentBatches, tableRecordBatches } from './source-documents';
+
+/** What a build's steps produce: the project's files, part by part, then the zip. */
+export class BuildOutput {
+  readonly files: GeneratedFile[] = [];
+  artifact?: { name: string; bytes: number };
+}
+
+/** The work of one stage, after the plan (the first stage) has been made. */
+export type BuildStep = (plan: BuildPlan, output: BuildOutput) => Promise<void>;
+
+/** Every stage but the first, which makes the plan the others read (BuildPlanner). */
+export type StepKey = Exclude<TBuildStageKey, 'validate_config'>;
+
+/** Files that belong to "deploying container" rather than "generating code". */
+const DEPLOYMENT_FILES = /^(Dockerfile|docker-compose\.yml|\.dockerignore|\.github\/)/;
+
+/**
+ * The work behind each build stage, by stage key (contracts' BUILD_STAGES). A Record, so a stage
+ * without a step does not compile. Each step does the real work its stage names: the project's
+ * files are generated in the parts the stages announce, the source is read and chunked, every
+ * secret is decrypted once to prove it usable (and dropped), the zip is written.
+ */
+@Injectable()
+export class BuildSteps {
+  private readonly logger = new Logger(BuildSteps.name);
+
+  readonly steps: Record<StepKey, BuildStep> = {
+    load_source: (plan) => this.loadSource(plan),
+    // The vector store's client module, its test, and the compose file with its service.
+    set_up_vector_store: (plan, output) => addParts(plan, output, 'vector-store'),
+    profile_schema: (plan) => this.profileSchema(plan),
+    configure_query_engine: (plan, output) => addParts(plan, output, 'query-engine'),
+    integrate_models: async (plan, output) => {
+      await this.checkSecrets(plan);
+      await addParts(plan, output, 'models');
+    },
+    // The read-only connection and the single-SELECT guard (PandasAI runs no SQL).
+    secure_sql_access: (plan, output) => addParts(plan, output, 'sql-guard'),
+    generate_code: (plan, output) => addParts(plan, output, 'data', 'code'),
+    package_container: async (plan, output) => {
+      await addParts(plan, output, 'deployment');
+      checkDeployment(output);
+    },
+    store_artifact: (plan, output) => this.store(plan, output),
+    complete: async () => {},
+  };
+
+  constructor(
+    private readonly builds: BuildsRepository,
+    private readonly artifacts: ArtifactStore,
+    private readonly vault: Vault,
+  ) {}
+
+  /**
+   * Reads the uploaded source. For a RAG agent it is parsed and chunked exactly as the agent's
+   * own loaders would (PDF pages, CSV/Excel rows, text windows) and streamed to
+   * data/chunks.jsonl, which the agent indexes when it starts. Database sources are read by the
+   * agent itself where it runs: the platform never copies a user's tables.
+   */
+  private async loadSource({ upload, chunksFile }: BuildPlan): Promise<void> {
+    if (!upload) return;
+    await access(upload.file).catch(() => {
+      throw new BuildError('The uploaded source file is missing; upload it again.');
+    });
+    if (!chunksFile) return;
+    const documents = sourceDocumentBatches(upload.kind, upload.file, upload.name, upload.options);
+    const count = await readingUpload(() =>
+      writeChunksJsonl(
+        chunksFile,
+        chunkDocumentBatches(documents, RAG_DEFAULTS.chunk_size, RAG_DEFAULTS.chunk_overlap),
+      ),
+    );
+    if (count === 0) {
+      throw new BuildError(`${upload.name} contains no text to answer from; upload another file.`);
+    }
+  }
+
+  /**
+   * SQL file sources: reads the whole table once through the same reader the wizard used, so a
+   * file that no longer parses, or has a header and no rows, fails here with a reason rather
+   * than in the user's agent. Database tables were profiled when the wizard connected to them.
+   */
+  private async profileSchema({ upload, build }: BuildPlan): Promise<void> {
+    const kind = upload?.kind;
+    if (!upload || (kind !== 'csv' && kind !== 'excel')) return;
+    let rows = 0;
+    let columns: string[] = [];
+    await readingUpload(async () => {
+      for await (const records of tableRecordBatches(kind, upload.file, upload.options)) {
+        if (rows === 0 && records[0]) columns = Object.keys(records[0]);
+        rows += records.length;
+      }
+    });
+    if (rows === 0) {
+      throw new BuildError(`${upload.name} has no data rows to query; upload a file with data.`);
+    }
+    this.logger.log(
+      `Build ${build.id}: ${upload.name} has ${rows} rows, ${columns.length} columns.`,
+    );
+  }
+
+  /** Every secret the agent needs must decrypt; the plain values are dropped right away. */
+  private async checkSecrets({ pipeline }: BuildPlan): Promise<void> {
+    const secrets: { encrypted: string; context: string }[] = [];
+    if (pipeline.llmApiKeyEncrypted) {
+      secrets.push({
+        encrypted: pipeline.llmApiKeyEncrypted,
+        context: pipelineSecretContext(pipeline, 'llm_api_key'),
+      });
+    } else if (pipeline.llmApiKeyId) {
+      const key = await this.builds.findOwnedApiKey(pipeline.userId, pipeline.llmApiKeyId);
+      if (!key)
+        throw new BuildError('The saved API key this agent uses was deleted; choose another key.');
+      secrets.push({
+        encrypted: key.encryptedKey,
+        context: apiKeySecretContext(key.userId, key.id),
+      });
+    }
+    if (pipeline.vectorDbApiKeyEncrypted) {
+      secrets.push({
+        encrypted: pipeline.vectorDbApiKeyEncrypted,
+        context: pipelineSecretContext(pipeline, 'vector_db_api_key'),
+      });
+    }
+    if (pipeline.sourceUriEncrypted) {
+      secrets.push({
+        encrypted: pipeline.sourceUriEncrypted,
+        context: pipelineSecretContext(pipeline, 'source_uri'),
+      });
+    }
+    try {
+      for (const { encrypted, context } of secrets) this.vault.decrypt(encrypted, context);
+    } catch (error) {
+      if (error instanceof VaultDecryptError) {
+        throw new BuildError(
+          'A stored key can no longer be decrypted; enter it again in the wizard.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async store({ build, pipeline }: BuildPlan, output: BuildOutput): Promise<void> {
+    assertProjectPaths(output.files);
+    output.artifact = await this.artifacts.writeZip(
+      pipeline.id,
+      build.id,
+      projectFolderName(pipeline.agentType, pipeline.id),
+      sortedByPath(output.files),
+    );
+  }
+}
+
+/**
+ * The stages, of either agent kind, that have no step: empty unless a stage was added to
+ * contracts' BUILD_STAGES at run time's back (the Record type catches it at compile time). The
+ * worker refuses to start while this is not empty, rather than fail builds half-way.
+ */
+export function stagesWithoutStep(steps: Partial<Record<string, BuildStep>>): string[] {
+  return Object.entries(BUILD_STAGES).flatMap(([type, stages]) =>
+    stages
+      .filter((stage) => stage.key !== 'validate_config' && typeof steps[stage.key] !== 'function')
+      .map((stage) => `${type} stage "${stage.key}"`),
+  );
+}
+
+async function addParts(
+  plan: BuildPlan,
+  output: BuildOutput,
+  ...parts: ProjectPart[]
+): Promise<void> {
+  for (const part of parts) output.files.push(...(await generateProjectPart(plan.project, part)));
+}
+
+function checkDeployment(output: BuildOutput): void {
+  const deployment = output.files.filter((file) => DEPLOYMENT_FILES.test(file.path));
+  for (const required of ['Dockerfile', 'docker-compose.yml', '.github/workflows/ci.yml']) {
+    if (!deployment.some((file) => file.path === required)) {
+      throw new Error(`The generated project lacks ${required}.`);
+    }
+  }
+}
