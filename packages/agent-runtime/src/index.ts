@@ -6,6 +6,7 @@ export {
   type GenerateImageOptions,
   type GeneratedImages,
 } from './image';
+export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
 export { describeProviderError } from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { RagAgent, type RagAgentOptions } from './rag-agent';

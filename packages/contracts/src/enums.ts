@@ -81,10 +81,6 @@ export const LLM_MODELS = {
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 
-export function isModelOfProvider(provider: TLlmProvider, model: string): boolean {
-  return (LLM_MODELS[provider] as readonly string[]).includes(model);
-}
-
 export const EMBEDDING_MODELS = [
   'text-embedding-ada-002',
   'all-MiniLM-L6-v2',

@@ -1,8 +1,8 @@
 import {
-  isModelOfProvider,
+  isStorableModel,
+  modelApiId,
   type TDistanceMetric,
   type TEmbeddingModel,
-  type TLlmModel,
   type TLlmProvider,
   type TSqlFramework,
   type TUiFramework,
@@ -89,25 +89,14 @@ export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
 };
 
 /**
- * Model names as the builder lists them (SPEC §3) where the provider's API knows them by
- * another name. Others pass through unchanged.
+ * The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`: the contracts'
+ * catalogue, the same map the preview uses, so a built agent calls what its preview called.
  */
-const PROVIDER_MODEL_IDS: Partial<Record<TLlmModel, string>> = {
-  'claude-3.5-haiku-20241022': 'claude-3-5-haiku-20241022',
-  'claude-3.7-sonnet-20250219': 'claude-3-7-sonnet-20250219',
-  // Claude Opus 4 was released on 2025-05-22 under the id claude-opus-4-20250514.
-  'claude-4-opus-20250522': 'claude-opus-4-20250514',
-  // DeepSeek serves its V2.5 chat and coder models as deepseek-chat.
-  'deepseek-coder-v2': 'deepseek-chat',
-  'deepseek-v2.5-chat': 'deepseek-chat',
-};
-
-/** The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`. */
 export function providerModelId(provider: TLlmProvider, model: string): string {
-  if (!isModelOfProvider(provider, model)) {
+  if (!isStorableModel(provider, model)) {
     throw new Error(`${model} is not a ${PROVIDERS[provider].label} model.`);
   }
-  return PROVIDER_MODEL_IDS[model as TLlmModel] ?? model;
+  return modelApiId(provider, model);
 }
 
 export interface UiSpec {

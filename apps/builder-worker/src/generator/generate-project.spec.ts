@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LLM_MODELS, LLM_PROVIDERS, type TPipelineConfig } from '@agentloom/contracts';
+import {
+  LLM_MODEL_CATALOGUE,
+  LLM_MODELS,
+  LLM_PROVIDERS,
+  modelApiId,
+  type TPipelineConfig,
+} from '@agentloom/contracts';
 import {
   ProjectInputError,
   RAG_DEFAULTS,
@@ -455,7 +461,14 @@ describe('generateProject', () => {
       expect(generateProject(input)).rejects.toThrow(ProjectInputError);
 
     await refused(ragInput({ sessionId: 'not-a-uuid' }));
-    await refused(ragInput({ config: ragConfig({ llm: { provider: 'openai', model: 'gpt-3' } }) }));
+    await refused(
+      ragInput({
+        config: ragConfig({ llm: { provider: 'openai', model: 'claude-4-opus-20250522' } }),
+      }),
+    );
+    await refused(
+      ragInput({ config: ragConfig({ llm: { provider: 'openai', model: 'gpt 4o; rm -rf /' } }) }),
+    );
     await refused(ragInput({ config: ragConfig({ embedding_model: undefined }) }));
     await refused(ragInput({ sourceFile: undefined }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: '../x.csv' } }));
@@ -472,10 +485,12 @@ describe('generateProject', () => {
 });
 
 describe('providerModelId', () => {
-  it('maps every model the builder offers to the id its provider’s API knows', () => {
+  it('maps every SPEC model through the catalogue the preview uses', () => {
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
-        expect(providerModelId(provider, model)).toMatch(/^[a-z0-9][\w.:-]*$/);
+        // languageModel (agent-runtime, the preview) sends modelApiId too.
+        expect(providerModelId(provider, model)).toBe(modelApiId(provider, model));
+        expect(providerModelId(provider, model)).toBe(LLM_MODEL_CATALOGUE[model].apiId);
       }
     }
     expect(providerModelId('claude', 'claude-3.7-sonnet-20250219')).toBe(

@@ -26,6 +26,7 @@ import {
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { providerBaseUrls } from '../config/provider-base-urls';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
@@ -72,13 +73,7 @@ export class PreviewAgentLoader {
     private readonly storage: PipelineStorage,
     private readonly dataSources: DataSourcesService,
   ) {
-    this.baseUrls = {
-      openai: config.OPENAI_BASE_URL,
-      claude: config.ANTHROPIC_BASE_URL,
-      groq: config.GROQ_BASE_URL,
-      gemini: config.GEMINI_BASE_URL,
-      deepseek: config.DEEPSEEK_BASE_URL,
-    };
+    this.baseUrls = providerBaseUrls(config);
   }
 
   async load(grant: PreviewGrant): Promise<PreviewAgent> {

@@ -361,8 +361,23 @@ describe('RAG wizard API', () => {
         model_name: 'gpt-4o',
       }).expect(422);
       expect(body.detail).toBe(
-        'gpt-4o is not a Claude model. Choose one of: claude-3.5-haiku-20241022, claude-3.7-sonnet-20250219, claude-4-opus-20250522.',
+        'gpt-4o is not a Claude model. Choose one of: claude-4-opus-20250522.',
       );
+      // A model Anthropic retired is not a new choice…
+      const retired = await form(alice, 'llm/credentials', {
+        session_id: id,
+        api_key: OPENAI_KEY,
+        model_name: 'claude-3.5-haiku-20241022',
+      }).expect(422);
+      expect(retired.body.detail).toBe(
+        'Claude no longer offers claude-3.5-haiku-20241022. Choose one of: claude-4-opus-20250522.',
+      );
+      // …while a model Anthropic lists for the key (not in the SPEC's list) is.
+      await form(alice, 'llm/credentials', {
+        session_id: id,
+        api_key: OPENAI_KEY,
+        model_name: 'claude-sonnet-4-20250514',
+      }).expect(200);
       // SPEC's "{token}" is a placeholder, not a model.
       await form(alice, 'llm/credentials', {
         session_id: id,

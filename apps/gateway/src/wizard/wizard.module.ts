@@ -4,6 +4,8 @@ import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { UploadsService } from '../sources/uploads.service';
+import { KeyCheckController } from './key-check.controller';
+import { KeyCheckService } from './key-check.service';
 import { RagWizardController } from './rag-wizard.controller';
 import { SqlWizardController } from './sql-wizard.controller';
 import { WizardService } from './wizard.service';
@@ -14,7 +16,7 @@ import { WizardService } from './wizard.service';
     ApiKeysModule,
     incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
-  controllers: [RagWizardController, SqlWizardController],
-  providers: [WizardService, UploadsService, DataSourcesService],
+  controllers: [RagWizardController, SqlWizardController, KeyCheckController],
+  providers: [WizardService, KeyCheckService, UploadsService, DataSourcesService],
 })
 export class WizardModule {}

@@ -2,8 +2,9 @@ import {
   API_KEY_MIN_LENGTH,
   frameworkFitsSource,
   isFileSourceType,
-  isModelOfProvider,
-  LLM_MODELS,
+  isStorableModel,
+  pickableSpecModels,
+  specModelEntry,
   LLM_PROVIDER_LABELS,
   maskApiKey,
   SOURCE_TYPE_LABELS,
@@ -307,7 +308,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const provider = this.requireProvider(config);
-    this.requireModelOf(provider, model);
+    this.requireModelOf(provider, model, config.llm?.model);
     const keyChanges = await this.keyChanges(call.userId, pipeline, provider, key);
     config.llm = { provider, model };
     await this.save(pipeline, config, keyChanges.changes);
@@ -332,7 +333,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const provider = this.requireProvider(config);
-    this.requireModelOf(provider, model);
+    this.requireModelOf(provider, model, config.llm?.model);
     config.llm = { provider, model };
     await this.save(pipeline, config);
     return this.answer(pipeline, 'Model saved.', { provider, model });
@@ -428,11 +429,18 @@ export class WizardService {
     return provider;
   }
 
-  private requireModelOf(provider: TLlmProvider, model: string): void {
-    if (!isModelOfProvider(provider, model)) {
-      throw new UnprocessableEntityException(
-        `${model} is not a ${LLM_PROVIDER_LABELS[provider]} model. Choose one of: ${LLM_MODELS[provider].join(', ')}.`,
-      );
+  /**
+   * A SPEC model or one the provider lists; a retired SPEC model only where the agent already
+   * uses it (it still loads and is saved again as it is), never as a new choice.
+   */
+  private requireModelOf(provider: TLlmProvider, model: string, onRecord?: string): void {
+    const label = LLM_PROVIDER_LABELS[provider];
+    const choices = `Choose one of: ${pickableSpecModels(provider).join(', ')}.`;
+    if (!isStorableModel(provider, model)) {
+      throw new UnprocessableEntityException(`${model} is not a ${label} model. ${choices}`);
+    }
+    if (specModelEntry(provider, model)?.retired && model !== onRecord) {
+      throw new UnprocessableEntityException(`${label} no longer offers ${model}. ${choices}`);
     }
   }
 
@@ -458,7 +466,7 @@ export class WizardService {
     const apiKey = key.api_key ?? '';
     if (apiKey.length < API_KEY_MIN_LENGTH || /\s/.test(apiKey)) {
       throw new BadRequestException(
-        `api_key: an API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces.`,
+        `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`,
       );
     }
     return {

@@ -250,13 +250,13 @@ describe('RAG wizard', () => {
       await screen.findByText('API Key and model selection are required.'),
     ).toBeInTheDocument();
     await user.type(screen.getByLabelText('API Key'), 'sk-ant-0123456789abcdef');
-    await user.selectOptions(screen.getByLabelText('Model'), 'claude-3.7-sonnet-20250219');
+    await user.selectOptions(screen.getByLabelText('Model'), 'claude-4-opus-20250522');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(7);
     expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
       session_id: SESSION,
       api_key: 'sk-ant-0123456789abcdef',
-      model_name: 'claude-3.7-sonnet-20250219',
+      model_name: 'claude-4-opus-20250522',
     });
 
     // Step 7: a prompt is required; a template fills the textarea and the counter follows.
@@ -279,7 +279,7 @@ describe('RAG wizard', () => {
     });
     expect(screen.getByText('This may take a few minutes to complete')).toBeInTheDocument();
     expect(screen.getByText('CSV · d.csv')).toBeInTheDocument();
-    expect(screen.getByText('claude-3.7-sonnet-20250219')).toBeInTheDocument();
+    expect(screen.getByText('claude-4-opus-20250522')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Build & Deploy RAG Agent' }));
     expect(await screen.findByText('RAG agent build started!')).toBeInTheDocument();
