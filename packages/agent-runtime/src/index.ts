@@ -7,7 +7,11 @@ export {
   type GeneratedImages,
 } from './image';
 export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
-export { describeProviderError } from './provider-errors';
+export {
+  describeProviderError,
+  providerErrorReason,
+  type ProviderErrorReason,
+} from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { RagAgent, type RagAgentOptions } from './rag-agent';
 export {

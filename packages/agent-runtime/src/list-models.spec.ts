@@ -2,7 +2,7 @@ import { LLM_PROVIDERS, type TLlmProvider } from '@agentloom/contracts';
 import { generateText } from 'ai';
 import { closedPort } from './fixtures.spec-helper';
 import { checkProviderKey, describeKeyCheck } from './list-models';
-import { describeProviderError } from './provider-errors';
+import { describeProviderError, providerErrorReason } from './provider-errors';
 import { languageModel } from './providers';
 import { startLlmTestServer, type LlmTestServer } from './testing';
 
@@ -101,4 +101,19 @@ it('refuses a revoked key on chat calls too, as the real APIs do', async () => {
     (caught: unknown) => caught,
   );
   expect(describeProviderError(error)).toBe('The provider rejected the API key (401).');
+  expect(providerErrorReason(error)).toBe('key');
+});
+
+it('knows Gemini refuses a key with 400 API_KEY_INVALID, as Google does', async () => {
+  const chat = languageModel({
+    provider: 'gemini',
+    model: 'gemini-2.0-flash',
+    apiKey: 'sk-revoked-key-0000',
+    baseUrls: server.baseUrls,
+  });
+  const error: unknown = await generateText({ model: chat, prompt: 'hi' }).catch(
+    (caught: unknown) => caught,
+  );
+  expect(describeProviderError(error)).toBe('The provider rejected the API key (400).');
+  expect(providerErrorReason(error)).toBe('key');
 });

@@ -14,7 +14,14 @@ import {
   type RetrievalMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
-import { TLlmProvider, TPipelineConfig, TUiFramework } from '@agentloom/contracts';
+import {
+  RAG_WIZARD_STEPS,
+  SQL_WIZARD_STEPS,
+  TLlmProvider,
+  TPipelineConfig,
+  TPreviewInfo,
+  TUiFramework,
+} from '@agentloom/contracts';
 import { Pipeline } from '@agentloom/db';
 import { VaultDecryptError } from '@agentloom/vault';
 import {
@@ -32,6 +39,7 @@ import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
+import type { AgentSetup } from './plain-errors';
 import type { PreviewGrant } from './preview-grants';
 import { readZipEntry } from './read-zip-entry';
 
@@ -44,6 +52,10 @@ export interface PreviewAgent {
   sourceLabel: string;
   /** RAG only: how retrieval works here, and why when it is not the chosen embedding model. */
   retrieval?: { mode: RetrievalMode; note?: string; chunks: number };
+  /** SQL: the tables it queries, with their columns. */
+  tables?: TPreviewInfo['tables'];
+  /** Its provider and model, and where the owner changes them (for plain error messages). */
+  setup: AgentSetup;
   ask(question: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
   memoryBytes(): number;
   close(): Promise<void>;
@@ -97,6 +109,7 @@ export class PreviewAgentLoader {
       name: pipeline.name,
       ui: config.ui ?? 'streamlit',
       sourceLabel: sourceLabel(config),
+      setup: { provider, model: modelName, editUrl: this.llmStepUrl(grant.kind, pipeline.id) },
     };
     if (grant.kind === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
@@ -104,6 +117,7 @@ export class PreviewAgentLoader {
       return {
         kind: 'sql',
         ...shown,
+        tables: await engine.describe(),
         ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
@@ -124,6 +138,14 @@ export class PreviewAgentLoader {
       memoryBytes: () => index.memoryBytes(),
       close: () => Promise.resolve(),
     };
+  }
+
+  /** The wizard step where the owner changes the agent's key and model, in the web app. */
+  private llmStepUrl(kind: 'rag' | 'sql', pipelineId: string): string {
+    const steps: readonly { key: string }[] = kind === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
+    const step = steps.findIndex((candidate) => candidate.key === 'llm') + 1;
+    const web = this.config.WEB_URL.replace(/\/+$/, '');
+    return `${web}/pipeline/${kind}/${pipelineId}?step=${step}`;
   }
 
   /** The key the agent was configured with: typed into the wizard, or one of the owner's vault. */
