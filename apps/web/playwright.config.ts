@@ -20,7 +20,7 @@ export const E2E = {
 };
 export const GATEWAY_URL = `http://127.0.0.1:${E2E.gatewayPort}`;
 export const WEB_URL = `http://127.0.0.1:${E2E.webPort}`;
-const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
+export const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
 
 // Both processes must share the vault key (the worker decrypts what the gateway stored).
 const serverEnv = {

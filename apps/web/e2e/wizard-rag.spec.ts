@@ -168,7 +168,9 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await page.getByRole('button', { name: 'Preview' }).click();
   const frame = page.frameLocator('iframe[title="RAG Agent Preview"]');
   await expect(frame.getByRole('heading', { level: 1, name: 'Sales docs bot' })).toBeVisible();
-  // No model weights can be downloaded here: the page says it answers with keyword search.
+  // No model weights can be downloaded here: the page says it answers with keyword search,
+  // under Details, where technical facts are folded.
+  await frame.getByText('Details', { exact: true }).click();
   await expect(frame.getByText(/keyword \(BM25\) retrieval/)).toBeVisible();
   await frame.getByLabel('Your question').fill('What revenue did the West region make?');
   await frame.getByRole('button', { name: 'Submit' }).click();

@@ -128,7 +128,11 @@ export function LlmStep(props: WizardStepProps) {
     if (!provider || (provider === llm.provider && provider === stored?.provider)) return;
     // The gateway clears the key and model of the previous provider; so does the form.
     const fresh = { ...EMPTY_LLM, provider };
-    if (type === 'sql' || (await chooseRag(sessionId, fresh, save))) setLlm(fresh);
+    // The form follows at once, so a key typed while the choice saves is kept; a choice the
+    // gateway refused puts the form back.
+    const previous = llm;
+    setLlm(fresh);
+    if (type === 'rag' && !(await chooseRag(sessionId, fresh, save))) setLlm(previous);
   }
 
   async function check(key: LlmKey | null) {
