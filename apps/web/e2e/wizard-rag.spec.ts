@@ -46,10 +46,14 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await expect(badge(5)).toBeVisible();
   await page.getByRole('button', { name: /^ChromaDB/ }).click();
   // The vector-store choice is saved but the wizard stays for its settings.
-  await expect(page.getByLabel('Database URL')).toBeVisible();
+  // Its settings come filled in (the generated project's own ChromaDB, the embedding model's
+  // size) and sit folded under Advanced.
+  await expect(page.getByText('Advanced', { exact: true })).toBeVisible();
   await expect(badge(5)).toBeVisible();
-  await expect(page.getByPlaceholder('384')).toBeVisible();
-  await page.getByLabel('Database URL').fill('http://localhost:8000');
+  await expect(page.getByLabel('Database URL')).toBeHidden();
+  await page.getByText('Advanced', { exact: true }).click();
+  await expect(page.getByLabel('Database URL')).toHaveValue('http://chromadb:8000');
+  await expect(page.getByPlaceholder('384')).toHaveValue('384');
   await page.getByLabel('Distance Metric').selectOption({ label: 'Dot Product' });
   await screenshotBothThemes(page, 'rag-wizard-5-vector-store');
   await page.getByRole('button', { name: 'Save & Continue' }).click();

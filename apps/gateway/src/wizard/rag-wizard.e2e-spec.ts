@@ -353,6 +353,32 @@ describe('RAG wizard API', () => {
       expect(body).toEqual({ detail: message });
     });
 
+    it('keeps the store’s dimensions to the embedding model’s size', async () => {
+      await form(alice, 'embeddings/model', {
+        session_id: id,
+        model_name: 'text-embedding-ada-002',
+      }).expect(200);
+      const store = (dimensions: string) =>
+        form(alice, 'vectordb/credentials/local', {
+          session_id: id,
+          vector_db: 'chromadb',
+          url: 'http://chromadb:8000',
+          dimensions,
+        });
+      // Left empty: the model's size, not SPEC's 384.
+      expect((await store('').expect(200)).body.saved.dimensions).toBe(1536);
+      const contradiction = await store('384').expect(422);
+      expect(contradiction.body.detail).toBe(
+        "text-embedding-ada-002 makes vectors of 1536 dimensions, so Vector Dimensions must be 1536. Leave it empty to use the model's size.",
+      );
+      // A model chosen after the store corrects it.
+      await form(alice, 'embeddings/model', {
+        session_id: id,
+        model_name: 'sentence-t5-base',
+      }).expect(200);
+      expect((await detail(alice, id)).config.vector_store.dimensions).toBe(768);
+    });
+
     it('refuses a model of another provider with 422', async () => {
       await form(alice, 'llm/provider', { session_id: id, provider: 'claude' }).expect(200);
       const { body } = await form(alice, 'llm/credentials', {

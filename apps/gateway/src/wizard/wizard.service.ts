@@ -1,5 +1,6 @@
 import {
   API_KEY_MIN_LENGTH,
+  EMBEDDING_DIMENSIONS,
   frameworkFitsSource,
   isFileSourceType,
   isStorableModel,
@@ -43,6 +44,7 @@ import { PIPELINE_NOT_FOUND, PipelinesService } from '../pipelines/pipelines.ser
 import { DataSourcesService } from '../sources/data-sources.service';
 import { sanitizeOriginalName } from '@agentloom/source-readers';
 import { UploadsService } from '../sources/uploads.service';
+import { vectorDimensions } from './vector-dimensions';
 
 /** Who is calling and which wizard: every step starts by finding the caller's own pipeline. */
 export interface WizardCall {
@@ -206,10 +208,14 @@ export class WizardService {
 
   // ---- RAG: embeddings and vector store ----
 
+  /** A store saved before the model changed follows it: its vectors are the model's size. */
   async setEmbeddingModel(call: WizardCall, model: TEmbeddingModel): Promise<TWizardStepSaved> {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     config.embedding_model = model;
+    if (config.vector_store?.dimensions !== undefined) {
+      config.vector_store.dimensions = EMBEDDING_DIMENSIONS[model];
+    }
     await this.save(pipeline, config);
     return this.answer(pipeline, 'Embedding model saved.', { model_name: model });
   }
@@ -266,7 +272,7 @@ export class WizardService {
     request: {
       vector_db: 'chromadb' | 'qdrant' | 'milvus';
       url: string;
-      dimensions: number;
+      dimensions?: number;
       distance_metric: 'cosine' | 'euclidean' | 'dot';
     },
   ): Promise<TWizardStepSaved> {
@@ -275,7 +281,7 @@ export class WizardService {
     const store = {
       vector_db: request.vector_db,
       url: request.url,
-      dimensions: request.dimensions,
+      dimensions: vectorDimensions(config.embedding_model, request.dimensions),
       distance_metric: request.distance_metric,
     };
     config.vector_store = store;

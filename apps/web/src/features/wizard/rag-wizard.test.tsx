@@ -218,11 +218,17 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: /^ChromaDB/ }));
     expect(await screen.findByPlaceholderText('384')).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Dot Product' })).toHaveValue('dot');
+    // The URL is the generated project's own ChromaDB service; emptied, SPEC's message.
+    const url = screen.getByLabelText(/Database URL/);
+    expect(url).toHaveValue('http://chromadb:8000');
+    expect(url.closest('details')).not.toHaveAttribute('open');
+    await user.clear(url);
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     expect(await screen.findByText('Please fill local DB settings.')).toBeInTheDocument();
-    await user.type(screen.getByLabelText(/Database URL/), 'http://localhost:8000');
+    await user.type(url, 'http://localhost:8000');
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(6);
+    // all-MiniLM-L6-v2 (step 4) makes vectors of 384 dimensions.
     expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb/credentials/local'))).toEqual({
       session_id: SESSION,
       vector_db: 'chromadb',
@@ -323,7 +329,8 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await user.selectOptions(await screen.findByLabelText('Embedding Model'), 'bge-small-en');
     await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
-    await user.type(await screen.findByLabelText(/Database URL/), 'http://qdrant:6333');
+    // Accepting the defaults is enough.
+    expect(await screen.findByLabelText(/Database URL/)).toHaveValue('http://qdrant:6333');
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(6);
 
