@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  COMPOSE_VECTOR_STORE_URLS,
   LLM_MODEL_CATALOGUE,
   LLM_MODELS,
   LLM_PROVIDERS,
@@ -498,6 +499,18 @@ describe('providerModelId', () => {
     );
     expect(providerModelId('gemini', 'gemini-2.0-flash')).toBe('gemini-2.0-flash');
     expect(() => providerModelId('groq', 'gpt-4o')).toThrow();
+  });
+});
+
+describe('the wizard’s vector store defaults', () => {
+  it('are the addresses the generated compose files give the stores', () => {
+    for (const [store, url] of Object.entries(COMPOSE_VECTOR_STORE_URLS)) {
+      const compose = readFileSync(
+        path.resolve(__dirname, `../../templates/rag/compose/${store}.yml.tmpl`),
+        'utf8',
+      );
+      expect(compose).toContain(`VECTOR_STORE_URL: ${url}\n`);
+    }
   });
 });
 
