@@ -449,6 +449,36 @@ describe('RAG wizard API', () => {
       expect(await storedFiles(id)).toEqual([]);
     });
 
+    it('shows an upload back: the first rows with counts, or the first passages', async () => {
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'csv' }).expect(200);
+      await upload(alice, id, await fixture('sales.csv', SALES_CSV)).expect(200);
+      const sample = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      expect(sample.body).toEqual({
+        kind: 'csv',
+        counts: '3 rows · 3 columns',
+        columns: ['region', 'product', 'amount'],
+        rows: [
+          ['North', 'Widget', '120'],
+          ['South', 'Gadget', '80'],
+          ['East', 'Widget', '42'],
+        ],
+        passages: [],
+      });
+      await t.http.get(`/wizard/${id}/source/sample`).set(bob.auth).expect(404);
+
+      await form(alice, 'source', { session_id: id, source_type: 'text_file' }).expect(200);
+      await upload(alice, id, await fixture('notes.txt', 'First note.\n\nSecond note.\n')).expect(
+        200,
+      );
+      const text = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      expect(text.body).toMatchObject({
+        kind: 'text_file',
+        counts: expect.stringMatching(/^\d+ lines · \d+ characters$/),
+        passages: ['First note. Second note.'],
+      });
+    });
+
     it('reads a real PDF and reports pages and characters', async () => {
       const id = await newPipeline(alice);
       await form(alice, 'source', { session_id: id, source_type: 'pdf' }).expect(200);

@@ -154,6 +154,12 @@ export function wizardServer(type: TAgentType) {
     }
     if (call.path === `/pipelines/${SESSION}`) return { json: detail() };
     if (call.path === '/apikeys') return { json: [] };
+    if (call.path === `/wizard/${SESSION}/source/sample` && config.file) {
+      // The gateway reads the file back; this stand-in only knows its name and size.
+      const kind = config.file.summary.kind;
+      const counts = `${config.file.size_bytes} bytes`;
+      return { json: { kind, counts, columns: [], rows: [], passages: [] } };
+    }
     if (call.path === '/llm/keys/check') {
       // The gateway's answer for a key the provider takes: its current models.
       const { provider } = JSON.parse(textOf(call)) as TKeyCheckRequest;
