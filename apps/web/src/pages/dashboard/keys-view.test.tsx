@@ -63,8 +63,10 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
     renderWithProviders(<KeysView onBack={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check with Groq' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Groq rejected this key.');
-    const sent = fetchSpy.mock.calls.find(([input]) => String(input).endsWith('/llm/keys/check'));
-    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({
+    const sent = fetchSpy.mock.calls.find(
+      ([input]) => typeof input === 'string' && input.endsWith('/llm/keys/check'),
+    );
+    expect(JSON.parse(sent?.[1]?.body as string)).toEqual({
       provider: 'groq',
       api_key_id: SECOND_ID,
     });
