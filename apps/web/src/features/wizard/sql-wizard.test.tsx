@@ -130,6 +130,22 @@ describe('SQL wizard', () => {
     expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
   });
 
+  it('asks for a key when Check key is pressed without one, then checks and saves the key typed', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    await user.click(screen.getByRole('button', { name: 'Check key' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter an API key first.');
+    await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefghij');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(5);
+    expect(calls.some((call) => call.path === '/llm/keys/check')).toBe(true);
+  });
+
   it('shows the provider’s verdict on a refused key beside it and stays on the step', async () => {
     const { calls } = mockFetch((call) =>
       call.path === '/llm/keys/check'

@@ -71,11 +71,8 @@ function useKeyCheck(provider: TLlmProvider | '') {
   const [checking, setChecking] = useState(false);
   const about = (key: LlmKey) => `${provider}:${JSON.stringify(key)}`;
 
-  async function check(key: LlmKey | null): Promise<KeyVerdict | null> {
-    if (!provider || !key) {
-      setState({ about: '', verdict: { tone: 'error', text: 'Enter an API key first.' } });
-      return null;
-    }
+  async function check(key: LlmKey): Promise<KeyVerdict | null> {
+    if (!provider) return null;
     const problem = keyShapeProblem(key);
     if (problem) {
       const verdict: KeyVerdict = { tone: 'error', text: problem };
@@ -99,8 +96,8 @@ function useKeyCheck(provider: TLlmProvider | '') {
 
   /** The verdict on this key, if it was checked; otherwise none. */
   const verdictFor = (key: LlmKey | null) =>
-    state && (state.about === '' || (key && state.about === about(key))) ? state.verdict : null;
-  // The models the provider listed for the last good key of this provider.
+    key && state?.about === about(key) ? state.verdict : null;
+  // The models the provider listed for the last key checked with it (none if it refused).
   const models = state?.about.startsWith(`${provider}:`) ? state.verdict.models : undefined;
   return { check, checking, verdictFor, models };
 }
@@ -123,6 +120,8 @@ export function LlmStep(props: WizardStepProps) {
   );
   const keys = useKeyCheck(llm.provider);
   const [shownKey, setShownKey] = useState<LlmKey | null>(null);
+  /** "Check key" was pressed with no key in the field. */
+  const [noKey, setNoKey] = useState(false);
 
   async function chooseProvider(provider: TLlmProvider | '') {
     if (!provider || (provider === llm.provider && provider === stored?.provider)) return;
@@ -137,7 +136,8 @@ export function LlmStep(props: WizardStepProps) {
 
   async function check(key: LlmKey | null) {
     setShownKey(key);
-    return keys.check(key);
+    setNoKey(!key);
+    return key ? keys.check(key) : null;
   }
 
   async function connect(key: LlmKey | null) {
@@ -154,11 +154,18 @@ export function LlmStep(props: WizardStepProps) {
 
   function change(next: LlmValue) {
     setLlm(next);
-    if (next.apiKey !== llm.apiKey || next.apiKeyId !== llm.apiKeyId) setShownKey(null);
+    if (next.apiKey !== llm.apiKey || next.apiKeyId !== llm.apiKeyId) {
+      setShownKey(null);
+      setNoKey(false);
+    }
   }
 
   // The verdict shows while the key it is about is in the form; the models it brought stay.
-  const verdict = shownKey ? keys.verdictFor(shownKey) : null;
+  const verdict: KeyVerdict | null = noKey
+    ? { tone: 'error', text: 'Enter an API key first.' }
+    : shownKey
+      ? keys.verdictFor(shownKey)
+      : null;
 
   return (
     <LlmFields
