@@ -26,7 +26,7 @@ export const E2E = {
 export const GATEWAY_URL = `http://127.0.0.1:${E2E.gatewayPort}`;
 export const WEB_URL = `http://127.0.0.1:${E2E.webPort}`;
 const WEB_URL_LOCALHOST = `http://localhost:${E2E.webPort}`;
-const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
+export const LLM_URL = `http://127.0.0.1:${E2E.llmPort}`;
 
 // Both processes must share the vault key (the worker decrypts what the gateway stored).
 const serverEnv = {

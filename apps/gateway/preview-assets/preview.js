@@ -37,30 +37,38 @@
   });
   void loadInfo();
 
+  // Technical facts (retrieval mode, memory, fallbacks) are folded away: most people never need
+  // them, and whoever does opens "Details".
   async function loadInfo() {
     try {
       const response = await fetch(`${base}info`);
       const info = await response.json();
       if (!response.ok) throw new Error(info.detail || 'Preview unavailable');
-      const facts = [
-        ['Agent', info.kind === 'rag' ? 'RAG chatbot' : 'SQL analyst'],
-        ['Source', info.source],
-      ];
+      const list = document.getElementById('facts');
+      const add = (target, term, value) =>
+        target.append(element('dt', { textContent: term }), element('dd', { textContent: value }));
+      add(list, 'Agent', info.kind === 'rag' ? 'RAG chatbot' : 'SQL analyst');
+      add(list, 'Source', info.source);
+      for (const table of info.tables || []) {
+        const columns = table.columns.map((column) => `${column.name} (${column.type})`);
+        add(list, `Table ${table.name}`, columns.join(', '));
+      }
+      add(list, 'Link expires', new Date(info.expires_at).toLocaleString());
+      const details = element('details', { className: 'tech' });
+      const facts = element('dl', { className: 'facts' });
+      details.append(element('summary', { textContent: 'Details' }), facts);
       if (info.retrieval) {
-        facts.push([
+        add(
+          facts,
           'Retrieval',
           info.retrieval.mode === 'embeddings'
             ? `Embeddings · ${info.retrieval.chunks} chunks`
             : `Keyword (BM25) · ${info.retrieval.chunks} chunks`,
-        ]);
-        if (info.retrieval.note) showNotice(info.retrieval.note);
+        );
+        if (info.retrieval.note) add(facts, 'Note', info.retrieval.note);
       }
-      facts.push(['Preview memory', formatBytes(info.memory_bytes)]);
-      facts.push(['Link expires', new Date(info.expires_at).toLocaleString()]);
-      const list = document.getElementById('facts');
-      for (const [term, value] of facts) {
-        list.append(element('dt', { textContent: term }), element('dd', { textContent: value }));
-      }
+      add(facts, 'Preview memory', formatBytes(info.memory_bytes));
+      list.after(details);
     } catch (error) {
       showNotice(error.message);
     }
@@ -75,6 +83,7 @@
     answer.scrollIntoView({ block: 'end' });
     send.disabled = true;
     let sources = [];
+    let failed = false;
     try {
       const response = await fetch(`${base}ask`, {
         method: 'POST',
@@ -91,20 +100,57 @@
         else if (event.type === 'table') answer.insertBefore(resultTable(event), text);
         else if (event.type === 'token') text.textContent += event.text;
         else if (event.type === 'error') {
-          answer.classList.add('error');
-          text.textContent += (text.textContent ? '\n' : '') + event.detail;
+          failed = true;
+          answer.append(failure(event, question));
         }
         answer.scrollIntoView({ block: 'end' });
       }
-      if (sources.length > 0) answer.append(sourceList(sources));
+      // Sources belong to an answer; a failed one has none to show.
+      if (!failed && sources.length > 0) answer.append(sourceList(sources));
     } catch (error) {
-      answer.classList.add('error');
-      text.textContent = error.message || 'Preview unavailable';
+      failed = true;
+      answer.append(failure({ message: error.message || 'Preview unavailable' }, question));
     } finally {
+      answer.classList.toggle('error', failed);
       answer.removeAttribute('aria-busy');
       send.disabled = false;
       input.focus();
     }
+  }
+
+  /** A failed answer: plain words, the fix (a link) or "Try again", the technical text folded. */
+  function failure(event, question) {
+    const box = element('div', { className: 'failure', role: 'alert' });
+    box.append(
+      element('p', { className: 'failure-text', textContent: event.message || event.detail }),
+    );
+    const actions = element('div', { className: 'failure-actions' });
+    if (event.action) {
+      // The agent's settings live in the web app around this frame.
+      actions.append(
+        element('a', {
+          className: 'button',
+          href: event.action.href,
+          target: '_top',
+          textContent: event.action.label,
+        }),
+      );
+    }
+    const retry = element('button', { type: 'button', textContent: 'Try again' });
+    retry.addEventListener('click', () => {
+      if (!send.disabled) void ask(question);
+    });
+    actions.append(retry);
+    box.append(actions);
+    if (event.message && event.detail && event.detail !== event.message) {
+      const details = element('details', { className: 'tech' });
+      details.append(
+        element('summary', { textContent: 'Details' }),
+        element('p', { textContent: event.detail }),
+      );
+      box.append(details);
+    }
+    return box;
   }
 
   /** Parses a text/event-stream body into its JSON events. */
@@ -146,9 +192,13 @@
     return details;
   }
 
+  /** The query the agent ran, folded: the answer and its table come first. */
   function sqlBlock(sql) {
-    const block = element('div', { className: 'sql' });
-    block.append(element('strong', { textContent: 'SQL' }), element('pre', { textContent: sql }));
+    const block = element('details', { className: 'sql' });
+    block.append(
+      element('summary', { textContent: 'SQL query it ran' }),
+      element('pre', { textContent: sql }),
+    );
     return block;
   }
 

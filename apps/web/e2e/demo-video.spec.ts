@@ -143,6 +143,8 @@ test('record the demo video', async ({ page }) => {
   await expect(badge(5)).toBeVisible();
   await hold(page, 800);
   await page.getByRole('button', { name: /^ChromaDB/ }).click();
+  await page.getByText('Advanced', { exact: true }).click();
+  await page.getByLabel('Database URL').fill('');
   await page.getByLabel('Database URL').pressSequentially('http://localhost:8001', { delay: 30 });
   await hold(page, 600);
   await page.getByRole('button', { name: 'Save & Continue' }).click();

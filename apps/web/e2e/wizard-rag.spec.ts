@@ -46,10 +46,14 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await expect(badge(5)).toBeVisible();
   await page.getByRole('button', { name: /^ChromaDB/ }).click();
   // The vector-store choice is saved but the wizard stays for its settings.
-  await expect(page.getByLabel('Database URL')).toBeVisible();
+  // Its settings come filled in (the generated project's own ChromaDB, the embedding model's
+  // size) and sit folded under Advanced.
+  await expect(page.getByText('Advanced', { exact: true })).toBeVisible();
   await expect(badge(5)).toBeVisible();
-  await expect(page.getByPlaceholder('384')).toBeVisible();
-  await page.getByLabel('Database URL').fill('http://localhost:8000');
+  await expect(page.getByLabel('Database URL')).toBeHidden();
+  await page.getByText('Advanced', { exact: true }).click();
+  await expect(page.getByLabel('Database URL')).toHaveValue('http://chromadb:8000');
+  await expect(page.getByPlaceholder('384')).toHaveValue('384');
   await page.getByLabel('Distance Metric').selectOption({ label: 'Dot Product' });
   await screenshotBothThemes(page, 'rag-wizard-5-vector-store');
   await page.getByRole('button', { name: 'Save & Continue' }).click();
@@ -168,7 +172,9 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await page.getByRole('button', { name: 'Preview' }).click();
   const frame = page.frameLocator('iframe[title="RAG Agent Preview"]');
   await expect(frame.getByRole('heading', { level: 1, name: 'Sales docs bot' })).toBeVisible();
-  // No model weights can be downloaded here: the page says it answers with keyword search.
+  // No model weights can be downloaded here: the page says it answers with keyword search,
+  // under Details, where technical facts are folded.
+  await frame.getByText('Details', { exact: true }).click();
   await expect(frame.getByText(/keyword \(BM25\) retrieval/)).toBeVisible();
   await frame.getByLabel('Your question').fill('What revenue did the West region make?');
   await frame.getByRole('button', { name: 'Submit' }).click();

@@ -84,8 +84,10 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
 
   await expect(badge(page, 5, 9)).toBeVisible();
   await page.getByRole('button', { name: /^Qdrant/ }).click();
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByLabel('Database URL').fill('http://qdrant.internal:6333');
-  await page.getByLabel('Vector Dimensions').fill('768');
+  // bge-small-en's size, filled in by the form.
+  await expect(page.getByLabel('Vector Dimensions')).toHaveValue('384');
   await page.getByLabel('Distance Metric').selectOption('euclidean');
   await page.getByRole('button', { name: 'Save & Continue' }).click();
   await expect(badge(page, 6, 9)).toBeVisible();
@@ -96,7 +98,7 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
       'true',
     );
     await expect(page.getByLabel('Database URL')).toHaveValue('http://qdrant.internal:6333');
-    await expect(page.getByLabel('Vector Dimensions')).toHaveValue('768');
+    await expect(page.getByLabel('Vector Dimensions')).toHaveValue('384');
     await expect(page.getByLabel('Distance Metric')).toHaveValue('euclidean');
   });
   await page.goForward();
@@ -393,8 +395,10 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   expect(saves.filter((path) => path === '/rag/api/embeddings/model')).toHaveLength(1);
   await tabTo(page, page.getByRole('button', { name: /^ChromaDB/ }));
   await page.keyboard.press('Enter');
+  // The settings are filled in; opening Advanced and pressing Enter accepts them.
+  await tabTo(page, page.getByText('Advanced', { exact: true }));
+  await page.keyboard.press('Enter');
   await tabTo(page, page.getByLabel('Database URL'));
-  await page.keyboard.type('http://localhost:8000');
   await page.keyboard.press('Enter');
 
   await expect(badge(page, 6, 9)).toBeVisible();

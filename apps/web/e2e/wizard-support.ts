@@ -130,6 +130,7 @@ export async function configureRagAgentThroughApi(
   request: APIRequestContext,
   token: string,
   name: string,
+  geminiKey = 'AIza-e2e-0123456789abcdef',
 ): Promise<string> {
   const headers = { Authorization: `Bearer ${token}` };
   const created = await request.post(`${GATEWAY_URL}/pipelines`, {
@@ -157,7 +158,7 @@ export async function configureRagAgentThroughApi(
     () => form('/rag/api/llm/provider', { provider: 'gemini' }),
     () =>
       form('/rag/api/llm/credentials', {
-        api_key: 'AIza-e2e-0123456789abcdef',
+        api_key: geminiKey,
         model_name: 'gemini-2.0-flash',
       }),
     () => form('/rag/api/system-prompt', { prompt: 'Answer from the sales table only.' }),

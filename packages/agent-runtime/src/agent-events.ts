@@ -1,3 +1,4 @@
+import type { ProviderErrorReason } from './provider-errors';
 import type { RetrievalMode } from './retrieval';
 
 /** A retrieved passage as the preview shows it under the answer. */
@@ -26,4 +27,5 @@ export type AgentEvent =
     }
   | { type: 'token'; text: string }
   | { type: 'done' }
-  | { type: 'error'; detail: string };
+  /** `reason` is set when the model provider failed, for the page to say what to do next. */
+  | { type: 'error'; detail: string; reason?: ProviderErrorReason };

@@ -1,6 +1,6 @@
 import { streamText, type LanguageModel } from 'ai';
 import type { AgentEvent } from './agent-events';
-import { describeProviderError } from './provider-errors';
+import { providerErrorEvent } from './provider-errors';
 
 /**
  * Streams the model's answer as `token` events, then `done`; a provider failure becomes one
@@ -29,14 +29,14 @@ export async function* streamAnswer(o: {
       if (part.type === 'text-delta' && part.text) {
         yield { type: 'token', text: part.text };
       } else if (part.type === 'error') {
-        if (!o.signal?.aborted) yield { type: 'error', detail: describeProviderError(part.error) };
+        if (!o.signal?.aborted) yield providerErrorEvent(part.error);
         return;
       } else if (part.type === 'abort') {
         return;
       }
     }
   } catch (error) {
-    if (!o.signal?.aborted) yield { type: 'error', detail: describeProviderError(error) };
+    if (!o.signal?.aborted) yield providerErrorEvent(error);
     return;
   }
   if (!o.signal?.aborted) yield { type: 'done' };

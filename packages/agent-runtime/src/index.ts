@@ -6,7 +6,12 @@ export {
   type GenerateImageOptions,
   type GeneratedImages,
 } from './image';
-export { describeProviderError } from './provider-errors';
+export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
+export {
+  describeProviderError,
+  providerErrorReason,
+  type ProviderErrorReason,
+} from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { RagAgent, type RagAgentOptions } from './rag-agent';
 export {

@@ -1,4 +1,5 @@
 import { APICallError, RetryError } from 'ai';
+import type { AgentEvent } from './agent-events';
 import { isErrorLike, type ErrorLike } from './error-messages';
 
 /**
@@ -22,6 +23,7 @@ export function describeProviderError(error: unknown): string {
   }
   const quoted = maskKeys(cause.message);
   if (status === 401) return 'The provider rejected the API key (401).';
+  if (isInvalidGeminiKey(cause)) return 'The provider rejected the API key (400).';
   if (status === 403) return 'The API key is not allowed to use this model or endpoint (403).';
   if (status === 404) return `The provider does not know this model or endpoint (404): ${quoted}`;
   if (status === 429) {
@@ -55,4 +57,43 @@ function innermostMessage(error: ErrorLike): string {
     current = current.cause;
   }
   return message;
+}
+
+/**
+ * What kind of failure it was, for the page to say it in plain words with the next step: the
+ * key (update it), the model (choose another), the quota or the provider (try again later), the
+ * network (try again).
+ */
+export type ProviderErrorReason =
+  'key' | 'forbidden' | 'model' | 'rate' | 'unavailable' | 'unreachable' | 'stopped' | 'other';
+
+export function providerErrorReason(error: unknown): ProviderErrorReason {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (!isErrorLike(cause)) return 'other';
+  if (cause.name === 'AbortError' || cause.name === 'TimeoutError') return 'stopped';
+  const status = APICallError.isInstance(cause) ? cause.statusCode : undefined;
+  if (status === undefined) return isNetworkFailure(cause) ? 'unreachable' : 'other';
+  if (status === 401 || isInvalidGeminiKey(cause)) return 'key';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'model';
+  if (status === 429) return 'rate';
+  return status >= 500 ? 'unavailable' : 'other';
+}
+
+/** The error event an agent ends its answer with when the provider call failed. */
+export function providerErrorEvent(error: unknown): AgentEvent {
+  return {
+    type: 'error',
+    detail: describeProviderError(error),
+    reason: providerErrorReason(error),
+  };
+}
+
+/** Google answers a bad key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID. */
+function isInvalidGeminiKey(error: ErrorLike): boolean {
+  return (
+    APICallError.isInstance(error) &&
+    error.statusCode === 400 &&
+    (error.responseBody ?? '').includes('API_KEY_INVALID')
+  );
 }

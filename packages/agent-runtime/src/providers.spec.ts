@@ -1,4 +1,10 @@
-import type { TLlmProvider } from '@agentloom/contracts';
+import {
+  LLM_MODEL_CATALOGUE,
+  LLM_MODELS,
+  LLM_PROVIDERS,
+  modelApiId,
+  type TLlmProvider,
+} from '@agentloom/contracts';
 import { generateText, streamText } from 'ai';
 import { closedPort } from './fixtures.spec-helper';
 import { describeProviderError } from './provider-errors';
@@ -77,7 +83,7 @@ describe.each(PROVIDERS)('languageModel($provider)', ({ provider, model, key, pa
     const expected = provider === 'claude' || provider === 'gemini' ? key : `Bearer ${key}`;
     expect(header(request!.headers)).toBe(expected);
     // Gemini names the model in the path, the others in the body.
-    expect(request!.path + JSON.stringify(request!.body)).toContain(model);
+    expect(request!.path + JSON.stringify(request!.body)).toContain(modelApiId(provider, model));
   });
 
   it('answers without streaming too', async () => {
@@ -144,6 +150,54 @@ describe('describeProviderError', () => {
     );
     expect(describeProviderError(error)).toBe('The provider failed (503). Try again in a moment.');
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('the model catalogue', () => {
+  it('maps every SPEC model to exactly one API id of its provider', () => {
+    const seen = new Map<string, TLlmProvider>();
+    for (const provider of LLM_PROVIDERS) {
+      for (const model of LLM_MODELS[provider]) {
+        const apiId = modelApiId(provider, model);
+        expect(apiId).toBe(LLM_MODEL_CATALOGUE[model].apiId);
+        expect(apiId).toMatch(/^[a-z0-9][\w.:-]*$/);
+        // An id never belongs to two providers.
+        expect(seen.get(apiId) ?? provider).toBe(provider);
+        seen.set(apiId, provider);
+      }
+    }
+    // SPEC writes Claude versions with a dot; Anthropic's API knows them with a hyphen.
+    expect(modelApiId('claude', 'claude-3.5-haiku-20241022')).toBe('claude-3-5-haiku-20241022');
+  });
+
+  it('sends each SPEC model to its provider under the catalogue id', async () => {
+    for (const provider of LLM_PROVIDERS) {
+      for (const model of LLM_MODELS[provider]) {
+        server.requests.length = 0;
+        const chat = languageModel({
+          provider,
+          model,
+          apiKey: 'k-test',
+          baseUrls: server.baseUrls,
+        });
+        await generateText({ model: chat, prompt: 'hi', maxOutputTokens: 64 });
+        const [request] = server.requests;
+        const sent =
+          provider === 'gemini'
+            ? /^\/v1beta\/models\/([^:]+):/.exec(request!.path)?.[1]
+            : (request!.body as { model?: string }).model;
+        expect(sent).toBe(LLM_MODEL_CATALOGUE[model].apiId);
+      }
+    }
+  });
+
+  it('passes a model the provider listed through unchanged, but not another provider’s', () => {
+    expect(modelApiId('openai', 'gpt-4o-2024-08-06')).toBe('gpt-4o-2024-08-06');
+    expect(modelApiId('groq', 'meta-llama/llama-4-scout-17b-16e-instruct')).toBe(
+      'meta-llama/llama-4-scout-17b-16e-instruct',
+    );
+    expect(() => modelApiId('groq', 'gpt-4o')).toThrow();
+    expect(() => modelApiId('openai', 'gpt 4o; rm -rf')).toThrow();
   });
 });
 

@@ -3,7 +3,7 @@ import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createGroq } from '@ai-sdk/groq';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { TLlmProvider } from '@agentloom/contracts';
+import { modelApiId, type TLlmProvider } from '@agentloom/contracts';
 import type { LanguageModel } from 'ai';
 
 /**
@@ -21,6 +21,7 @@ export interface ProviderBaseUrls {
 
 export interface LanguageModelOptions {
   provider: TLlmProvider;
+  /** As the wizard stored it: a SPEC name (translated by the model catalogue) or a provider id. */
   model: string;
   apiKey: string;
   baseUrls?: ProviderBaseUrls;
@@ -32,17 +33,19 @@ export function languageModel(o: LanguageModelOptions): LanguageModel {
   // passed; an empty key is refused here so a user's agent can never run on the operator's key.
   if (!o.apiKey.trim()) throw new Error(`The agent has no API key for ${o.provider}.`);
   const settings = (baseURL: string | undefined) => ({ apiKey: o.apiKey, baseURL });
+  // The same catalogue the generator writes agent.json's model_id from.
+  const model = modelApiId(o.provider, o.model);
   switch (o.provider) {
     case 'openai':
       // Chat Completions rather than the Responses API: every OpenAI-compatible server speaks it.
-      return createOpenAI(settings(o.baseUrls?.openai)).chat(o.model);
+      return createOpenAI(settings(o.baseUrls?.openai)).chat(model);
     case 'claude':
-      return createAnthropic(settings(o.baseUrls?.claude))(o.model);
+      return createAnthropic(settings(o.baseUrls?.claude))(model);
     case 'groq':
-      return createGroq(settings(o.baseUrls?.groq))(o.model);
+      return createGroq(settings(o.baseUrls?.groq))(model);
     case 'gemini':
-      return createGoogleGenerativeAI(settings(o.baseUrls?.gemini))(o.model);
+      return createGoogleGenerativeAI(settings(o.baseUrls?.gemini))(model);
     case 'deepseek':
-      return createDeepSeek(settings(o.baseUrls?.deepseek))(o.model);
+      return createDeepSeek(settings(o.baseUrls?.deepseek))(model);
   }
 }

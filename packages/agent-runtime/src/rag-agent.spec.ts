@@ -108,6 +108,7 @@ describe('RagAgent', () => {
     expect(events[1]).toEqual({
       type: 'error',
       detail: 'The provider rejected the API key (401).',
+      reason: 'key',
     });
     expect(JSON.stringify(events)).not.toContain('sk-revoked');
   });
@@ -121,7 +122,7 @@ describe('RagAgent', () => {
     const agent = new RagAgent({ model: openAiModel(), systemPrompt: '', index });
     server.failNext(401, 'Incorrect API key provided.');
     expect(await collect(agent.ask(QUESTION))).toEqual([
-      { type: 'error', detail: 'The provider rejected the API key (401).' },
+      { type: 'error', detail: 'The provider rejected the API key (401).', reason: 'key' },
     ]);
   });
 

@@ -3,7 +3,7 @@ import type { AgentEvent, SourceRef } from './agent-events';
 import { streamAnswer, systemPrompt } from './answer-stream';
 import { citationOf } from './chunks';
 import { messageOf } from './error-messages';
-import { describeProviderError } from './provider-errors';
+import { providerErrorEvent } from './provider-errors';
 import type { Hit, RetrievalIndex } from './retrieval';
 
 export interface RagAgentOptions {
@@ -39,7 +39,7 @@ export class RagAgent {
     try {
       hits = await this.o.index.search(question, this.topK, signal);
     } catch (error) {
-      if (!signal?.aborted) yield { type: 'error', detail: searchFailure(error) };
+      if (!signal?.aborted) yield searchFailure(error);
       return;
     }
     yield {
@@ -79,10 +79,10 @@ export function ragPrompt(question: string, hits: Hit[]): string {
 }
 
 /** OpenAI embeddings fail like any provider call; a local model's failure is our own. */
-function searchFailure(error: unknown): string {
+function searchFailure(error: unknown): AgentEvent {
   return APICallError.isInstance(error) || RetryError.isInstance(error)
-    ? describeProviderError(error)
-    : `The passages could not be searched: ${messageOf(error)}`;
+    ? providerErrorEvent(error)
+    : { type: 'error', detail: `The passages could not be searched: ${messageOf(error)}` };
 }
 
 function sourceRef({ chunk, score }: Hit): SourceRef {

@@ -152,6 +152,7 @@ describe.each(ENGINES)('SqlAgent over $name', ({ open, dialect }) => {
         type: 'error',
         detail:
           'The provider does not know this model or endpoint (404): The model `gpt-4o-mini` does not exist or you do not have access to it.',
+        reason: 'model',
       },
     ]);
   });

@@ -2,7 +2,7 @@ import { generateText, type LanguageModel } from 'ai';
 import type { AgentEvent } from './agent-events';
 import { streamAnswer, systemPrompt } from './answer-stream';
 import { messageOf } from './error-messages';
-import { describeProviderError } from './provider-errors';
+import { providerErrorEvent } from './provider-errors';
 import type { QueryResult, SqlEngine, TableSchema } from './sql-engines';
 import { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
 
@@ -76,7 +76,7 @@ export class SqlAgent {
       });
       written = result.text;
     } catch (error) {
-      if (!signal?.aborted) yield { type: 'error', detail: describeProviderError(error) };
+      if (!signal?.aborted) yield providerErrorEvent(error);
       return;
     }
 

@@ -81,10 +81,6 @@ export const LLM_MODELS = {
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 
-export function isModelOfProvider(provider: TLlmProvider, model: string): boolean {
-  return (LLM_MODELS[provider] as readonly string[]).includes(model);
-}
-
 export const EMBEDDING_MODELS = [
   'text-embedding-ada-002',
   'all-MiniLM-L6-v2',
@@ -96,6 +92,16 @@ export const EMBEDDING_MODELS = [
 export const ZEmbeddingModel = z.enum(EMBEDDING_MODELS);
 export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
 
+/** The length of the vectors each embedding model makes: the vector store's dimensions. */
+export const EMBEDDING_DIMENSIONS: Record<TEmbeddingModel, number> = {
+  'text-embedding-ada-002': 1536,
+  'all-MiniLM-L6-v2': 384,
+  'all-MiniLM-L12-v2': 384,
+  'sentence-t5-base': 768,
+  'bge-small-en': 384,
+  'e5-small-v2': 384,
+};
+
 export const VECTOR_STORES = ['chromadb', 'qdrant', 'milvus', 'pinecone'] as const;
 export const ZVectorStore = z.enum(VECTOR_STORES);
 export type TVectorStore = z.infer<typeof ZVectorStore>;
@@ -106,6 +112,17 @@ export const VECTOR_STORE_LABELS: Record<TVectorStore, string> = {
   milvus: 'Milvus',
   pinecone: 'Pinecone',
 };
+
+/**
+ * Where the generated project's docker-compose.yml runs each self-hosted store: its service
+ * name on the project's network (apps/builder-worker/templates/rag/compose). The wizard offers
+ * it as the default, so nobody has to know what a vector store URL is.
+ */
+export const COMPOSE_VECTOR_STORE_URLS = {
+  chromadb: 'http://chromadb:8000',
+  qdrant: 'http://qdrant:6333',
+  milvus: 'http://milvus:19530',
+} as const satisfies Record<Exclude<TVectorStore, 'pinecone'>, string>;
 
 export const DISTANCE_METRICS = ['cosine', 'euclidean', 'dot'] as const;
 export const ZDistanceMetric = z.enum(DISTANCE_METRICS);

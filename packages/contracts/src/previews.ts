@@ -39,6 +39,15 @@ export const ZPreviewInfo = z.object({
       chunks: z.number().int(),
     })
     .nullable(),
+  /** SQL: the tables the agent queries, with their columns, so a person knows what to ask. */
+  tables: z
+    .array(
+      z.object({
+        name: zText(),
+        columns: z.array(z.object({ name: zText(), type: zText() })),
+      }),
+    )
+    .nullable(),
   /** Memory the loaded agent holds in the gateway (index vectors and text, or the SQL engine). */
   memory_bytes: z.number().int(),
   expires_at: z.iso.datetime(),

@@ -73,3 +73,16 @@ export type TDatabaseSource = z.infer<typeof ZDatabaseSource>;
 export function isFileSourceType(type: string | undefined): type is TUploadKind {
   return (UPLOAD_KINDS as readonly string[]).includes(type ?? '');
 }
+
+/** GET /wizard/{session_id}/source/sample: the start of the uploaded file, to show it back. */
+export const ZSourceSample = z.object({
+  kind: z.enum(UPLOAD_KINDS),
+  /** "6 rows · 3 columns", "4 pages · 12,345 characters". */
+  counts: z.string(),
+  /** Tables (CSV, Excel): the header and the first rows. */
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+  /** Texts (PDF, TXT): the first passages, as the agent will read them. */
+  passages: z.array(z.string()),
+});
+export type TSourceSample = z.infer<typeof ZSourceSample>;

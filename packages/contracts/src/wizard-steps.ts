@@ -1,4 +1,5 @@
-import { isModelOfProvider, type TAgentType } from './enums';
+import { type TAgentType } from './enums';
+import { isStorableModel } from './llm-models';
 import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, type TPipelineConfig } from './pipelines';
 import { isFileSourceType } from './sources';
 import { SQL_FRAMEWORK_NEEDS } from './wizard';
@@ -41,7 +42,7 @@ function sourceDetailsComplete(config: TPipelineConfig, stored: StoredPipelinePa
 
 function llmComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {
   const { provider, model } = config.llm ?? {};
-  return Boolean(provider && model && isModelOfProvider(provider, model) && stored.llmKey);
+  return Boolean(provider && model && isStorableModel(provider, model) && stored.llmKey);
 }
 
 function vectorStoreComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { zText } from './text';
 import {
   DEFAULT_DISTANCE_METRIC,
-  DEFAULT_VECTOR_DIMENSIONS,
   DISTANCE_METRICS,
   EMBEDDING_MODELS,
   LLM_PROVIDERS,
@@ -137,8 +136,9 @@ export const ZLocalVectorDbRequest = form(
     url: text(2000).pipe(
       z.url({ protocol: /^https?$/, error: 'url must be an http:// or https:// URL.' }).optional(),
     ),
+    // Left empty, the embedding model's own size is used (the gateway knows the model).
     dimensions: text(8).transform((value, ctx) => {
-      if (value === undefined) return DEFAULT_VECTOR_DIMENSIONS;
+      if (value === undefined) return undefined;
       const dimensions = Number(value);
       if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 65536) {
         ctx.issues.push({

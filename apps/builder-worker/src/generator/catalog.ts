@@ -1,8 +1,9 @@
 import {
-  isModelOfProvider,
+  EMBEDDING_DIMENSIONS,
+  isStorableModel,
+  modelApiId,
   type TDistanceMetric,
   type TEmbeddingModel,
-  type TLlmModel,
   type TLlmProvider,
   type TSqlFramework,
   type TUiFramework,
@@ -28,42 +29,42 @@ export const EMBEDDINGS: Record<TEmbeddingModel, EmbeddingSpec> = {
   'text-embedding-ada-002': {
     backend: 'openai',
     modelId: 'text-embedding-ada-002',
-    dimensions: 1536,
+    dimensions: EMBEDDING_DIMENSIONS['text-embedding-ada-002'],
     queryPrefix: '',
     passagePrefix: '',
   },
   'all-MiniLM-L6-v2': {
     backend: 'sentence-transformers',
     modelId: 'sentence-transformers/all-MiniLM-L6-v2',
-    dimensions: 384,
+    dimensions: EMBEDDING_DIMENSIONS['all-MiniLM-L6-v2'],
     queryPrefix: '',
     passagePrefix: '',
   },
   'all-MiniLM-L12-v2': {
     backend: 'sentence-transformers',
     modelId: 'sentence-transformers/all-MiniLM-L12-v2',
-    dimensions: 384,
+    dimensions: EMBEDDING_DIMENSIONS['all-MiniLM-L12-v2'],
     queryPrefix: '',
     passagePrefix: '',
   },
   'sentence-t5-base': {
     backend: 'sentence-transformers',
     modelId: 'sentence-transformers/sentence-t5-base',
-    dimensions: 768,
+    dimensions: EMBEDDING_DIMENSIONS['sentence-t5-base'],
     queryPrefix: '',
     passagePrefix: '',
   },
   'bge-small-en': {
     backend: 'sentence-transformers',
     modelId: 'BAAI/bge-small-en',
-    dimensions: 384,
+    dimensions: EMBEDDING_DIMENSIONS['bge-small-en'],
     queryPrefix: 'Represent this sentence for searching relevant passages: ',
     passagePrefix: '',
   },
   'e5-small-v2': {
     backend: 'sentence-transformers',
     modelId: 'intfloat/e5-small-v2',
-    dimensions: 384,
+    dimensions: EMBEDDING_DIMENSIONS['e5-small-v2'],
     queryPrefix: 'query: ',
     passagePrefix: 'passage: ',
   },
@@ -89,25 +90,14 @@ export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
 };
 
 /**
- * Model names as the builder lists them (SPEC §3) where the provider's API knows them by
- * another name. Others pass through unchanged.
+ * The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`: the contracts'
+ * catalogue, the same map the preview uses, so a built agent calls what its preview called.
  */
-const PROVIDER_MODEL_IDS: Partial<Record<TLlmModel, string>> = {
-  'claude-3.5-haiku-20241022': 'claude-3-5-haiku-20241022',
-  'claude-3.7-sonnet-20250219': 'claude-3-7-sonnet-20250219',
-  // Claude Opus 4 was released on 2025-05-22 under the id claude-opus-4-20250514.
-  'claude-4-opus-20250522': 'claude-opus-4-20250514',
-  // DeepSeek serves its V2.5 chat and coder models as deepseek-chat.
-  'deepseek-coder-v2': 'deepseek-chat',
-  'deepseek-v2.5-chat': 'deepseek-chat',
-};
-
-/** The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`. */
 export function providerModelId(provider: TLlmProvider, model: string): string {
-  if (!isModelOfProvider(provider, model)) {
+  if (!isStorableModel(provider, model)) {
     throw new Error(`${model} is not a ${PROVIDERS[provider].label} model.`);
   }
-  return PROVIDER_MODEL_IDS[model as TLlmModel] ?? model;
+  return modelApiId(provider, model);
 }
 
 export interface UiSpec {

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LLM_MODELS, LLM_PROVIDERS, type TPipelineConfig } from '@agentloom/contracts';
+import {
+  COMPOSE_VECTOR_STORE_URLS,
+  LLM_MODEL_CATALOGUE,
+  LLM_MODELS,
+  LLM_PROVIDERS,
+  modelApiId,
+  type TPipelineConfig,
+} from '@agentloom/contracts';
 import {
   ProjectInputError,
   RAG_DEFAULTS,
@@ -455,7 +462,14 @@ describe('generateProject', () => {
       expect(generateProject(input)).rejects.toThrow(ProjectInputError);
 
     await refused(ragInput({ sessionId: 'not-a-uuid' }));
-    await refused(ragInput({ config: ragConfig({ llm: { provider: 'openai', model: 'gpt-3' } }) }));
+    await refused(
+      ragInput({
+        config: ragConfig({ llm: { provider: 'openai', model: 'claude-4-opus-20250522' } }),
+      }),
+    );
+    await refused(
+      ragInput({ config: ragConfig({ llm: { provider: 'openai', model: 'gpt 4o; rm -rf /' } }) }),
+    );
     await refused(ragInput({ config: ragConfig({ embedding_model: undefined }) }));
     await refused(ragInput({ sourceFile: undefined }));
     await refused(ragInput({ sourceFile: { path: csvPath, dataFileName: '../x.csv' } }));
@@ -472,10 +486,12 @@ describe('generateProject', () => {
 });
 
 describe('providerModelId', () => {
-  it('maps every model the builder offers to the id its provider’s API knows', () => {
+  it('maps every SPEC model through the catalogue the preview uses', () => {
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
-        expect(providerModelId(provider, model)).toMatch(/^[a-z0-9][\w.:-]*$/);
+        // languageModel (agent-runtime, the preview) sends modelApiId too.
+        expect(providerModelId(provider, model)).toBe(modelApiId(provider, model));
+        expect(providerModelId(provider, model)).toBe(LLM_MODEL_CATALOGUE[model].apiId);
       }
     }
     expect(providerModelId('claude', 'claude-3.7-sonnet-20250219')).toBe(
@@ -483,6 +499,18 @@ describe('providerModelId', () => {
     );
     expect(providerModelId('gemini', 'gemini-2.0-flash')).toBe('gemini-2.0-flash');
     expect(() => providerModelId('groq', 'gpt-4o')).toThrow();
+  });
+});
+
+describe('the wizard’s vector store defaults', () => {
+  it('are the addresses the generated compose files give the stores', () => {
+    for (const [store, url] of Object.entries(COMPOSE_VECTOR_STORE_URLS)) {
+      const compose = readFileSync(
+        path.resolve(__dirname, `../../templates/rag/compose/${store}.yml.tmpl`),
+        'utf8',
+      );
+      expect(compose).toContain(`VECTOR_STORE_URL: ${url}\n`);
+    }
   });
 });
 

@@ -14,7 +14,14 @@ import {
   type RetrievalMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
-import { TLlmProvider, TPipelineConfig, TUiFramework } from '@agentloom/contracts';
+import {
+  RAG_WIZARD_STEPS,
+  SQL_WIZARD_STEPS,
+  TLlmProvider,
+  TPipelineConfig,
+  TPreviewInfo,
+  TUiFramework,
+} from '@agentloom/contracts';
 import { Pipeline } from '@agentloom/db';
 import { VaultDecryptError } from '@agentloom/vault';
 import {
@@ -26,11 +33,13 @@ import {
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { providerBaseUrls } from '../config/provider-base-urls';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
+import type { AgentSetup } from './plain-errors';
 import type { PreviewGrant } from './preview-grants';
 import { readZipEntry } from './read-zip-entry';
 
@@ -43,6 +52,10 @@ export interface PreviewAgent {
   sourceLabel: string;
   /** RAG only: how retrieval works here, and why when it is not the chosen embedding model. */
   retrieval?: { mode: RetrievalMode; note?: string; chunks: number };
+  /** SQL: the tables it queries, with their columns. */
+  tables?: TPreviewInfo['tables'];
+  /** Its provider and model, and where the owner changes them (for plain error messages). */
+  setup: AgentSetup;
   ask(question: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
   memoryBytes(): number;
   close(): Promise<void>;
@@ -72,13 +85,7 @@ export class PreviewAgentLoader {
     private readonly storage: PipelineStorage,
     private readonly dataSources: DataSourcesService,
   ) {
-    this.baseUrls = {
-      openai: config.OPENAI_BASE_URL,
-      claude: config.ANTHROPIC_BASE_URL,
-      groq: config.GROQ_BASE_URL,
-      gemini: config.GEMINI_BASE_URL,
-      deepseek: config.DEEPSEEK_BASE_URL,
-    };
+    this.baseUrls = providerBaseUrls(config);
   }
 
   async load(grant: PreviewGrant): Promise<PreviewAgent> {
@@ -102,6 +109,7 @@ export class PreviewAgentLoader {
       name: pipeline.name,
       ui: config.ui ?? 'streamlit',
       sourceLabel: sourceLabel(config),
+      setup: { provider, model: modelName, editUrl: this.llmStepUrl(grant.kind, pipeline.id) },
     };
     if (grant.kind === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
@@ -109,6 +117,7 @@ export class PreviewAgentLoader {
       return {
         kind: 'sql',
         ...shown,
+        tables: await engine.describe(),
         ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
@@ -129,6 +138,14 @@ export class PreviewAgentLoader {
       memoryBytes: () => index.memoryBytes(),
       close: () => Promise.resolve(),
     };
+  }
+
+  /** The wizard step where the owner changes the agent's key and model, in the web app. */
+  private llmStepUrl(kind: 'rag' | 'sql', pipelineId: string): string {
+    const steps: readonly { key: string }[] = kind === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
+    const step = steps.findIndex((candidate) => candidate.key === 'llm') + 1;
+    const web = this.config.WEB_URL.replace(/\/+$/, '');
+    return `${web}/pipeline/${kind}/${pipelineId}?step=${step}`;
   }
 
   /** The key the agent was configured with: typed into the wizard, or one of the owner's vault. */

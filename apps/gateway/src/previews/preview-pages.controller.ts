@@ -27,6 +27,7 @@ import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { sniffMimeTypes } from '../files/detect-file-type';
 import { SingleFileUpload } from '../files/single-file-upload.interceptor';
+import { plainError } from './plain-errors';
 import { PreviewGrantStore, type PreviewGrant, type PreviewKind } from './preview-grants';
 import { renderMissingPage, renderPreviewPage } from './preview-page';
 import { PreviewSessions } from './preview-sessions';
@@ -108,6 +109,7 @@ export class PreviewPagesController {
       ui: agent.ui,
       source: agent.sourceLabel,
       retrieval: agent.retrieval ?? null,
+      tables: agent.tables ?? null,
       memory_bytes: agent.memoryBytes(),
       expires_at: grant.expiresAt,
     };
@@ -138,8 +140,11 @@ export class PreviewPagesController {
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('X-Accel-Buffering', 'no'); // proxies must pass tokens on as they come
     response.flushHeaders();
-    const send = (event: AgentEvent) =>
-      response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    // A failure goes out in plain words too, with the step that fixes it (plain-errors.ts).
+    const send = (event: AgentEvent) => {
+      const shown = event.type === 'error' ? plainError(event, agent.setup) : event;
+      response.write(`event: ${event.type}\ndata: ${JSON.stringify(shown)}\n\n`);
+    };
     try {
       for await (const event of agent.ask(parsed.data.question, watchdog.signal)) {
         if (watchdog.signal.aborted) break;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvChunks, markBuilt } from '../testing/built-agents';
 import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
 
 const HEADER = ['region', 'product', 'units'];
 const ROWS = [
@@ -35,6 +35,7 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
   let fixtures: string;
   let base: string;
   let token: string;
+  let pipelineId: string;
 
   beforeAll(async () => {
     llm = await startLlmTestServer();
@@ -49,6 +50,7 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
     const csv = path.join(fixtures, 'sales.csv');
     writeFileSync(csv, [HEADER, ...ROWS].map((row) => row.join(',')).join('\n') + '\n');
     const id = await configureRagAgent(t, user, csv);
+    pipelineId = id;
     await markBuilt(
       t.prisma,
       t.config.DATA_DIR,
@@ -115,6 +117,26 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
     page.abort();
     // Well before the provider's silence would have ended it (SILENCE_MS).
     await cancelledWithin(SILENCE_MS / 2);
+  });
+
+  it('a key the provider refuses: plain words, the step that fixes it, no sources', async () => {
+    llm.rejectedKeys.add(WIZARD_LLM_KEY);
+    try {
+      const events = parseEvents(await (await ask()).text());
+      expect(events.at(-1)).toEqual({
+        type: 'error',
+        detail: 'The provider rejected the API key (401).',
+        reason: 'key',
+        message: 'OpenAI rejected your key — update it.',
+        action: {
+          label: 'Update the key',
+          href: `${t.config.WEB_URL.replace(/\/+$/, '')}/pipeline/rag/${pipelineId}?step=6`,
+        },
+      });
+      expect(JSON.stringify(events)).not.toContain(WIZARD_LLM_KEY);
+    } finally {
+      llm.rejectedKeys.delete(WIZARD_LLM_KEY);
+    }
   });
 
   it('afterwards the preview answers normally', async () => {

@@ -273,6 +273,12 @@ describe('live previews', () => {
       const token = await sqlAgent(alice, csvSource(alice));
       const page = await t.http.get(`/p/${token}/`).expect(200);
       expect(page.text).toContain('class="ui-streamlit kind-sql"');
+      // The page shows the table it queries, with its columns, so a person knows what to ask.
+      const info = await t.http.get(`/p/${token}/info`).expect(200);
+      expect(info.body.tables).toHaveLength(1);
+      expect(info.body.tables[0].columns.map((column: { name: string }) => column.name)).toEqual(
+        SALES_HEADER,
+      );
       const { events, raw } = await ask(token, 'How many rows are in the sales table?');
       const sql = eventOf(events, 'sql');
       expect(sql.sql).toMatch(/^SELECT COUNT\(\*\)/i);

@@ -353,6 +353,32 @@ describe('RAG wizard API', () => {
       expect(body).toEqual({ detail: message });
     });
 
+    it('keeps the store’s dimensions to the embedding model’s size', async () => {
+      await form(alice, 'embeddings/model', {
+        session_id: id,
+        model_name: 'text-embedding-ada-002',
+      }).expect(200);
+      const store = (dimensions: string) =>
+        form(alice, 'vectordb/credentials/local', {
+          session_id: id,
+          vector_db: 'chromadb',
+          url: 'http://chromadb:8000',
+          dimensions,
+        });
+      // Left empty: the model's size, not SPEC's 384.
+      expect((await store('').expect(200)).body.saved.dimensions).toBe(1536);
+      const contradiction = await store('384').expect(422);
+      expect(contradiction.body.detail).toBe(
+        "text-embedding-ada-002 makes vectors of 1536 dimensions, so Vector Dimensions must be 1536. Leave it empty to use the model's size.",
+      );
+      // A model chosen after the store corrects it.
+      await form(alice, 'embeddings/model', {
+        session_id: id,
+        model_name: 'sentence-t5-base',
+      }).expect(200);
+      expect((await detail(alice, id)).config.vector_store.dimensions).toBe(768);
+    });
+
     it('refuses a model of another provider with 422', async () => {
       await form(alice, 'llm/provider', { session_id: id, provider: 'claude' }).expect(200);
       const { body } = await form(alice, 'llm/credentials', {
@@ -361,8 +387,23 @@ describe('RAG wizard API', () => {
         model_name: 'gpt-4o',
       }).expect(422);
       expect(body.detail).toBe(
-        'gpt-4o is not a Claude model. Choose one of: claude-3.5-haiku-20241022, claude-3.7-sonnet-20250219, claude-4-opus-20250522.',
+        'gpt-4o is not a Claude model. Choose one of: claude-4-opus-20250522.',
       );
+      // A model Anthropic retired is not a new choice…
+      const retired = await form(alice, 'llm/credentials', {
+        session_id: id,
+        api_key: OPENAI_KEY,
+        model_name: 'claude-3.5-haiku-20241022',
+      }).expect(422);
+      expect(retired.body.detail).toBe(
+        'Claude no longer offers claude-3.5-haiku-20241022. Choose one of: claude-4-opus-20250522.',
+      );
+      // …while a model Anthropic lists for the key (not in the SPEC's list) is.
+      await form(alice, 'llm/credentials', {
+        session_id: id,
+        api_key: OPENAI_KEY,
+        model_name: 'claude-sonnet-4-20250514',
+      }).expect(200);
       // SPEC's "{token}" is a placeholder, not a model.
       await form(alice, 'llm/credentials', {
         session_id: id,
@@ -406,6 +447,36 @@ describe('RAG wizard API', () => {
       ).expect(415);
       expect(body).toEqual({ detail: 'The file is not a PDF.' });
       expect(await storedFiles(id)).toEqual([]);
+    });
+
+    it('shows an upload back: the first rows with counts, or the first passages', async () => {
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'csv' }).expect(200);
+      await upload(alice, id, await fixture('sales.csv', SALES_CSV)).expect(200);
+      const sample = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      expect(sample.body).toEqual({
+        kind: 'csv',
+        counts: '3 rows · 3 columns',
+        columns: ['region', 'product', 'amount'],
+        rows: [
+          ['North', 'Widget', '120'],
+          ['South', 'Gadget', '80'],
+          ['East', 'Widget', '42'],
+        ],
+        passages: [],
+      });
+      await t.http.get(`/wizard/${id}/source/sample`).set(bob.auth).expect(404);
+
+      await form(alice, 'source', { session_id: id, source_type: 'text_file' }).expect(200);
+      await upload(alice, id, await fixture('notes.txt', 'First note.\n\nSecond note.\n')).expect(
+        200,
+      );
+      const text = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      expect(text.body).toMatchObject({
+        kind: 'text_file',
+        counts: expect.stringMatching(/^\d+ lines · \d+ characters$/),
+        passages: ['First note. Second note.'],
+      });
     });
 
     it('reads a real PDF and reports pages and characters', async () => {

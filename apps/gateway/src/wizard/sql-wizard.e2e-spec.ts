@@ -178,7 +178,7 @@ describe('SQL wizard API', () => {
     await form(alice, 'llm', { session_id: id, llm_provider: 'gemini' }).expect(200);
     const { body } = await form(alice, 'model', { session_id: id, model: 'gpt-4.1' }).expect(422);
     expect(body.detail).toMatch(
-      /^gpt-4.1 is not a Gemini model\. Choose one of: gemini-1.5-flash, /,
+      /^gpt-4.1 is not a Gemini model\. Choose one of: gemini-2.0-flash, /,
     );
   });
 

@@ -4,7 +4,11 @@ import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { UploadsService } from '../sources/uploads.service';
+import { KeyCheckController } from './key-check.controller';
+import { KeyCheckService } from './key-check.service';
 import { RagWizardController } from './rag-wizard.controller';
+import { SourceSampleController } from './source-sample.controller';
+import { SourceSampleService } from './source-sample.service';
 import { SqlWizardController } from './sql-wizard.controller';
 import { WizardService } from './wizard.service';
 
@@ -14,7 +18,18 @@ import { WizardService } from './wizard.service';
     ApiKeysModule,
     incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
-  controllers: [RagWizardController, SqlWizardController],
-  providers: [WizardService, UploadsService, DataSourcesService],
+  controllers: [
+    RagWizardController,
+    SqlWizardController,
+    KeyCheckController,
+    SourceSampleController,
+  ],
+  providers: [
+    WizardService,
+    KeyCheckService,
+    SourceSampleService,
+    UploadsService,
+    DataSourcesService,
+  ],
 })
 export class WizardModule {}

@@ -1,9 +1,11 @@
 import {
   API_KEY_MIN_LENGTH,
+  EMBEDDING_DIMENSIONS,
   frameworkFitsSource,
   isFileSourceType,
-  isModelOfProvider,
-  LLM_MODELS,
+  isStorableModel,
+  pickableSpecModels,
+  specModelEntry,
   LLM_PROVIDER_LABELS,
   maskApiKey,
   SOURCE_TYPE_LABELS,
@@ -43,6 +45,7 @@ import { PIPELINE_NOT_FOUND, PipelinesService } from '../pipelines/pipelines.ser
 import { DataSourcesService } from '../sources/data-sources.service';
 import { sanitizeOriginalName } from '@agentloom/source-readers';
 import { UploadsService } from '../sources/uploads.service';
+import { vectorDimensions } from './vector-dimensions';
 
 /** Who is calling and which wizard: every step starts by finding the caller's own pipeline. */
 export interface WizardCall {
@@ -206,10 +209,14 @@ export class WizardService {
 
   // ---- RAG: embeddings and vector store ----
 
+  /** A store saved before the model changed follows it: its vectors are the model's size. */
   async setEmbeddingModel(call: WizardCall, model: TEmbeddingModel): Promise<TWizardStepSaved> {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     config.embedding_model = model;
+    if (config.vector_store?.dimensions !== undefined) {
+      config.vector_store.dimensions = EMBEDDING_DIMENSIONS[model];
+    }
     await this.save(pipeline, config);
     return this.answer(pipeline, 'Embedding model saved.', { model_name: model });
   }
@@ -266,7 +273,7 @@ export class WizardService {
     request: {
       vector_db: 'chromadb' | 'qdrant' | 'milvus';
       url: string;
-      dimensions: number;
+      dimensions?: number;
       distance_metric: 'cosine' | 'euclidean' | 'dot';
     },
   ): Promise<TWizardStepSaved> {
@@ -275,7 +282,7 @@ export class WizardService {
     const store = {
       vector_db: request.vector_db,
       url: request.url,
-      dimensions: request.dimensions,
+      dimensions: vectorDimensions(config.embedding_model, request.dimensions),
       distance_metric: request.distance_metric,
     };
     config.vector_store = store;
@@ -308,7 +315,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const provider = this.requireProvider(config);
-    this.requireModelOf(provider, model);
+    this.requireModelOf(provider, model, config.llm?.model);
     const keyChanges = await this.keyChanges(call.userId, pipeline, provider, key);
     config.llm = { provider, model };
     await this.save(pipeline, config, keyChanges.changes);
@@ -333,7 +340,7 @@ export class WizardService {
     const pipeline = await this.load(call);
     const config = readConfig(pipeline);
     const provider = this.requireProvider(config);
-    this.requireModelOf(provider, model);
+    this.requireModelOf(provider, model, config.llm?.model);
     config.llm = { provider, model };
     await this.save(pipeline, config);
     return this.answer(pipeline, 'Model saved.', { provider, model });
@@ -426,11 +433,18 @@ export class WizardService {
     return provider;
   }
 
-  private requireModelOf(provider: TLlmProvider, model: string): void {
-    if (!isModelOfProvider(provider, model)) {
-      throw new UnprocessableEntityException(
-        `${model} is not a ${LLM_PROVIDER_LABELS[provider]} model. Choose one of: ${LLM_MODELS[provider].join(', ')}.`,
-      );
+  /**
+   * A SPEC model or one the provider lists; a retired SPEC model only where the agent already
+   * uses it (it still loads and is saved again as it is), never as a new choice.
+   */
+  private requireModelOf(provider: TLlmProvider, model: string, onRecord?: string): void {
+    const label = LLM_PROVIDER_LABELS[provider];
+    const choices = `Choose one of: ${pickableSpecModels(provider).join(', ')}.`;
+    if (!isStorableModel(provider, model)) {
+      throw new UnprocessableEntityException(`${model} is not a ${label} model. ${choices}`);
+    }
+    if (specModelEntry(provider, model)?.retired && model !== onRecord) {
+      throw new UnprocessableEntityException(`${label} no longer offers ${model}. ${choices}`);
     }
   }
 
@@ -456,7 +470,7 @@ export class WizardService {
     const apiKey = key.api_key ?? '';
     if (apiKey.length < API_KEY_MIN_LENGTH || /\s/.test(apiKey)) {
       throw new BadRequestException(
-        `api_key: an API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces.`,
+        `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`,
       );
     }
     return {

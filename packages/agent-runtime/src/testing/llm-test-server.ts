@@ -4,6 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ProviderBaseUrls } from '../providers';
 import { SQL_ANSWER_RESULT, SQL_WRITING_INSTRUCTION } from '../sql-agent';
+import {
+  DEFAULT_MODEL_LISTS,
+  keyOf,
+  listModels,
+  rejectKey,
+  type ModelLists,
+} from './llm-test-models';
 import { solidPng } from './png';
 
 export interface RecordedRequest {
@@ -38,6 +45,13 @@ export interface LlmTestServer {
    * request: "how many …" → SELECT COUNT(*) FROM <first table>, else SELECT * FROM <first table>.
    */
   sqlReplies: string[];
+  /** What each protocol's list-models call answers (llm-test-models.ts); tests may replace them. */
+  modelLists: ModelLists;
+  /**
+   * Keys the "provider" refuses, on every call, as the real API refuses a revoked key. A browser
+   * test adds one from outside with `POST /_test/rejected-keys {"key": "…"}`.
+   */
+  rejectedKeys: Set<string>;
   /** The next request (any protocol) fails with this HTTP status and message. */
   failNext(status: number, message: string): void;
   /** The next streamed answer (any protocol) breaks this way; other requests are unaffected. */
@@ -70,11 +84,18 @@ export interface LlmTestServer {
  *   → "The answer is <first cell of the first row>."
  * - Anything else → "You said: <the last user text>".
  *
+ * - The list-models calls of each protocol, and refused keys answered as each provider does
+ *   (llm-test-models.ts).
+ *
  * Text answers stream in several chunks of a few words each. It listens on 127.0.0.1, on `port`
  * when given (a browser test's fixed address), else on a free one.
  */
-export async function startLlmTestServer(o: { port?: number } = {}): Promise<LlmTestServer> {
+export async function startLlmTestServer(
+  o: { port?: number; rejectedKeys?: string[] } = {},
+): Promise<LlmTestServer> {
   const requests: RecordedRequest[] = [];
+  const modelLists: ModelLists = structuredClone(DEFAULT_MODEL_LISTS);
+  const rejectedKeys = new Set(o.rejectedKeys ?? []);
   const sqlReplies: string[] = [];
   const failures: { status: number; message: string }[] = [];
   const streamFaults: StreamFault[] = [];
@@ -95,9 +116,16 @@ export async function startLlmTestServer(o: { port?: number } = {}): Promise<Llm
     readJson(request)
       .then((body) => {
         record.body = body;
+        if (record.path === '/_test/rejected-keys' && record.method === 'POST') {
+          rejectedKeys.add(String((body as { key?: unknown } | undefined)?.key));
+          return sendJson(response, 200, { rejected: rejectedKeys.size });
+        }
         const failure = failures.shift();
         const protocol = protocolOf(request);
         if (failure) return sendError(response, protocol, failure.status, failure.message);
+        const key = keyOf(request);
+        if (key !== undefined && rejectedKeys.has(key)) return rejectKey(response, protocol);
+        if (listModels(protocol, record.path.split('?')[0]!, modelLists, response)) return;
         if (isStreamed(record.path, body)) {
           const fault = streamFaults.shift();
           if (fault) breakStream(response, fault);
@@ -123,6 +151,8 @@ export async function startLlmTestServer(o: { port?: number } = {}): Promise<Llm
     },
     requests,
     sqlReplies,
+    modelLists,
+    rejectedKeys,
     failNext: (status, message) => void failures.push({ status, message }),
     breakNextStream: (fault) => void streamFaults.push(fault),
     close: () =>

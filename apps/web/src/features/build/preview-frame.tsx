@@ -18,7 +18,8 @@ export function PreviewFrame({
 }) {
   return (
     // Gradio and Streamlit need scripts, forms and their own origin's storage; the preview runs
-    // on the gateway's origin, so same-origin here is that origin, never the app's.
+    // on the gateway's origin, so same-origin here is that origin, never the app's. A click on
+    // a failed answer's fix ("Update the key") may take the whole app to the agent's LLM step.
     <iframe
       title={title}
       src={previewFrameUrl(url, currentTheme())}
@@ -26,7 +27,7 @@ export function PreviewFrame({
         'h-[80vh] w-full rounded-xl border border-slate-200 bg-white dark:border-slate-800',
         className,
       )}
-      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-top-navigation-by-user-activation"
     />
   );
 }

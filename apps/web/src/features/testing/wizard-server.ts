@@ -1,5 +1,8 @@
 import {
+  LLM_MODEL_CATALOGUE,
   maskApiKey,
+  pickableSpecModels,
+  type TKeyCheckRequest,
   wizardSteps,
   type TAgentType,
   type TPipelineConfig,
@@ -151,6 +154,19 @@ export function wizardServer(type: TAgentType) {
     }
     if (call.path === `/pipelines/${SESSION}`) return { json: detail() };
     if (call.path === '/apikeys') return { json: [] };
+    if (call.path === `/wizard/${SESSION}/source/sample` && config.file) {
+      // The gateway reads the file back; this stand-in only knows its name and size.
+      const kind = config.file.summary.kind;
+      const counts = `${config.file.size_bytes} bytes`;
+      return { json: { kind, counts, columns: [], rows: [], passages: [] } };
+    }
+    if (call.path === '/llm/keys/check') {
+      // The gateway's answer for a key the provider takes: its current models.
+      const { provider } = JSON.parse(textOf(call)) as TKeyCheckRequest;
+      const models = pickableSpecModels(provider).map((model) => LLM_MODEL_CATALOGUE[model].apiId);
+      const detail = `Connected — ${models.length} models available`;
+      return { json: { ok: true, rejected: false, models, detail } };
+    }
     if (call.method === 'POST') {
       const multipart = call.body instanceof FormData ? call.body : null;
       const file = multipart?.get('file');

@@ -218,11 +218,17 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: /^ChromaDB/ }));
     expect(await screen.findByPlaceholderText('384')).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Dot Product' })).toHaveValue('dot');
+    // The URL is the generated project's own ChromaDB service; emptied, SPEC's message.
+    const url = screen.getByLabelText(/Database URL/);
+    expect(url).toHaveValue('http://chromadb:8000');
+    expect(url.closest('details')).not.toHaveAttribute('open');
+    await user.clear(url);
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     expect(await screen.findByText('Please fill local DB settings.')).toBeInTheDocument();
-    await user.type(screen.getByLabelText(/Database URL/), 'http://localhost:8000');
+    await user.type(url, 'http://localhost:8000');
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(6);
+    // all-MiniLM-L6-v2 (step 4) makes vectors of 384 dimensions.
     expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb/credentials/local'))).toEqual({
       session_id: SESSION,
       vector_db: 'chromadb',
@@ -250,13 +256,13 @@ describe('RAG wizard', () => {
       await screen.findByText('API Key and model selection are required.'),
     ).toBeInTheDocument();
     await user.type(screen.getByLabelText('API Key'), 'sk-ant-0123456789abcdef');
-    await user.selectOptions(screen.getByLabelText('Model'), 'claude-3.7-sonnet-20250219');
+    await user.selectOptions(screen.getByLabelText('Model'), 'claude-4-opus-20250522');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(7);
     expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
       session_id: SESSION,
       api_key: 'sk-ant-0123456789abcdef',
-      model_name: 'claude-3.7-sonnet-20250219',
+      model_name: 'claude-4-opus-20250522',
     });
 
     // Step 7: a prompt is required; a template fills the textarea and the counter follows.
@@ -279,7 +285,7 @@ describe('RAG wizard', () => {
     });
     expect(screen.getByText('This may take a few minutes to complete')).toBeInTheDocument();
     expect(screen.getByText('CSV · d.csv')).toBeInTheDocument();
-    expect(screen.getByText('claude-3.7-sonnet-20250219')).toBeInTheDocument();
+    expect(screen.getByText('claude-4-opus-20250522')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Build & Deploy RAG Agent' }));
     expect(await screen.findByText('RAG agent build started!')).toBeInTheDocument();
@@ -323,7 +329,8 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await user.selectOptions(await screen.findByLabelText('Embedding Model'), 'bge-small-en');
     await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
-    await user.type(await screen.findByLabelText(/Database URL/), 'http://qdrant:6333');
+    // Accepting the defaults is enough.
+    expect(await screen.findByLabelText(/Database URL/)).toHaveValue('http://qdrant:6333');
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(6);
 

@@ -113,15 +113,8 @@ describe('SQL wizard', () => {
     ]);
   });
 
-  it('stops at the key when it is refused, and stays on the step', async () => {
-    const { calls } = mockFetch((call) =>
-      call.path === '/sql/config/llm-key'
-        ? {
-            status: 400,
-            json: { detail: 'api_key: an API key has at least 16 characters and no spaces.' },
-          }
-        : saved(call),
-    );
+  it('explains a key too short to be one beside the field, and sends nothing', async () => {
+    const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard('sql');
     await toLlmStep(user);
@@ -129,10 +122,80 @@ describe('SQL wizard', () => {
     await user.type(screen.getByLabelText('API Key'), 'short');
     await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
-    expect(await screen.findByText('Failed to submit LLM credentials.')).toBeInTheDocument();
-    expect(screen.getByText(/at least 16 characters/)).toBeInTheDocument();
-    expect(calls.some((call) => call.path === '/sql/config/model')).toBe(false);
+    const verdict = await screen.findByRole('alert');
+    expect(verdict).toHaveTextContent(/^An API key has at least 16 characters and no spaces\./);
+    expect(verdict).not.toHaveTextContent('api_key');
+    expect(screen.getByLabelText('API Key')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((call) => call.path.startsWith('/sql/config/llm'))).toBe(false);
     expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
+  });
+
+  it('asks for a key when Check key is pressed without one, then checks and saves the key typed', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    await user.click(screen.getByRole('button', { name: 'Check key' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter an API key first.');
+    await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefghij');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    await stepBadge(5);
+    expect(calls.some((call) => call.path === '/llm/keys/check')).toBe(true);
+  });
+
+  it('shows the provider’s verdict on a refused key beside it and stays on the step', async () => {
+    const { calls } = mockFetch((call) =>
+      call.path === '/llm/keys/check'
+        ? {
+            json: {
+              ok: false,
+              rejected: true,
+              models: [],
+              detail: 'OpenAI rejected this key. Check that you copied all of it.',
+            },
+          }
+        : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'openai');
+    await user.type(screen.getByLabelText('API Key'), 'sk-0123456789abcdefghij');
+    await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
+    await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('OpenAI rejected this key.');
+    expect(calls.some((call) => call.path === '/sql/config/llm-key')).toBe(false);
+    expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
+  });
+
+  it('lists the models the provider serves for the key and marks the SPEC models it retired', async () => {
+    mockFetch((call) =>
+      call.path === '/llm/keys/check'
+        ? {
+            json: {
+              ok: true,
+              rejected: false,
+              models: ['gemini-2.0-flash', 'gemini-2.5-pro'],
+              detail: 'Connected — 2 models available',
+            },
+          }
+        : saved(call),
+    );
+    const user = userEvent.setup();
+    renderWizard('sql');
+    await toLlmStep(user);
+    await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'gemini');
+    await user.type(screen.getByLabelText('API Key'), 'AIza0123456789abcdefghij');
+    await user.click(screen.getByRole('button', { name: 'Check key' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Connected — 2 models available');
+    const option = (name: string) => screen.getByRole<HTMLOptionElement>('option', { name });
+    expect(option('gemini-2.5-pro').disabled).toBe(false);
+    expect(option('gemini-2.0-flash').disabled).toBe(false);
+    expect(option('gemini-1.5-flash (retired)').disabled).toBe(true);
+    expect(option('gemini-2.0-flash-lite (not offered for this key)').disabled).toBe(true);
   });
 
   it('requires a framework, offers only those that fit the source, and builds', async () => {

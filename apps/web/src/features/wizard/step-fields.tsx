@@ -1,20 +1,15 @@
 import {
-  LLM_MODELS,
   LLM_PROVIDER_LABELS,
-  LLM_PROVIDERS,
-  maskApiKey,
   SYSTEM_PROMPT_MAX_LENGTH,
   type TLlmProvider,
   type TUiFramework,
 } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { Check } from 'lucide-react';
-import { useId, useRef, type ComponentProps, type FormEvent, type ReactNode } from 'react';
+import { useRef, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { Badge, Button, Select, TextArea, TextField } from '../../components/ui';
-import { useApiKeys } from '../../pages/dashboard/dashboard-api';
 import { GradioIllustration, StreamlitIllustration } from './illustrations';
-import type { LlmKey } from './wizard-api';
-import { API_KEY_PLACEHOLDERS, UI_FRAMEWORK_CARDS, type PromptTemplate } from './wizard-content';
+import { UI_FRAMEWORK_CARDS, type PromptTemplate } from './wizard-content';
 import { StepActions } from './wizard-layout';
 
 /** A step's form: Enter submits, the submit button shows the busy label. */
@@ -316,150 +311,6 @@ export const URI_PLACEHOLDERS: Record<string, string> = {
   sqlite: 'sqlite:///data/mydb.sqlite',
   mongo: 'mongodb://user:password@localhost:27017',
 };
-
-// ---- LLM ----
-
-export type LlmValue = {
-  provider: TLlmProvider | '';
-  /** null: not chosen yet — a saved key when the vault has one for the provider. */
-  keySource: 'vault' | 'typed' | null;
-  apiKey: string;
-  apiKeyId: string;
-  model: string;
-};
-
-export const EMPTY_LLM: LlmValue = {
-  provider: '',
-  keySource: null,
-  apiKey: '',
-  apiKeyId: '',
-  model: '',
-};
-
-/**
- * Provider, key and model. The key is typed (masked) or picked from the user's vault keys for
- * that provider; `onSubmit` gets the key to send, or null when none is given.
- */
-export function LlmFields({
-  value,
-  keptKey,
-  onChange,
-  onProviderChange,
-  busy,
-  onSubmit,
-}: {
-  value: LlmValue;
-  /** The typed key the server holds, masked: left blank, the field keeps it. */
-  keptKey: string | null;
-  onChange: (value: LlmValue) => void;
-  onProviderChange: (provider: TLlmProvider | '') => void;
-  busy: boolean;
-  onSubmit: (key: LlmKey | null) => void;
-}) {
-  // The dashboard's own query: a key added or deleted there is offered (or gone) here at once.
-  const vault = useApiKeys();
-  const radioName = useId();
-  const provider = value.provider;
-  const savedKeys = provider ? (vault.data ?? []).filter((key) => key.provider === provider) : [];
-  const source = value.keySource ?? (savedKeys.length > 0 ? 'vault' : 'typed');
-  const apiKeyId = value.apiKeyId || savedKeys[0]?.id || '';
-
-  function submit() {
-    if (source === 'vault' && savedKeys.length > 0) {
-      onSubmit(apiKeyId ? { api_key_id: apiKeyId } : null);
-    } else {
-      onSubmit(value.apiKey.trim() ? { api_key: value.apiKey.trim() } : null);
-    }
-  }
-
-  return (
-    <StepForm onSubmit={submit}>
-      <ChoiceSelect
-        label="LLM Provider"
-        placeholder="Select a provider"
-        value={provider}
-        disabled={busy}
-        options={LLM_PROVIDERS.map((id) => ({ value: id, label: LLM_PROVIDER_LABELS[id] }))}
-        onPick={(id) => onChange({ ...EMPTY_LLM, provider: id as TLlmProvider | '' })}
-        onCommit={(id) => onProviderChange(id as TLlmProvider | '')}
-        required
-      />
-
-      {provider && savedKeys.length > 0 && (
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
-            API Key Source
-          </legend>
-          <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-            {(
-              [
-                ['vault', 'Use a saved key'],
-                ['typed', 'Enter a new key'],
-              ] as const
-            ).map(([option, text]) => (
-              <label
-                key={option}
-                className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200"
-              >
-                <input
-                  type="radio"
-                  name={radioName}
-                  value={option}
-                  checked={source === option}
-                  onChange={() => onChange({ ...value, keySource: option })}
-                  className="h-4 w-4 accent-indigo-600 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
-                />
-                {text}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      )}
-
-      {provider && source === 'vault' && savedKeys.length > 0 ? (
-        <Select
-          label="Saved Key"
-          value={apiKeyId}
-          options={savedKeys.map((key) => ({
-            value: key.id,
-            label: `${key.name ?? LLM_PROVIDER_LABELS[key.provider]} · ${maskApiKey(key.key)}`,
-          }))}
-          onChange={(event) => onChange({ ...value, apiKeyId: event.target.value })}
-          hint="Keys from your API key vault; the key itself never leaves the server."
-        />
-      ) : (
-        <TextField
-          type="password"
-          label="API Key"
-          placeholder={
-            provider
-              ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${API_KEY_PLACEHOLDERS[provider]})`
-              : 'Select a provider first'
-          }
-          value={value.apiKey}
-          disabled={!provider}
-          onChange={(event) => onChange({ ...value, apiKey: event.target.value })}
-          hint={keptKey ? `Saved key ${keptKey}. Leave empty to keep it.` : undefined}
-          autoComplete="off"
-          spellCheck={false}
-        />
-      )}
-
-      <Select
-        label="Model"
-        placeholder="Select a model"
-        value={value.model}
-        disabled={!provider}
-        options={(provider ? LLM_MODELS[provider] : []).map((model) => ({
-          value: model,
-          label: model,
-        }))}
-        onChange={(event) => onChange({ ...value, model: event.target.value })}
-      />
-      <SubmitButton busy={busy} label="Connect & Continue" busyLabel="Connecting…" />
-    </StepForm>
-  );
-}
 
 // ---- system prompt ----
 

@@ -1,6 +1,8 @@
 import type {
   TAgentType,
   TBuildStarted,
+  TKeyCheckResult,
+  TLlmProvider,
   TPipelineCreated,
   TPipelineDetail,
   TWizardStepSaved,
@@ -175,4 +177,9 @@ export function useWizardMutations(type: TAgentType) {
   });
   const busy = useIsMutating({ mutationKey }) > 0;
   return { create, save, build, busy };
+}
+
+/** Asks the provider (through the gateway) whether it takes the key, and which models it serves. */
+export function checkLlmKey(provider: TLlmProvider, key: LlmKey): Promise<TKeyCheckResult> {
+  return api<TKeyCheckResult>('/llm/keys/check', { json: { provider, ...key } });
 }

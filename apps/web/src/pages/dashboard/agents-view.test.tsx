@@ -106,7 +106,7 @@ describe('AgentsView preview (SPEC §8, §9)', () => {
     expect(frame).toHaveAttribute('src', `${window.location.origin}/p/token/?theme=light`);
     expect(frame).toHaveAttribute(
       'sandbox',
-      'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads',
+      'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-top-navigation-by-user-activation',
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

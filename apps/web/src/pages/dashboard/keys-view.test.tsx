@@ -41,6 +41,11 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
       if (url.endsWith('/apikeys')) return Promise.resolve(json(KEYS));
       if (url.endsWith('/secret'))
         return Promise.resolve(json({ key: 'sk-proj-abcdefghijklmnopWXYZ' }));
+      if (url.endsWith('/llm/keys/check')) {
+        return Promise.resolve(
+          json({ ok: false, rejected: true, models: [], detail: 'Groq rejected this key.' }),
+        );
+      }
       return Promise.resolve(json({ detail: 'unexpected' }, 500));
     });
   });
@@ -52,6 +57,19 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
     expect(values.map((value) => value.textContent)).toEqual(['sk-proj-…WXYZ', '********']);
     expect(screen.getByText('Added Feb 3, 2025')).toBeInTheDocument();
     expect(screen.getByText('Added Unknown')).toBeInTheDocument();
+  });
+
+  it('checks a vault key with its provider and shows the verdict beside it', async () => {
+    renderWithProviders(<KeysView onBack={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check with Groq' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Groq rejected this key.');
+    const sent = fetchSpy.mock.calls.find(
+      ([input]) => typeof input === 'string' && input.endsWith('/llm/keys/check'),
+    );
+    expect(JSON.parse(sent?.[1]?.body as string)).toEqual({
+      provider: 'groq',
+      api_key_id: SECOND_ID,
+    });
   });
 
   it('reveals a key by fetching its secret, and masks it again', async () => {

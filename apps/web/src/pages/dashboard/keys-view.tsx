@@ -14,6 +14,7 @@ import { notify } from '../../lib/notify';
 import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { fetchApiKeySecret, useApiKeys, useCreateApiKey, useDeleteApiKey } from './dashboard-api';
+import { VaultKeyCheck } from './vault-key-check';
 
 const PROVIDER_OPTIONS = LLM_PROVIDERS.map((value) => ({
   value,
@@ -202,6 +203,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
                     <p className="text-xs text-slate-600 dark:text-slate-400">
                       Added {formatKeyDate(key.created_at)}
                     </p>
+                    <VaultKeyCheck apiKey={key} />
                   </div>
                   <div className="flex shrink-0 gap-1">
                     <Button

@@ -1,4 +1,5 @@
 import {
+  API_KEY_MIN_LENGTH,
   LLM_FIELDS_REQUIRED,
   ZLlmCredentialsRequest,
   ZSqlLlmKeyRequest,
@@ -6,9 +7,10 @@ import {
   type TLlmProvider,
 } from '@agentloom/contracts';
 import { useState } from 'react';
+import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
-import { EMPTY_LLM, LlmFields, type LlmValue } from '../step-fields';
-import { ragCalls, sqlCalls, type LlmKey } from '../wizard-api';
+import { EMPTY_LLM, LlmFields, verdictOf, type KeyVerdict, type LlmValue } from '../llm-fields';
+import { checkLlmKey, ragCalls, sqlCalls, type LlmKey } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
 type Saver = (props: WizardStepProps, llm: LlmValue, key: LlmKey | null) => Promise<boolean>;
@@ -51,6 +53,55 @@ function hasKeyFor(pipeline: WizardStepProps['pipeline'], provider: string): boo
   return Boolean(llm && llm.provider === provider && (llm.api_key || llm.api_key_id));
 }
 
+/** What is wrong with a typed key before asking anyone, in the words shown beside the field. */
+function keyShapeProblem(key: LlmKey): string | null {
+  if (!('api_key' in key)) return null;
+  return key.api_key.length < API_KEY_MIN_LENGTH || /\s/.test(key.api_key)
+    ? `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`
+    : null;
+}
+
+/**
+ * The provider's verdict on a key, kept with the key it is about: editing the key clears it. A
+ * key the provider refuses is never saved; an unreachable provider only warns (the key may be
+ * fine, and the preview will tell).
+ */
+function useKeyCheck(provider: TLlmProvider | '') {
+  const [state, setState] = useState<{ about: string; verdict: KeyVerdict } | null>(null);
+  const [checking, setChecking] = useState(false);
+  const about = (key: LlmKey) => `${provider}:${JSON.stringify(key)}`;
+
+  async function check(key: LlmKey): Promise<KeyVerdict | null> {
+    if (!provider) return null;
+    const problem = keyShapeProblem(key);
+    if (problem) {
+      const verdict: KeyVerdict = { tone: 'error', text: problem };
+      setState({ about: about(key), verdict });
+      return verdict;
+    }
+    setChecking(true);
+    try {
+      const verdict = verdictOf(await checkLlmKey(provider, key));
+      setState({ about: about(key), verdict });
+      return verdict;
+    } catch (error) {
+      const text = errorDetail(error) ?? 'The key could not be checked. Try again in a moment.';
+      const verdict: KeyVerdict = { tone: 'warning', text };
+      setState({ about: about(key), verdict });
+      return verdict;
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  /** The verdict on this key, if it was checked; otherwise none. */
+  const verdictFor = (key: LlmKey | null) =>
+    key && state?.about === about(key) ? state.verdict : null;
+  // The models the provider listed for the last key checked with it (none if it refused).
+  const models = state?.about.startsWith(`${provider}:`) ? state.verdict.models : undefined;
+  return { check, checking, verdictFor, models };
+}
+
 /** The LLM step of both wizards: provider, key (typed or from the vault) and model. */
 export function LlmStep(props: WizardStepProps) {
   const { type, sessionId, pipeline, busy, save, advance } = props;
@@ -67,12 +118,26 @@ export function LlmStep(props: WizardStepProps) {
         }
       : EMPTY_LLM,
   );
+  const keys = useKeyCheck(llm.provider);
+  const [shownKey, setShownKey] = useState<LlmKey | null>(null);
+  /** "Check key" was pressed with no key in the field. */
+  const [noKey, setNoKey] = useState(false);
 
   async function chooseProvider(provider: TLlmProvider | '') {
     if (!provider || (provider === llm.provider && provider === stored?.provider)) return;
     // The gateway clears the key and model of the previous provider; so does the form.
     const fresh = { ...EMPTY_LLM, provider };
-    if (type === 'sql' || (await chooseRag(sessionId, fresh, save))) setLlm(fresh);
+    // The form follows at once, so a key typed while the choice saves is kept; a choice the
+    // gateway refused puts the form back.
+    const previous = llm;
+    setLlm(fresh);
+    if (type === 'rag' && !(await chooseRag(sessionId, fresh, save))) setLlm(previous);
+  }
+
+  async function check(key: LlmKey | null) {
+    setShownKey(key);
+    setNoKey(!key);
+    return key ? keys.check(key) : null;
   }
 
   async function connect(key: LlmKey | null) {
@@ -81,15 +146,38 @@ export function LlmStep(props: WizardStepProps) {
     const typedKeyKept = llm.keySource !== 'vault' && !key && hasKeyFor(pipeline, llm.provider);
     if (done && typedKeyKept && llm.model === stored?.model) return advance();
     if (!key && !typedKeyKept) return notify.error(LLM_FIELDS_REQUIRED);
+    // A new key is checked with the provider first; one it refuses stays here, with its verdict.
+    const verdict = key ? (keys.verdictFor(key) ?? (await check(key))) : null;
+    if (verdict?.tone === 'error') return;
     if (await SAVERS[type](props, llm, key)) advance();
   }
+
+  function change(next: LlmValue) {
+    setLlm(next);
+    if (next.apiKey !== llm.apiKey || next.apiKeyId !== llm.apiKeyId) {
+      setShownKey(null);
+      setNoKey(false);
+    }
+  }
+
+  // The verdict shows while the key it is about is in the form; the models it brought stay.
+  const verdict: KeyVerdict | null = noKey
+    ? { tone: 'error', text: 'Enter an API key first.' }
+    : shownKey
+      ? keys.verdictFor(shownKey)
+      : null;
 
   return (
     <LlmFields
       value={llm}
       keptKey={stored?.provider === llm.provider ? (stored.api_key ?? null) : null}
-      onChange={setLlm}
+      verdict={verdict}
+      liveModels={keys.models}
+      checking={keys.checking}
+      currentModel={stored?.provider === llm.provider ? (stored.model ?? '') : ''}
+      onChange={change}
       onProviderChange={(provider) => void chooseProvider(provider)}
+      onCheck={(key) => void check(key)}
       busy={busy}
       onSubmit={(key) => void connect(key)}
     />

@@ -15,6 +15,7 @@ import {
   URI_PLACEHOLDERS,
   type DatabaseFieldsValue,
 } from '../step-fields';
+import { SourceSample } from '../source-sample';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
@@ -91,15 +92,18 @@ export function SourceDetailsStep(props: WizardStepProps) {
       if (await save(kind.upload(sessionId, file), kind.uploadFailure)) advance();
     };
     return (
-      <FileUploadFields
-        accept={kind.accept(sourceType)}
-        hint={kind.hint(sourceType)}
-        file={file}
-        saved={kept && { name: kept.original_name, size: kept.size_bytes }}
-        onFile={setFile}
-        busy={busy}
-        onSubmit={() => void upload()}
-      />
+      <div className="space-y-5">
+        <FileUploadFields
+          accept={kind.accept(sourceType)}
+          hint={kind.hint(sourceType)}
+          file={file}
+          saved={kept && { name: kept.original_name, size: kept.size_bytes }}
+          onFile={setFile}
+          busy={busy}
+          onSubmit={() => void upload()}
+        />
+        {kept && !file && <SourceSample sessionId={sessionId} file={kept} />}
+      </div>
     );
   }
 

@@ -1,6 +1,8 @@
 import {
+  COMPOSE_VECTOR_STORE_URLS,
   DEFAULT_DISTANCE_METRIC,
   DEFAULT_VECTOR_DIMENSIONS,
+  EMBEDDING_DIMENSIONS,
   VECTOR_STORE_LABELS,
   VECTOR_STORES,
   ZLocalVectorDbRequest,
@@ -21,13 +23,6 @@ const CHOICES: Choice<TVectorStore>[] = VECTOR_STORES.map((store) => ({
   description: store === 'pinecone' ? 'Managed cloud index' : 'Self-hosted server',
 }));
 
-/** Where each self-hosted store listens by default, offered as the URL placeholder. */
-const LOCAL_STORE_URLS: Record<Exclude<TVectorStore, 'pinecone'>, string> = {
-  chromadb: 'http://localhost:8000',
-  qdrant: 'http://localhost:6333',
-  milvus: 'http://localhost:19530',
-};
-
 const DISTANCE_OPTIONS: { value: TDistanceMetric; label: string }[] = [
   { value: 'cosine', label: 'Cosine' },
   { value: 'euclidean', label: 'Euclidean' },
@@ -46,12 +41,19 @@ export function VectorStoreStep({ sessionId, pipeline, busy, save, advance }: Wi
     environment: stored?.environment ?? '',
     indexName: stored?.index_name ?? '',
   });
+  const embedding = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? null;
+  // The embedding model decides the vectors' size; the form shows it rather than asking.
+  const modelDimensions = embedding ? EMBEDDING_DIMENSIONS[embedding] : undefined;
   const [local, setLocal] = useState({
-    url: stored?.url ?? '',
-    dimensions: stored?.dimensions ? String(stored.dimensions) : '',
+    /** null: the default address, until the person types their own. */
+    url: stored?.url ?? (null as string | null),
+    dimensions: String(modelDimensions ?? stored?.dimensions ?? ''),
     metric: stored?.distance_metric ?? DEFAULT_DISTANCE_METRIC,
   });
   const vectorDb = stored?.vector_db ?? '';
+  // The address the generated project's own docker-compose gives the store: nothing to look up.
+  const localUrl =
+    local.url ?? (vectorDb && vectorDb !== 'pinecone' ? COMPOSE_VECTOR_STORE_URLS[vectorDb] : '');
 
   function choose(store: TVectorStore) {
     void save(ragCalls.vectorDb(sessionId, store), 'Failed to set vector DB.');
@@ -76,8 +78,8 @@ export function VectorStoreStep({ sessionId, pipeline, busy, save, advance }: Wi
   async function saveLocal() {
     const fields = {
       vector_db: vectorDb,
-      url: local.url.trim(),
-      dimensions: local.dimensions.trim() || String(DEFAULT_VECTOR_DIMENSIONS),
+      url: localUrl.trim(),
+      dimensions: local.dimensions.trim() || String(modelDimensions ?? DEFAULT_VECTOR_DIMENSIONS),
       distance_metric: local.metric,
     };
     if (!checked(ZLocalVectorDbRequest, { session_id: sessionId, ...fields })) return;
@@ -127,32 +129,53 @@ export function VectorStoreStep({ sessionId, pipeline, busy, save, advance }: Wi
       )}
       {vectorDb && vectorDb !== 'pinecone' && (
         <StepForm onSubmit={() => void saveLocal()}>
-          <TextField
-            type="url"
-            label="Database URL"
-            placeholder={LOCAL_STORE_URLS[vectorDb]}
-            value={local.url}
-            onChange={(event) => setLocal({ ...local, url: event.target.value })}
-            required
-          />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <TextField
-              type="number"
-              label="Vector Dimensions"
-              placeholder={String(DEFAULT_VECTOR_DIMENSIONS)}
-              min={1}
-              value={local.dimensions}
-              onChange={(event) => setLocal({ ...local, dimensions: event.target.value })}
-            />
-            <Select
-              label="Distance Metric"
-              value={local.metric}
-              options={DISTANCE_OPTIONS}
-              onChange={(event) =>
-                setLocal({ ...local, metric: event.target.value as TDistanceMetric })
-              }
-            />
-          </div>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Your agent&apos;s project runs {VECTOR_STORE_LABELS[vectorDb]} next to it; the defaults
+            below connect the two. Most people keep them.
+          </p>
+          {/* Open where the agent already has its own settings, so they are seen. */}
+          <details
+            open={Boolean(stored?.url) && stored?.url !== COMPOSE_VECTOR_STORE_URLS[vectorDb]}
+            className="rounded-lg border border-slate-200 p-4 dark:border-slate-700"
+          >
+            <summary className="cursor-pointer text-sm font-medium text-slate-800 dark:text-slate-200">
+              Advanced
+            </summary>
+            <div className="mt-4 space-y-5">
+              <TextField
+                type="url"
+                label="Database URL"
+                placeholder={COMPOSE_VECTOR_STORE_URLS[vectorDb]}
+                value={localUrl}
+                onChange={(event) => setLocal({ ...local, url: event.target.value })}
+                hint="The store's address inside the generated project (its docker-compose service)."
+                required
+              />
+              <div className="grid gap-5 sm:grid-cols-2">
+                <TextField
+                  type="number"
+                  label="Vector Dimensions"
+                  placeholder={String(DEFAULT_VECTOR_DIMENSIONS)}
+                  min={1}
+                  value={local.dimensions}
+                  onChange={(event) => setLocal({ ...local, dimensions: event.target.value })}
+                  hint={
+                    embedding && modelDimensions
+                      ? `${embedding} makes vectors of ${modelDimensions} dimensions.`
+                      : undefined
+                  }
+                />
+                <Select
+                  label="Distance Metric"
+                  value={local.metric}
+                  options={DISTANCE_OPTIONS}
+                  onChange={(event) =>
+                    setLocal({ ...local, metric: event.target.value as TDistanceMetric })
+                  }
+                />
+              </div>
+            </div>
+          </details>
           <SubmitButton busy={busy} label="Save & Continue" busyLabel="Saving…" />
         </StepForm>
       )}

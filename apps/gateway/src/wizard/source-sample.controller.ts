@@ -1,0 +1,26 @@
+import { TSourceSample, ZSourceSample } from '@agentloom/contracts';
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { createZodDto } from 'nestjs-zod';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { CurrentUser } from '../common/current-user.decorator';
+import { SourceSampleService } from './source-sample.service';
+
+class SourceSampleDto extends createZodDto(ZSourceSample) {}
+
+@ApiTags('wizard')
+@ApiBearerAuth()
+@Controller('wizard')
+export class SourceSampleController {
+  constructor(private readonly samples: SourceSampleService) {}
+
+  @Get(':sessionId/source/sample')
+  @ApiOperation({ summary: 'The first rows or passages of the uploaded file, with its counts' })
+  @ApiOkResponse({ type: SourceSampleDto })
+  sample(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sessionId') sessionId: string,
+  ): Promise<TSourceSample> {
+    return this.samples.sample(user.id, sessionId);
+  }
+}

@@ -1,0 +1,246 @@
+import {
+  LLM_MODEL_CATALOGUE,
+  LLM_MODELS,
+  LLM_PROVIDER_LABELS,
+  LLM_PROVIDERS,
+  maskApiKey,
+  type TKeyCheckResult,
+  type TLlmProvider,
+} from '@agentloom/contracts';
+import { clsx } from 'clsx';
+import { useId } from 'react';
+import { Button, Select, TextField } from '../../components/ui';
+import { useApiKeys } from '../../pages/dashboard/dashboard-api';
+import { ChoiceSelect, StepForm, SubmitButton } from './step-fields';
+import type { LlmKey } from './wizard-api';
+import { API_KEY_PLACEHOLDERS } from './wizard-content';
+
+export type LlmValue = {
+  provider: TLlmProvider | '';
+  /** null: not chosen yet — a saved key when the vault has one for the provider. */
+  keySource: 'vault' | 'typed' | null;
+  apiKey: string;
+  apiKeyId: string;
+  model: string;
+};
+
+export const EMPTY_LLM: LlmValue = {
+  provider: '',
+  keySource: null,
+  apiKey: '',
+  apiKeyId: '',
+  model: '',
+};
+
+/** What the provider said about the key now in the form, shown beside it. */
+export type KeyVerdict = { tone: 'ok' | 'warning' | 'error'; text: string; models?: string[] };
+
+export function verdictOf(result: TKeyCheckResult): KeyVerdict {
+  if (result.ok) return { tone: 'ok', text: result.detail, models: result.models };
+  return { tone: result.rejected ? 'error' : 'warning', text: result.detail };
+}
+
+export type ModelOption = { value: string; label: string; disabled?: boolean };
+
+/**
+ * The model dropdown: the SPEC's models, then what the provider lists for the key and the SPEC
+ * does not name. A SPEC model the provider retired, or does not serve this key, is marked and
+ * cannot be picked — unless the agent already uses it (it still loads as it is).
+ */
+export function modelOptions(
+  provider: TLlmProvider,
+  live: readonly string[] | undefined,
+  current: string,
+): ModelOption[] {
+  const spec = LLM_MODELS[provider].map((model): ModelOption => {
+    const entry = LLM_MODEL_CATALOGUE[model];
+    const unserved = live !== undefined && !live.includes(entry.apiId);
+    const note = entry.retired ? ' (retired)' : unserved ? ' (not offered for this key)' : '';
+    const disabled = (entry.retired || unserved) && model !== current;
+    return { value: model, label: model + note, disabled };
+  });
+  const named = new Set<string>(LLM_MODELS[provider].map((m) => LLM_MODEL_CATALOGUE[m].apiId));
+  const extra = (live ?? [])
+    .filter((id) => !named.has(id))
+    .map((id): ModelOption => ({ value: id, label: id }));
+  return [...spec, ...extra];
+}
+
+/** The key the form would send: a vault key, a typed one, or null when none is given. */
+export function chosenKey(value: LlmValue, vaultKeyIds: readonly string[]): LlmKey | null {
+  const source = value.keySource ?? (vaultKeyIds.length > 0 ? 'vault' : 'typed');
+  if (source === 'vault' && vaultKeyIds.length > 0) {
+    const id = value.apiKeyId || vaultKeyIds[0];
+    return id ? { api_key_id: id } : null;
+  }
+  return value.apiKey.trim() ? { api_key: value.apiKey.trim() } : null;
+}
+
+const VERDICT_TONES: Record<KeyVerdict['tone'], string> = {
+  ok: 'text-green-700 dark:text-green-400',
+  warning: 'text-amber-700 dark:text-amber-300',
+  error: 'text-red-700 dark:text-red-400',
+};
+
+/**
+ * Provider, key and model. The key is typed (masked) or picked from the user's vault keys for
+ * that provider; "Check key" asks the provider at once, and the verdict stays beside the field.
+ */
+export function LlmFields({
+  value,
+  keptKey,
+  verdict,
+  liveModels,
+  checking,
+  currentModel,
+  onChange,
+  onProviderChange,
+  onCheck,
+  busy,
+  onSubmit,
+}: {
+  value: LlmValue;
+  /** The typed key the server holds, masked: left blank, the field keeps it. */
+  keptKey: string | null;
+  verdict: KeyVerdict | null;
+  /** What the provider listed for the last key it accepted. */
+  liveModels: readonly string[] | undefined;
+  checking: boolean;
+  /** The model the agent uses now, pickable even if retired. */
+  currentModel: string;
+  onChange: (value: LlmValue) => void;
+  onProviderChange: (provider: TLlmProvider | '') => void;
+  onCheck: (key: LlmKey | null) => void;
+  busy: boolean;
+  onSubmit: (key: LlmKey | null) => void;
+}) {
+  // The dashboard's own query: a key added or deleted there is offered (or gone) here at once.
+  const vault = useApiKeys();
+  const radioName = useId();
+  const verdictId = useId();
+  const provider = value.provider;
+  const savedKeys = provider ? (vault.data ?? []).filter((key) => key.provider === provider) : [];
+  const source = value.keySource ?? (savedKeys.length > 0 ? 'vault' : 'typed');
+  const apiKeyId = value.apiKeyId || savedKeys[0]?.id || '';
+  const key = () =>
+    chosenKey(
+      value,
+      savedKeys.map((saved) => saved.id),
+    );
+
+  return (
+    <StepForm onSubmit={() => onSubmit(key())}>
+      <ChoiceSelect
+        label="LLM Provider"
+        placeholder="Select a provider"
+        value={provider}
+        disabled={busy}
+        options={LLM_PROVIDERS.map((id) => ({ value: id, label: LLM_PROVIDER_LABELS[id] }))}
+        onPick={(id) => onChange({ ...EMPTY_LLM, provider: id as TLlmProvider | '' })}
+        onCommit={(id) => onProviderChange(id as TLlmProvider | '')}
+        required
+      />
+
+      {provider && savedKeys.length > 0 && (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+            API Key Source
+          </legend>
+          <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+            {(
+              [
+                ['vault', 'Use a saved key'],
+                ['typed', 'Enter a new key'],
+              ] as const
+            ).map(([option, text]) => (
+              <label
+                key={option}
+                className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200"
+              >
+                <input
+                  type="radio"
+                  name={radioName}
+                  value={option}
+                  checked={source === option}
+                  onChange={() => onChange({ ...value, keySource: option })}
+                  className="h-4 w-4 accent-indigo-600 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+                />
+                {text}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+
+      <div className="flex items-end gap-2">
+        {provider && source === 'vault' && savedKeys.length > 0 ? (
+          <Select
+            label="Saved Key"
+            wrapperClassName="min-w-0 flex-1"
+            value={apiKeyId}
+            options={savedKeys.map((saved) => ({
+              value: saved.id,
+              label: `${saved.name ?? LLM_PROVIDER_LABELS[saved.provider]} · ${maskApiKey(saved.key)}`,
+            }))}
+            onChange={(event) => onChange({ ...value, apiKeyId: event.target.value })}
+            aria-describedby={verdict ? verdictId : undefined}
+          />
+        ) : (
+          <TextField
+            type="password"
+            label="API Key"
+            wrapperClassName="min-w-0 flex-1"
+            placeholder={
+              provider
+                ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${API_KEY_PLACEHOLDERS[provider]})`
+                : 'Select a provider first'
+            }
+            value={value.apiKey}
+            disabled={!provider}
+            onChange={(event) => onChange({ ...value, apiKey: event.target.value })}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={verdict?.tone === 'error' || undefined}
+            aria-describedby={verdict ? verdictId : undefined}
+          />
+        )}
+        <Button
+          type="button"
+          variant="secondary"
+          disabled={!provider || busy || checking}
+          loading={checking}
+          onClick={() => onCheck(key())}
+        >
+          Check key
+        </Button>
+      </div>
+      {verdict ? (
+        <p
+          id={verdictId}
+          role={verdict.tone === 'ok' ? 'status' : 'alert'}
+          className={clsx('-mt-3 text-sm', VERDICT_TONES[verdict.tone])}
+        >
+          {verdict.text}
+        </p>
+      ) : (
+        <p className="-mt-3 text-xs text-slate-600 dark:text-slate-400">
+          {source === 'vault' && savedKeys.length > 0
+            ? 'Keys from your API key vault; the key itself never leaves the server.'
+            : keptKey
+              ? `Saved key ${keptKey}. Leave empty to keep it.`
+              : 'We check the key with the provider before saving it.'}
+        </p>
+      )}
+
+      <Select
+        label="Model"
+        placeholder="Select a model"
+        value={value.model}
+        disabled={!provider}
+        options={provider ? modelOptions(provider, liveModels, currentModel) : []}
+        onChange={(event) => onChange({ ...value, model: event.target.value })}
+      />
+      <SubmitButton busy={busy || checking} label="Connect & Continue" busyLabel="Connecting…" />
+    </StepForm>
+  );
+}
