@@ -27,3 +27,9 @@ export type AgentEvent =
   | { type: 'token'; text: string }
   | { type: 'done' }
   | { type: 'error'; detail: string };
+
+/** A turn of a conversation that an agent remembers (published agents keep the last few). */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}

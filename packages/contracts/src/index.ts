@@ -14,3 +14,4 @@ export * from './previews';
 export * from './chunks';
 export * from './sizes';
 export * from './text';
+export * from './published';

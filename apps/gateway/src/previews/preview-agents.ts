@@ -9,13 +9,14 @@ import {
   SqlAgent,
   sqliteFileSqlEngine,
   type AgentEvent,
+  type ChatTurn,
   type Chunk,
   type ProviderBaseUrls,
   type RetrievalMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import { TLlmProvider, TPipelineConfig, TUiFramework } from '@agentloom/contracts';
-import { Pipeline } from '@agentloom/db';
+import { Build, Pipeline } from '@agentloom/db';
 import { VaultDecryptError } from '@agentloom/vault';
 import {
   Inject,
@@ -43,7 +44,8 @@ export interface PreviewAgent {
   sourceLabel: string;
   /** RAG only: how retrieval works here, and why when it is not the chosen embedding model. */
   retrieval?: { mode: RetrievalMode; note?: string; chunks: number };
-  ask(question: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** `history`: earlier turns of the conversation (published agents; previews have none). */
+  ask(question: string, signal: AbortSignal, history?: ChatTurn[]): AsyncGenerator<AgentEvent>;
   memoryBytes(): number;
   close(): Promise<void>;
 }
@@ -88,6 +90,14 @@ export class PreviewAgentLoader {
     const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
     const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
     if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
+    return this.loadBuild(pipeline, build);
+  }
+
+  /**
+   * The agent of one Built build of a pipeline, whoever asks: previews load the latest build,
+   * published agents the build their owner published (the caller has checked both).
+   */
+  async loadBuild(pipeline: Pipeline, build: Build): Promise<PreviewAgent> {
     const config = readConfig(pipeline);
     const provider = config.llm?.provider;
     const modelName = config.llm?.model;
@@ -103,13 +113,14 @@ export class PreviewAgentLoader {
       ui: config.ui ?? 'streamlit',
       sourceLabel: sourceLabel(config),
     };
-    if (grant.kind === 'sql') {
+    if (pipeline.agentType === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
       const agent = new SqlAgent({ model, systemPrompt, engine });
       return {
         kind: 'sql',
         ...shown,
-        ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+        ask: (question, signal, history) =>
+          withoutSecret(agent.ask(question, signal, history), apiKey),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
       };
@@ -125,7 +136,8 @@ export class PreviewAgentLoader {
       kind: 'rag',
       ...shown,
       retrieval: { mode: index.mode, note: index.note, chunks: index.size },
-      ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+      ask: (question, signal, history) =>
+        withoutSecret(agent.ask(question, signal, history), apiKey),
       memoryBytes: () => index.memoryBytes(),
       close: () => Promise.resolve(),
     };
