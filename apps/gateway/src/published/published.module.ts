@@ -11,6 +11,7 @@ import { PublicationsService } from './publications.service';
 import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
+import { WidgetController } from './widget.controller';
 
 /**
  * Published agents (issue 20): a built agent served permanently from the platform through its
@@ -18,7 +19,12 @@ import { RateLimiter } from './rate-limiter';
  */
 @Module({
   imports: [PipelinesModule, BuildsModule, PreviewsModule],
-  controllers: [PublicationsController, AgentApiController, OpenAiCompatController],
+  controllers: [
+    PublicationsController,
+    AgentApiController,
+    OpenAiCompatController,
+    WidgetController,
+  ],
   providers: [
     PublishedRepository,
     ConversationsRepository,
