@@ -25,7 +25,7 @@
   function addBubble(agent) {
     const host = document.createElement('div');
     host.setAttribute('data-agentloom-widget', agentId);
-    const shadow = host.attachShadow({ mode: 'closed' });
+    const shadow = host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
     style.textContent = `
       .bubble { position: fixed; right: 20px; bottom: 20px; width: 56px; height: 56px;

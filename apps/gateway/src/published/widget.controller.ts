@@ -79,11 +79,12 @@ export class WidgetController {
     @Res() response: Response,
   ): Promise<void> {
     const live = await this.openLive(id, 'widget');
+    // The refusal is readable too, so the script can tell the site's developer why.
+    if (origin) response.setHeader('Access-Control-Allow-Origin', origin);
+    response.setHeader('Vary', 'Origin');
     if (!origin || !live.allowedOrigins.includes(origin.toLowerCase())) {
       throw new ForbiddenException(ORIGIN_NOT_ALLOWED);
     }
-    response.setHeader('Access-Control-Allow-Origin', origin);
-    response.setHeader('Vary', 'Origin');
     response.json({ name: live.pipeline.name, chat_url: this.url(`/w/${live.pipelineId}/chat`) });
   }
 
