@@ -33,7 +33,10 @@ export class ConversationsRepository {
     return newest.reverse();
   }
 
-  /** The question and its answer, stored together once the answer is complete. */
+  /**
+   * The question and its answer, stored together once the answer is complete: one INSERT of both
+   * rows (atomic without a transaction, so a burst of answers never waits on pooled transactions).
+   */
   async addExchange(
     conversationId: string,
     question: string,
@@ -43,18 +46,18 @@ export class ConversationsRepository {
     const asked = new Date();
     // The answer is stamped a millisecond later so the order survives equal clocks.
     const answered = new Date(asked.getTime() + 1);
-    const [, reply] = await this.prisma.client.$transaction([
-      this.prisma.client.conversationMessage.create({
-        data: { conversationId, role: 'user', content: question, createdAt: asked },
-      }),
-      this.prisma.client.conversationMessage.create({
-        data: { conversationId, role: 'assistant', content: answer, sources, createdAt: answered },
-      }),
-      this.prisma.client.conversation.update({
-        where: { id: conversationId },
-        data: { updatedAt: answered },
-      }),
-    ]);
+    const rows = await this.prisma.client.conversationMessage.createManyAndReturn({
+      data: [
+        { conversationId, role: 'user', content: question, createdAt: asked },
+        { conversationId, role: 'assistant', content: answer, sources, createdAt: answered },
+      ],
+    });
+    await this.prisma.client.conversation.updateMany({
+      where: { id: conversationId },
+      data: { updatedAt: answered },
+    });
+    const reply = rows.find((row) => row.role === 'assistant');
+    if (!reply) throw new Error('The answer was not stored.');
     return reply;
   }
 

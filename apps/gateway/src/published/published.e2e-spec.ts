@@ -77,6 +77,19 @@ describe('published agents', () => {
   const client = (apiKey: string) =>
     new OpenAI({ apiKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
 
+  it('documents the API in the OpenAPI document', async () => {
+    const { body } = await t.http.get('/docs-json').expect(200);
+    const chat = body.paths['/agents/{id}/chat'].post;
+    expect(chat.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AgentChatRequestDto',
+    );
+    expect(chat.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AgentChatAnswerDto',
+    );
+    expect(body.paths['/v1/chat/completions'].post.summary).toMatch(/OpenAI-compatible/);
+    expect(body.paths['/agents/{id}/keys'].post).toBeDefined();
+  });
+
   describe('publishing', () => {
     it('publishes only a Built agent, and only its owner can', async () => {
       const draft = await t.http
