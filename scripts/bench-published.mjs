@@ -71,13 +71,25 @@ async function ask(gateway, llm, agent, order, conversationId) {
   const body = await response.text();
   const total = performance.now() - t0;
   if (!response.ok || !body.includes('event: done')) {
-    throw new Error(`a question failed: ${response.status} ${body.slice(0, 300)}`);
+    // Counted, not thrown: under load a refusal (429/503) is itself a figure to report.
+    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
   }
   const conversation = /"conversation_id":"([^"]+)"/.exec(body)?.[1];
   return { total, overhead: total - providerMs(llm, marker), conversation };
 }
 
-function summary(label, results) {
+function summary(label, all) {
+  const results = all.filter((r) => !r.failed);
+  const failures = all.filter((r) => r.failed).map((r) => r.failed);
+  if (failures.length > 0) {
+    const kinds = [...new Set(failures)].map(
+      (f) => `${failures.filter((x) => x === f).length}× ${f}`,
+    );
+    console.log(
+      `  ${label.padEnd(22)} ${failures.length} of ${all.length} failed: ${kinds.join('; ')}`,
+    );
+  }
+  if (results.length === 0) return;
   const totals = results.map((r) => r.total).sort((a, b) => a - b);
   const overheads = results.map((r) => r.overhead).sort((a, b) => a - b);
   console.log(
@@ -143,7 +155,7 @@ async function main() {
         for (let turn = 0; turn < TURNS; turn += 1) {
           const order = 1 + (((c * TURNS + turn) * 104729) % csv.rows);
           const result = await ask(gateway, llm, agents[c % agents.length], order, conversation);
-          conversation = result.conversation;
+          conversation = result.conversation ?? conversation;
           concurrent.push(result);
         }
       }),
