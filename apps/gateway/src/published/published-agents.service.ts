@@ -6,6 +6,7 @@ import {
   HttpException,
   Inject,
   Injectable,
+  Logger,
   NotFoundException,
   UnauthorizedException,
   UnprocessableEntityException,
@@ -15,7 +16,11 @@ import { PreviewAgentLoader, type PreviewAgent } from '../previews/preview-agent
 import { PreviewSessions } from '../previews/preview-sessions';
 import { ConversationsRepository } from './conversations.repository';
 import { hashAccessKey, publishedAgentKey } from './publications.service';
-import { PublishedRepository, type LivePublication } from './published.repository';
+import {
+  PublishedRepository,
+  type LivePublication,
+  type NamedPublication,
+} from './published.repository';
 import { RateLimiter } from './rate-limiter';
 
 export const AGENT_NOT_FOUND = 'No published agent has this id.';
@@ -43,6 +48,8 @@ export interface ChatInput {
 /** Answers for published agents: who may call, the loaded agent, memory and stored turns. */
 @Injectable()
 export class PublishedAgentsService {
+  private readonly logger = new Logger(PublishedAgentsService.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly published: PublishedRepository,
@@ -68,13 +75,16 @@ export class PublishedAgentsService {
     const live = key.pipelineId === agentId ? await this.published.findLive(agentId) : null;
     if (!live || live.userId !== key.userId) throw new NotFoundException(AGENT_NOT_FOUND);
     await this.limiter.take(`key:${key.id}`, key.rateLimitPerMinute);
-    await this.published.countUse(key.id);
+    // Counted after the answer starts, off the question's path: a lost count is no refusal.
+    void this.published.countUse(key.id).catch((error: unknown) => {
+      this.logger.warn(`Counting a use of access key ${key.id}: ${(error as Error).message}`);
+    });
     return { live, key };
   }
 
   /** The publication behind a widget or share page, or 404 (not published, or malformed id). */
-  async findLive(agentId: string): Promise<LivePublication> {
-    const live = isUuid(agentId) ? await this.published.findLive(agentId) : null;
+  async findLive(agentId: string): Promise<NamedPublication> {
+    const live = isUuid(agentId) ? await this.published.findNamed(agentId) : null;
     if (!live) throw new NotFoundException(AGENT_NOT_FOUND);
     return live;
   }
@@ -82,9 +92,12 @@ export class PublishedAgentsService {
   /** The published build's agent, loaded once per process and kept while it is used. */
   loaded(live: LivePublication): Promise<PreviewAgent> {
     return this.sessions
-      .agent(publishedAgentKey(live.buildId), `published:${live.userId}`, () =>
-        this.loader.loadBuild(live.pipeline, live.build),
-      )
+      .agent(publishedAgentKey(live.buildId), `published:${live.userId}`, async () => {
+        const agent = await this.published.agentOf(live);
+        // Unpublished or moved to another build since this question began.
+        if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
+        return this.loader.loadBuild(agent.pipeline, agent.build);
+      })
       .catch((error: unknown) => {
         if (error instanceof HttpException) throw error;
         throw new UnprocessableEntityException(

@@ -175,10 +175,17 @@ describe('published agents', () => {
 
       // The provider key never left the server; the key count went up by two.
       expect(JSON.stringify(completion)).not.toContain('sk-proj');
-      const [listed] = (await t.http.get(`/agents/${id}/keys`).set(alice.auth)).body as {
-        request_count: number;
-      }[];
-      expect(listed?.request_count).toBe(2);
+      // Counted beside the answer, not before it: wait for the second count to land.
+      const countOf = async () =>
+        (
+          (await t.http.get(`/agents/${id}/keys`).set(alice.auth)).body as {
+            request_count: number;
+          }[]
+        )[0]?.request_count;
+      for (let tries = 0; tries < 50 && (await countOf()) !== 2; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await countOf()).toBe(2);
     });
 
     it("refuses a revoked key (401), another user's agent (404) and an unpublished one (404)", async () => {

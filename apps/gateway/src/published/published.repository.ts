@@ -2,7 +2,10 @@ import type { AgentAccessKey, Build, Pipeline, Publication } from '@agentloom/db
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
-export type LivePublication = Publication & { pipeline: Pipeline; build: Build };
+/** A publication as answers need it: only its own row (a question reads nothing more). */
+export type LivePublication = Publication;
+/** What the share page and the widget show: the agent's name and kind too. */
+export type NamedPublication = Publication & { pipeline: Pick<Pipeline, 'name' | 'agentType'> };
 
 /** The only code that touches publications and access keys. Owner queries filter by user id. */
 @Injectable()
@@ -15,10 +18,23 @@ export class PublishedRepository {
 
   /** The publication of an agent for whoever calls it (the callers check their own access). */
   findLive(pipelineId: string): Promise<LivePublication | null> {
+    return this.prisma.client.publication.findUnique({ where: { pipelineId } });
+  }
+
+  findNamed(pipelineId: string): Promise<NamedPublication | null> {
     return this.prisma.client.publication.findUnique({
       where: { pipelineId },
+      include: { pipeline: { select: { name: true, agentType: true } } },
+    });
+  }
+
+  /** The pipeline and build a published agent is loaded from (once per process and build). */
+  async agentOf(live: LivePublication): Promise<{ pipeline: Pipeline; build: Build } | null> {
+    const found = await this.prisma.client.publication.findUnique({
+      where: { pipelineId: live.pipelineId },
       include: { pipeline: true, build: true },
     });
+    return found && found.buildId === live.buildId ? found : null;
   }
 
   upsert(pipelineId: string, userId: string, buildId: string): Promise<Publication> {

@@ -25,7 +25,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
 import { AGENT_NOT_FOUND, PublishedAgentsService } from './published-agents.service';
-import type { LivePublication } from './published.repository';
+import type { NamedPublication } from './published.repository';
 
 export const ORIGIN_NOT_ALLOWED =
   "This site may not embed this agent. Its owner can add the site to the agent's allowed sites.";
@@ -38,7 +38,7 @@ const ASSETS_DIR = path.resolve(__dirname, '../../preview-assets');
 
 type Via = 'share' | 'widget';
 /** The share page is on when its owner turned it on; the widget when at least one site may embed it. */
-const isOpen = (live: LivePublication, via: Via) =>
+const isOpen = (live: NamedPublication, via: Via) =>
   via === 'share' ? live.shareEnabled : live.allowedOrigins.length > 0;
 
 /**
@@ -147,7 +147,7 @@ export class WidgetController {
   private async page(id: string, via: Via, response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Referrer-Policy', 'no-referrer');
-    let live: LivePublication;
+    let live: NamedPublication;
     try {
       live = await this.openLive(id, via);
     } catch (error) {
@@ -167,7 +167,7 @@ export class WidgetController {
     );
   }
 
-  private async openLive(id: string, via: Via): Promise<LivePublication> {
+  private async openLive(id: string, via: Via): Promise<NamedPublication> {
     const live = await this.agents.findLive(id);
     if (!isOpen(live, via)) throw new NotFoundException(AGENT_NOT_FOUND);
     return live;
