@@ -116,4 +116,25 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Conversations (2)' })).toBeVisible();
   await expect(page.getByLabel('1 helpful')).toBeVisible();
+
+  // From My Agents too: the same panel, and an access key shown once, then revoked.
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: /My Agents/ }).click();
+  const card = page.getByRole('article', { name: 'Published sales bot' });
+  await card.getByRole('button', { name: 'Publish Published sales bot' }).click();
+  const cardPanel = card.getByRole('region', { name: 'Publishing of Published sales bot' });
+  await expect(cardPanel.getByText('Published', { exact: true })).toBeVisible();
+  await cardPanel.getByLabel('Key name (optional)').fill('shop backend');
+  await cardPanel.getByRole('button', { name: 'New access key' }).click();
+  const secret = (await cardPanel.getByTestId('new-access-key').textContent()) ?? '';
+  expect(secret).toMatch(/^al_/);
+  const listed = cardPanel.getByRole('listitem').filter({ hasText: 'shop backend' });
+  await expect(listed).toContainText(`al_…${secret.slice(-4)}`);
+  await listed.getByRole('button', { name: 'Revoke' }).click();
+  await expect(listed.getByText('Revoked')).toBeVisible();
+  const refused = await request.post(`${GATEWAY_URL}/agents/${agentId}/chat`, {
+    headers: { Authorization: `Bearer ${secret}` },
+    data: { message: 'Still there?' },
+  });
+  expect(refused.status()).toBe(401);
 });
