@@ -12,66 +12,20 @@
 //   ask      BENCH_QUESTIONS (200) questions, one at a time, each read to the end of its stream.
 // Prints the figures; never fails on a figure.
 import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { signedInUser, startGateway } from './bench-gateway.mjs';
+import { buildRagAgent, ms, percentile, salesCsv, startWorker } from './bench-rag-agent.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
-const CSV_BYTES = 1024 * 1024;
 const databaseUrl =
   process.env.BENCH_PREVIEW_DATABASE_URL ??
   'postgresql://postgres@127.0.0.1:5432/agentloom_bench_preview';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agentloom-bench-preview-'));
 const masterKey = randomBytes(32).toString('base64');
 const prefix = `agentloom-bench-preview-${process.pid}`;
-
-const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Coimbra', 'Aveiro', 'Evora', 'Leiria'];
-const PRODUCTS = ['lantern', 'umbrella', 'kettle', 'compass', 'notebook', 'teapot', 'scarf'];
-
-/** ~1 MB of sales rows; every row names its own order number, so questions have one answer. */
-function salesCsv() {
-  const lines = ['order,city,product,units,note'];
-  let bytes = lines[0].length + 1;
-  for (let order = 1; bytes < CSV_BYTES; order += 1) {
-    const line = [
-      `ORD-${order}`,
-      CITIES[order % CITIES.length],
-      PRODUCTS[order % PRODUCTS.length],
-      (order * 37) % 500,
-      `shipped in week ${order % 52} by courier ${order % 9}`,
-    ].join(',');
-    lines.push(line);
-    bytes += line.length + 1;
-  }
-  return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
-}
-
-function startWorker() {
-  const child = spawn(process.execPath, [path.join(root, 'apps/builder-worker/dist/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      VAULT_MASTER_KEY: masterKey,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  process.on('exit', () => child.kill('SIGTERM'));
-  return child;
-}
-
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const ms = (value) => `${value.toFixed(1)} ms`;
 
 async function main() {
   const llm = await startLlmTestServer();
@@ -85,48 +39,11 @@ async function main() {
       OPENAI_BASE_URL: llm.baseUrls.openai,
     },
   });
-  const worker = startWorker();
+  const worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
   try {
     const token = await signedInUser(gateway);
-    const form = (url, body) => gateway.call('POST', url, body, token, 'form');
-    const { session_id: id } = await gateway.call(
-      'POST',
-      '/pipelines',
-      { name: 'Preview benchmark', agent_type: 'rag' },
-      token,
-    );
-    await form('/rag/api/source', { session_id: id, source_type: 'csv' });
     const csv = salesCsv();
-    const upload = new FormData();
-    upload.set('session_id', id);
-    upload.set('file', new Blob([csv.text], { type: 'text/csv' }), 'sales.csv');
-    await gateway.call('POST', '/rag/api/source/upload', upload, token, 'multipart');
-    await form('/rag/api/embeddings/model', {
-      session_id: id,
-      model_name: 'text-embedding-ada-002',
-    });
-    await form('/rag/api/vectordb', { session_id: id, vector_db: 'chromadb' });
-    await form('/rag/api/vectordb/credentials/local', {
-      session_id: id,
-      vector_db: 'chromadb',
-      url: 'http://chroma:8000',
-    });
-    await form('/rag/api/llm/provider', { session_id: id, provider: 'openai' });
-    await form('/rag/api/llm/credentials', {
-      session_id: id,
-      api_key: `sk-bench-${randomBytes(12).toString('hex')}`,
-      model_name: 'gpt-4o-mini',
-    });
-    await form('/rag/api/system-prompt', { session_id: id, prompt: 'Answer from the sales rows.' });
-    await form('/rag/api/ui', { session_id: id, ui: 'gradio' });
-    await form('/rag/api/build/agent', { session_id: id });
-    for (let i = 0; ; i += 1) {
-      const build = await gateway.call('GET', `/builds/${id}`, undefined, token);
-      if (build.status === 'Built') break;
-      if (build.status === 'Failed') throw new Error(`the build failed: ${build.error}`);
-      if (i > 600) throw new Error('the build did not finish in 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const id = await buildRagAgent(gateway, token, 'Preview benchmark', csv);
 
     let started = performance.now();
     const { preview_url: previewUrl } = await gateway.call(

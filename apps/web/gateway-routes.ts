@@ -8,9 +8,13 @@
  * the path with its query string, nginx against the path alone, hence `\?` next to `$`.
  */
 
-/** The API of SPEC §7, Socket.IO's live build progress and the /p/ preview pages. */
+/**
+ * The API of SPEC §7 and the wizard's own calls (key check, source sample), Socket.IO's live
+ * build progress, the /p/ preview pages, and published agents: their API (`/agents/…`, the
+ * OpenAI-compatible `/v1/…`), share pages (`/s/…`) and widget (`/w/…`).
+ */
 export const GATEWAY_PATHS =
-  '^/(auth|users|rag|img|builds|p|socket\\.io|sql/(config|build/api|builds|previews))/' +
+  '^/(auth|users|rag|img|builds|p|llm|wizard|agents|v1|s|w|socket\\.io|sql/(config|build/api|builds|previews))/' +
   '|^/(pipelines|apikeys|health)(/|\\?|$)';
 
 /** Pages of the app at the same path as an API call: the page for GET, the gateway for POST. */

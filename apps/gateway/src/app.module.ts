@@ -14,6 +14,7 @@ import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
 import { PreviewsModule } from './previews/previews.module';
+import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
 import { WizardModule } from './wizard/wizard.module';
 import { VaultModule } from './vault/vault.module';
@@ -56,6 +57,7 @@ export class AppModule {
         PreviewsModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
+        PublishedModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }, HealthService],

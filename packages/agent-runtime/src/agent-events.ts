@@ -29,3 +29,9 @@ export type AgentEvent =
   | { type: 'done' }
   /** `reason` is set when the model provider failed, for the page to say what to do next. */
   | { type: 'error'; detail: string; reason?: ProviderErrorReason };
+
+/** A turn of a conversation that an agent remembers (published agents keep the last few). */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}

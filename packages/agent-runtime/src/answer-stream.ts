@@ -1,5 +1,5 @@
 import { streamText, type LanguageModel } from 'ai';
-import type { AgentEvent } from './agent-events';
+import type { AgentEvent, ChatTurn } from './agent-events';
 import { providerErrorEvent } from './provider-errors';
 
 /**
@@ -12,11 +12,13 @@ export async function* streamAnswer(o: {
   system: string;
   prompt: string;
   signal?: AbortSignal;
+  /** Earlier turns of the conversation, oldest first: the model's memory of it. */
+  history?: ChatTurn[];
 }): AsyncGenerator<AgentEvent> {
   const result = streamText({
     model: o.model,
     system: o.system,
-    prompt: o.prompt,
+    messages: withHistory(o.history, o.prompt),
     abortSignal: o.signal,
     // Failures arrive below as 'error' parts; the default handler would also print them, request
     // and all, to the server's console.
@@ -46,4 +48,12 @@ export async function* streamAnswer(o: {
 export function systemPrompt(configured: string, instructions: string): string {
   const own = configured.trim();
   return own ? `${own}\n\n${instructions}` : instructions;
+}
+
+/** The conversation so far, then this question's prompt as the last user message. */
+export function withHistory(history: ChatTurn[] = [], prompt: string) {
+  return [
+    ...history.map((turn) => ({ role: turn.role, content: turn.content })),
+    { role: 'user' as const, content: prompt },
+  ];
 }

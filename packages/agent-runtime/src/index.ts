@@ -1,4 +1,4 @@
-export type { AgentEvent, SourceRef } from './agent-events';
+export type { AgentEvent, ChatTurn, SourceRef } from './agent-events';
 export { citationOf, parseChunksJsonl, type Chunk } from './chunks';
 export {
   DEFAULT_IMAGE_MODEL,

@@ -39,6 +39,26 @@ function openAiModel(apiKey = 'sk-rag-test') {
 }
 
 describe('RagAgent', () => {
+  it('sends the earlier turns of a conversation before the question, and retrieves by the question', async () => {
+    const index = await buildRetrievalIndex(TEAM, {
+      embeddingModel: 'text-embedding-ada-002',
+      openai: { apiKey: 'sk-rag-test', baseUrl: server.baseUrls.openai },
+      cacheDir,
+    });
+    const agent = new RagAgent({ model: openAiModel(), systemPrompt: SYSTEM_PROMPT, index });
+    const history = [
+      { role: 'user' as const, content: 'Who runs Zephyr?' },
+      { role: 'assistant' as const, content: 'Dan does.' },
+    ];
+    const events = await collect(agent.ask(QUESTION, undefined, history));
+    expect(answerOf(events)).toMatch(/Oslo/);
+    const chat = server.requests.find((r) => r.path.startsWith('/v1/chat/completions'));
+    const messages = (chat?.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(JSON.stringify(messages[1]?.content)).toContain('Who runs Zephyr?');
+    expect(JSON.stringify(messages[3]?.content)).toContain(`Question: ${QUESTION}`);
+  });
+
   it('retrieves with OpenAI embeddings, then streams an answer citing the right row', async () => {
     const index = await buildRetrievalIndex(TEAM, {
       embeddingModel: 'text-embedding-ada-002',

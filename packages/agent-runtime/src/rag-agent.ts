@@ -1,5 +1,5 @@
 import { APICallError, RetryError, type LanguageModel } from 'ai';
-import type { AgentEvent, SourceRef } from './agent-events';
+import type { AgentEvent, ChatTurn, SourceRef } from './agent-events';
 import { streamAnswer, systemPrompt } from './answer-stream';
 import { citationOf } from './chunks';
 import { messageOf } from './error-messages';
@@ -34,7 +34,12 @@ export class RagAgent {
     this.topK = o.topK ?? 4;
   }
 
-  async *ask(question: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+  /** `history`: the conversation's earlier turns, which the model sees before the question. */
+  async *ask(
+    question: string,
+    signal?: AbortSignal,
+    history?: ChatTurn[],
+  ): AsyncGenerator<AgentEvent> {
     let hits: Hit[];
     try {
       hits = await this.o.index.search(question, this.topK, signal);
@@ -53,6 +58,7 @@ export class RagAgent {
       system: systemPrompt(this.o.systemPrompt, RAG_INSTRUCTIONS),
       prompt: ragPrompt(question, hits),
       signal,
+      history,
     });
   }
 }

@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from 'ai';
-import type { AgentEvent } from './agent-events';
-import { streamAnswer, systemPrompt } from './answer-stream';
+import type { AgentEvent, ChatTurn } from './agent-events';
+import { streamAnswer, systemPrompt, withHistory } from './answer-stream';
 import { messageOf } from './error-messages';
 import { providerErrorEvent } from './provider-errors';
 import type { QueryResult, SqlEngine, TableSchema } from './sql-engines';
@@ -52,7 +52,12 @@ export class SqlAgent {
     this.timeoutMs = o.timeoutMs ?? 5000;
   }
 
-  async *ask(question: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+  /** `history`: earlier turns, so a follow-up ("and in Porto?") is written and answered in context. */
+  async *ask(
+    question: string,
+    signal?: AbortSignal,
+    history?: ChatTurn[],
+  ): AsyncGenerator<AgentEvent> {
     const { model, engine } = this.o;
     let tables: TableSchema[];
     try {
@@ -71,7 +76,7 @@ export class SqlAgent {
       const result = await generateText({
         model,
         system: sqlWritingPrompt(this.o.systemPrompt, engine.dialect, tables),
-        prompt: question,
+        messages: withHistory(history, question),
         abortSignal: signal,
       });
       written = result.text;
@@ -112,6 +117,7 @@ export class SqlAgent {
       system: systemPrompt(this.o.systemPrompt, SQL_ANSWER_INSTRUCTIONS),
       prompt: sqlAnswerPrompt(question, sql, result, this.rowLimit),
       signal,
+      history,
     });
   }
 

@@ -16,3 +16,4 @@ export * from './previews';
 export * from './chunks';
 export * from './sizes';
 export * from './text';
+export * from './published';

@@ -3,13 +3,18 @@ import { PrismaClient } from '@prisma/client';
 
 export { Prisma, PrismaClient } from '@prisma/client';
 export type {
+  AgentAccessKey,
   AgentType,
   ApiKey,
   Build,
+  Conversation,
+  ConversationChannel,
+  ConversationMessage,
   LlmProvider,
   PasswordResetToken,
   Pipeline,
   PipelineStatus,
+  Publication,
   User,
 } from '@prisma/client';
 

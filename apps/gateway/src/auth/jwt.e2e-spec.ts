@@ -32,6 +32,17 @@ const PUBLIC_ROUTES = [
   'POST /p/:token/ask',
   'GET /p/:token/keys',
   'POST /p/:token/images',
+  // Published agents: programs call them with one of the agent's access keys (checked on every
+  // request); visitors use the share page and widget, which the owner turns on.
+  'POST /agents/:id/chat',
+  'POST /v1/chat/completions',
+  'GET /w/widget.js',
+  'GET /w/_assets/:file',
+  'GET /w/:id/config',
+  'GET /w/:id/chat',
+  'GET /s/:id',
+  'POST /w/:id/messages',
+  'POST /w/:id/messages/:messageId/feedback',
 ];
 
 /** Every route the running app serves, read from Express's router. */

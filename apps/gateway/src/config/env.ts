@@ -138,6 +138,12 @@ export const ZGatewayEnv = z.object({
     .min(1)
     .max(24 * 60)
     .default(15),
+  /** Requests a minute a new access key of a published agent may make (its owner can change it). */
+  PUBLISHED_KEY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(60),
+  /** Messages a minute one visitor (address) may send to a published agent's widget or page. */
+  PUBLISHED_VISITOR_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Earlier turns (question and answer pairs) of a conversation the model is given. */
+  PUBLISHED_MEMORY_TURNS: z.coerce.number().int().min(0).max(50).default(6),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
   MODEL_CACHE_DIR: z.string().optional(),
   /**

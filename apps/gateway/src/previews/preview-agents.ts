@@ -9,6 +9,7 @@ import {
   SqlAgent,
   sqliteFileSqlEngine,
   type AgentEvent,
+  type ChatTurn,
   type Chunk,
   type ProviderBaseUrls,
   type RetrievalMode,
@@ -22,7 +23,7 @@ import {
   TPreviewInfo,
   TUiFramework,
 } from '@agentloom/contracts';
-import { Pipeline } from '@agentloom/db';
+import { Build, Pipeline } from '@agentloom/db';
 import { VaultDecryptError } from '@agentloom/vault';
 import {
   Inject,
@@ -56,7 +57,8 @@ export interface PreviewAgent {
   tables?: TPreviewInfo['tables'];
   /** Its provider and model, and where the owner changes them (for plain error messages). */
   setup: AgentSetup;
-  ask(question: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** `history`: earlier turns of the conversation (published agents; previews have none). */
+  ask(question: string, signal: AbortSignal, history?: ChatTurn[]): AsyncGenerator<AgentEvent>;
   memoryBytes(): number;
   close(): Promise<void>;
 }
@@ -95,6 +97,14 @@ export class PreviewAgentLoader {
     const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
     const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
     if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
+    return this.loadBuild(pipeline, build);
+  }
+
+  /**
+   * The agent of one Built build of a pipeline, whoever asks: previews load the latest build,
+   * published agents the build their owner published (the caller has checked both).
+   */
+  async loadBuild(pipeline: Pipeline, build: Build): Promise<PreviewAgent> {
     const config = readConfig(pipeline);
     const provider = config.llm?.provider;
     const modelName = config.llm?.model;
@@ -109,16 +119,21 @@ export class PreviewAgentLoader {
       name: pipeline.name,
       ui: config.ui ?? 'streamlit',
       sourceLabel: sourceLabel(config),
-      setup: { provider, model: modelName, editUrl: this.llmStepUrl(grant.kind, pipeline.id) },
+      setup: {
+        provider,
+        model: modelName,
+        editUrl: this.llmStepUrl(pipeline.agentType, pipeline.id),
+      },
     };
-    if (grant.kind === 'sql') {
+    if (pipeline.agentType === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
       const agent = new SqlAgent({ model, systemPrompt, engine });
       return {
         kind: 'sql',
         ...shown,
         tables: await engine.describe(),
-        ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+        ask: (question, signal, history) =>
+          withoutSecret(agent.ask(question, signal, history), apiKey),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
       };
@@ -134,7 +149,8 @@ export class PreviewAgentLoader {
       kind: 'rag',
       ...shown,
       retrieval: { mode: index.mode, note: index.note, chunks: index.size },
-      ask: (question, signal) => withoutSecret(agent.ask(question, signal), apiKey),
+      ask: (question, signal, history) =>
+        withoutSecret(agent.ask(question, signal, history), apiKey),
       memoryBytes: () => index.memoryBytes(),
       close: () => Promise.resolve(),
     };
@@ -144,7 +160,7 @@ export class PreviewAgentLoader {
   private llmStepUrl(kind: 'rag' | 'sql', pipelineId: string): string {
     const steps: readonly { key: string }[] = kind === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
     const step = steps.findIndex((candidate) => candidate.key === 'llm') + 1;
-    const web = this.config.WEB_URL.replace(/\/+$/, '');
+    const web = this.config.PUBLIC_URL.replace(/\/+$/, '');
     return `${web}/pipeline/${kind}/${pipelineId}?step=${step}`;
   }
 

@@ -130,7 +130,7 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
         message: 'OpenAI rejected your key — update it.',
         action: {
           label: 'Update the key',
-          href: `${t.config.WEB_URL.replace(/\/+$/, '')}/pipeline/rag/${pipelineId}?step=6`,
+          href: `${t.config.PUBLIC_URL.replace(/\/+$/, '')}/pipeline/rag/${pipelineId}?step=6`,
         },
       });
       expect(JSON.stringify(events)).not.toContain(WIZARD_LLM_KEY);

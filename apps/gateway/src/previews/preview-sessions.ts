@@ -40,25 +40,39 @@ export class PreviewSessions implements OnModuleDestroy {
 
   /** The loaded agent of a grant, loading it first if needed. A failed load is not kept. */
   agentFor(grant: PreviewGrant): Promise<PreviewAgent> {
-    const existing = this.entries.get(grant.token);
+    return this.agent(grant.token, grant.userId, () => this.loader.load(grant));
+  }
+
+  /**
+   * The agent loaded under `key` (a preview token, or a published build), loaded by `load` when
+   * it is not. Published agents share these slots and budgets with previews: one runtime, one
+   * memory limit per process.
+   */
+  agent(key: string, userId: string, load: () => Promise<PreviewAgent>): Promise<PreviewAgent> {
+    const existing = this.entries.get(key);
     if (existing) {
-      this.entries.delete(grant.token);
-      this.entries.set(grant.token, { ...existing, lastUsed: Date.now() });
+      this.entries.delete(key);
+      this.entries.set(key, { ...existing, lastUsed: Date.now() });
       return existing.agent;
     }
-    const agent = this.loader.load(grant);
-    const entry: Entry = { agent, userId: grant.userId, lastUsed: Date.now() };
-    this.entries.set(grant.token, entry);
+    const agent = load();
+    const entry: Entry = { agent, userId, lastUsed: Date.now() };
+    this.entries.set(key, entry);
     agent.then(
       (loaded) => {
         entry.loaded = loaded;
-        this.evictOverMemory(grant.token);
+        this.evictOverMemory(key);
       },
-      () => this.entries.delete(grant.token),
+      () => this.entries.delete(key),
     );
-    this.evictOverUserLimit(grant);
+    this.evictOverUserLimit(userId);
     this.evictOverLimit();
     return agent;
+  }
+
+  /** Unloads the agent under `key` now (an unpublished agent stops holding memory). */
+  drop(key: string): Promise<void> {
+    return this.unload(key);
   }
 
   /** Bytes the loaded previews may hold together (for the budget, the bench and tests). */
@@ -80,8 +94,8 @@ export class PreviewSessions implements OnModuleDestroy {
     }
   }
 
-  private evictOverUserLimit(grant: PreviewGrant): void {
-    const own = [...this.entries].filter(([, entry]) => entry.userId === grant.userId);
+  private evictOverUserLimit(userId: string): void {
+    const own = [...this.entries].filter(([, entry]) => entry.userId === userId);
     const excess = own.length - this.config.PREVIEW_MAX_PER_USER;
     for (const [token] of own.slice(0, Math.max(0, excess))) void this.unload(token);
   }

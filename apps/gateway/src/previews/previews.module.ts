@@ -20,6 +20,7 @@ import { PreviewsService } from './previews.service';
     incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
   controllers: [PreviewsController, PreviewPagesController],
+  exports: [PreviewSessions, PreviewAgentLoader],
   providers: [
     PreviewGrantStore,
     PreviewAgentLoader,

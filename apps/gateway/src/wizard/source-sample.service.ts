@@ -33,7 +33,9 @@ export class SourceSampleService {
     if (!file || !pipeline.sourceFile || !isFileSourceType(file.summary.kind)) {
       throw new NotFoundException('No file is uploaded for this agent yet.');
     }
-    const path = this.storage.uploadPath(pipeline.id, pipeline.sourceFile);
+    // A local copy when the uploads live in S3; null when the file is gone from the store.
+    const path = await this.storage.uploadFile(pipeline.id, pipeline.sourceFile);
+    if (!path) throw new NotFoundException('The uploaded file is missing; upload it again.');
     const summary = file.summary;
     const base = { kind: summary.kind, counts: countsOf(summary), columns: [], rows: [] };
     switch (summary.kind) {

@@ -55,7 +55,7 @@ type Body =
   | { json?: undefined; form?: undefined; multipart?: undefined };
 
 export type ApiRequest = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string>;
   signal?: AbortSignal;
 } & Body;

@@ -6,6 +6,7 @@ import {
   Download,
   Eye,
   LayoutDashboard,
+  Rocket,
   RotateCcw,
   XCircle,
 } from 'lucide-react';
@@ -23,6 +24,7 @@ import {
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
+import { PublishPanel } from '../publish/publish-panel';
 import {
   previewFailure,
   useAgentName,
@@ -70,6 +72,7 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
   const download = useDownload(type, sessionId);
   const rebuild = useRebuild(type, sessionId);
   const [previewError, setPreviewError] = useState<string | null>(null);
+  const [publishOpen, setPublishOpen] = useState(false);
 
   function startPreview() {
     setPreviewError(null);
@@ -156,7 +159,21 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
                 Preview
               </Button>
               {downloadButton}
+              <Button
+                size="lg"
+                variant="outline"
+                aria-expanded={publishOpen}
+                onClick={() => setPublishOpen(!publishOpen)}
+              >
+                <Rocket aria-hidden="true" className="h-4 w-4" />
+                Publish
+              </Button>
               <DashboardLink />
+            </div>
+          )}
+          {view.status === 'Built' && publishOpen && (
+            <div className="mt-6">
+              <PublishPanel agentId={sessionId} agentName={agentName ?? `${agentLabel} agent`} />
             </div>
           )}
 

@@ -1,12 +1,24 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Bot, ChevronDown, Download, History, Pencil, Play, Plus, Trash2, X } from 'lucide-react';
+import {
+  Bot,
+  ChevronDown,
+  Download,
+  History,
+  Pencil,
+  Play,
+  Plus,
+  Rocket,
+  Trash2,
+  X,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Alert, Badge, Button, buttonClasses, Card, Spinner } from '../../components/ui';
 import { PREVIEW_PATHS, previewFailure } from '../../features/build/build-api';
 import { PreviewFrame } from '../../features/build/preview-frame';
+import { PublishPanel } from '../../features/publish/publish-panel';
 import { wizardPath } from '../../features/wizard/step-navigation';
 import { api, errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
@@ -25,6 +37,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const [preview, setPreview] = useState<{ agent: TPipelineListItem; url: string } | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [openBuilds, setOpenBuilds] = useState<string | null>(null);
+  const [openPublish, setOpenPublish] = useState<string | null>(null);
 
   const startPreview = useMutation({
     mutationFn: (agent: TPipelineListItem) =>
@@ -154,6 +167,16 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
                         <Download aria-hidden="true" className="h-4 w-4" />
                         Download
                       </Button>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        aria-expanded={openPublish === agent.id}
+                        aria-label={`Publish ${agent.name}`}
+                        onClick={() => setOpenPublish(openPublish === agent.id ? null : agent.id)}
+                      >
+                        <Rocket aria-hidden="true" className="h-4 w-4" />
+                        Publish
+                      </Button>
                     </>
                   )}
                   {agent.status === 'Draft' && (
@@ -199,6 +222,9 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
                     <Trash2 aria-hidden="true" className="h-4 w-4" />
                   </Button>
                 </div>
+                {openPublish === agent.id && agent.status === 'Built' && (
+                  <PublishPanel agentId={agent.id} agentName={agent.name} />
+                )}
                 {openBuilds === agent.id && (
                   <div id={`builds-${agent.id}`}>
                     <AgentBuilds agent={agent} />

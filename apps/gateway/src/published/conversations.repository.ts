@@ -1,0 +1,94 @@
+import type { Conversation, ConversationChannel, ConversationMessage, Prisma } from '@agentloom/db';
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service';
+
+export type ConversationWithMessages = Conversation & { messages: ConversationMessage[] };
+
+/** The only code that touches conversations and their messages. */
+@Injectable()
+export class ConversationsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(data: {
+    pipelineId: string;
+    userId: string;
+    channel: ConversationChannel;
+    accessKeyId?: string | null;
+  }): Promise<Conversation> {
+    return this.prisma.client.conversation.create({ data });
+  }
+
+  /** A conversation of this agent (a visitor or key of another agent cannot continue it). */
+  findOfAgent(id: string, pipelineId: string): Promise<Conversation | null> {
+    return this.prisma.client.conversation.findFirst({ where: { id, pipelineId } });
+  }
+
+  /** The last `turns` messages, oldest first: what the model remembers. */
+  async lastMessages(conversationId: string, turns: number): Promise<ConversationMessage[]> {
+    const newest = await this.prisma.client.conversationMessage.findMany({
+      where: { conversationId },
+      orderBy: [{ createdAt: 'desc' }, { role: 'desc' }],
+      take: turns,
+    });
+    return newest.reverse();
+  }
+
+  /**
+   * The question and its answer, stored together once the answer is complete: one INSERT of both
+   * rows (atomic without a transaction, so a burst of answers never waits on pooled transactions).
+   */
+  async addExchange(
+    conversationId: string,
+    question: string,
+    answer: string,
+    sources: Prisma.InputJsonValue,
+  ): Promise<ConversationMessage> {
+    const asked = new Date();
+    // The answer is stamped a millisecond later so the order survives equal clocks.
+    const answered = new Date(asked.getTime() + 1);
+    const rows = await this.prisma.client.conversationMessage.createManyAndReturn({
+      data: [
+        { conversationId, role: 'user', content: question, createdAt: asked },
+        { conversationId, role: 'assistant', content: answer, sources, createdAt: answered },
+      ],
+    });
+    await this.prisma.client.conversation.updateMany({
+      where: { id: conversationId },
+      data: { updatedAt: answered },
+    });
+    const reply = rows.find((row) => row.role === 'assistant');
+    if (!reply) throw new Error('The answer was not stored.');
+    return reply;
+  }
+
+  async setFeedback(messageId: string, conversationId: string, feedback: number): Promise<boolean> {
+    const { count } = await this.prisma.client.conversationMessage.updateMany({
+      where: { id: messageId, conversationId, role: 'assistant' },
+      data: { feedback },
+    });
+    return count === 1;
+  }
+
+  listOwned(pipelineId: string, userId: string, take: number): Promise<ConversationWithMessages[]> {
+    return this.prisma.client.conversation.findMany({
+      where: { pipelineId, userId },
+      orderBy: { updatedAt: 'desc' },
+      take,
+      include: { messages: { orderBy: { createdAt: 'asc' } } },
+    });
+  }
+
+  findOwned(id: string, pipelineId: string, userId: string) {
+    return this.prisma.client.conversation.findFirst({
+      where: { id, pipelineId, userId },
+      include: { messages: { orderBy: { createdAt: 'asc' } } },
+    });
+  }
+
+  async removeOwned(id: string, pipelineId: string, userId: string): Promise<boolean> {
+    const { count } = await this.prisma.client.conversation.deleteMany({
+      where: { id, pipelineId, userId },
+    });
+    return count === 1;
+  }
+}

@@ -1,0 +1,152 @@
+import {
+  ACCESS_KEY_PREFIX,
+  type TAccessKey,
+  type TCreateAccessKeyRequest,
+  type TCreatedAccessKey,
+  type TPublication,
+  type TPublicationSettings,
+} from '@agentloom/contracts';
+import type { AgentAccessKey, Publication } from '@agentloom/db';
+import {
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { BuildsRepository } from '../builds/builds.repository';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { PipelinesService } from '../pipelines/pipelines.service';
+import { PreviewSessions } from '../previews/preview-sessions';
+import { PublishedRepository } from './published.repository';
+
+export const PUBLISH_NEEDS_BUILD = 'Build the agent first: only a built agent can be published.';
+export const NOT_PUBLISHED = 'This agent is not published. Publish it first.';
+export const ACCESS_KEY_NOT_FOUND = 'Access key not found.';
+
+/** SHA-256 of an access key: what is stored and looked up; the key itself never is. */
+export const hashAccessKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** The cache key of a published build's loaded agent (shared with previews' slots). */
+export const publishedAgentKey = (buildId: string) => `published:${buildId}`;
+
+/** The owner's side of publishing: publish, unpublish, share and widget settings, access keys. */
+@Injectable()
+export class PublicationsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pipelines: PipelinesService,
+    private readonly builds: BuildsRepository,
+    private readonly published: PublishedRepository,
+    private readonly sessions: PreviewSessions,
+  ) {}
+
+  async get(userId: string, pipelineId: string): Promise<TPublication> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const latest = await this.builds.latestBuiltOwned(pipeline.id, userId);
+    const publication = await this.published.findOwned(pipeline.id, userId);
+    return this.view(pipeline.id, publication, latest?.id ?? null);
+  }
+
+  /** Serves the agent's newest Built build from now on (publishing again moves to a newer one). */
+  async publish(userId: string, pipelineId: string): Promise<TPublication> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
+    if (!build) throw new UnprocessableEntityException(PUBLISH_NEEDS_BUILD);
+    const previous = await this.published.findOwned(pipeline.id, userId);
+    const publication = await this.published.upsert(pipeline.id, userId, build.id);
+    if (previous && previous.buildId !== build.id) {
+      await this.sessions.drop(publishedAgentKey(previous.buildId));
+    }
+    return this.view(pipeline.id, publication, build.id);
+  }
+
+  async unpublish(userId: string, pipelineId: string): Promise<void> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const publication = await this.published.findOwned(pipeline.id, userId);
+    if (!publication || !(await this.published.remove(pipeline.id, userId))) {
+      throw new NotFoundException(NOT_PUBLISHED);
+    }
+    await this.sessions.drop(publishedAgentKey(publication.buildId));
+  }
+
+  async updateSettings(
+    userId: string,
+    pipelineId: string,
+    settings: TPublicationSettings,
+  ): Promise<TPublication> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const changed = await this.published.updateSettings(pipeline.id, userId, {
+      shareEnabled: settings.share_enabled,
+      allowedOrigins: settings.allowed_origins && [...new Set(settings.allowed_origins)],
+    });
+    if (!changed) throw new NotFoundException(NOT_PUBLISHED);
+    return this.get(userId, pipeline.id);
+  }
+
+  async listKeys(userId: string, pipelineId: string): Promise<TAccessKey[]> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    return (await this.published.listKeys(pipeline.id, userId)).map(accessKeyView);
+  }
+
+  /** A new key: 32 random bytes after `al_`. Only its hash is kept; this answer is the one copy. */
+  async createKey(
+    userId: string,
+    pipelineId: string,
+    request: TCreateAccessKeyRequest,
+  ): Promise<TCreatedAccessKey> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const secret = `${ACCESS_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const key = await this.published.createKey({
+      pipelineId: pipeline.id,
+      userId,
+      name: request.name ?? null,
+      keyHash: hashAccessKey(secret),
+      lastFour: secret.slice(-4),
+      rateLimitPerMinute:
+        request.rate_limit_per_minute ?? this.config.PUBLISHED_KEY_RATE_PER_MINUTE,
+    });
+    return { ...accessKeyView(key), secret };
+  }
+
+  async revokeKey(userId: string, pipelineId: string, keyId: string): Promise<TAccessKey> {
+    const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    const revoked = /^[0-9a-f-]{36}$/i.test(keyId)
+      ? await this.published.revokeKey(keyId, pipeline.id, userId)
+      : null;
+    if (!revoked) throw new NotFoundException(ACCESS_KEY_NOT_FOUND);
+    return accessKeyView(revoked);
+  }
+
+  private view(
+    pipelineId: string,
+    publication: Publication | null,
+    latestBuildId: string | null,
+  ): TPublication {
+    const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
+    return {
+      published: publication !== null,
+      build_id: publication?.buildId ?? null,
+      latest_build_id: latestBuildId,
+      published_at: publication?.publishedAt.toISOString() ?? null,
+      share_enabled: publication?.shareEnabled ?? false,
+      allowed_origins: publication?.allowedOrigins ?? [],
+      api_url: url(`/agents/${pipelineId}/chat`),
+      share_url: url(`/s/${pipelineId}/`),
+      widget_script_url: url(`/w/widget.js`),
+    };
+  }
+}
+
+export function accessKeyView(key: AgentAccessKey): TAccessKey {
+  return {
+    id: key.id,
+    name: key.name,
+    key: `${ACCESS_KEY_PREFIX}…${key.lastFour}`,
+    rate_limit_per_minute: key.rateLimitPerMinute,
+    request_count: key.requestCount,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    created_at: key.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,208 @@
+import type { AgentEvent, ChatTurn } from '@agentloom/agent-runtime';
+import { ACCESS_KEY_PREFIX, isUuid, type TAnswerSource } from '@agentloom/contracts';
+import type { AgentAccessKey, ConversationChannel } from '@agentloom/db';
+import {
+  BadRequestException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  UnauthorizedException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { PreviewAgentLoader, type PreviewAgent } from '../previews/preview-agents';
+import { PreviewSessions } from '../previews/preview-sessions';
+import { ConversationsRepository } from './conversations.repository';
+import { hashAccessKey, publishedAgentKey } from './publications.service';
+import {
+  PublishedRepository,
+  type LivePublication,
+  type NamedPublication,
+} from './published.repository';
+import { RateLimiter } from './rate-limiter';
+
+export const AGENT_NOT_FOUND = 'No published agent has this id.';
+export const INVALID_ACCESS_KEY =
+  'This access key is not valid or was revoked. Send a key of this agent as "Authorization: Bearer al_…".';
+export const CONVERSATION_NOT_FOUND =
+  'This conversation does not exist for this agent. Leave conversation_id out to start a new one.';
+
+/** What a published agent says while it answers: the agent's events, framed by the conversation. */
+export type ChatEvent =
+  | AgentEvent
+  | { type: 'conversation'; conversation_id: string }
+  | { type: 'saved'; message_id: string; sources: TAnswerSource[] };
+
+export interface ChatInput {
+  message: string;
+  channel: ConversationChannel;
+  /** Continue this stored conversation (its last turns are the memory). */
+  conversationId?: string | null;
+  /** Or: the earlier turns the caller sent itself (OpenAI's API is stateless). */
+  history?: ChatTurn[];
+  accessKey?: AgentAccessKey;
+}
+
+/** Answers for published agents: who may call, the loaded agent, memory and stored turns. */
+@Injectable()
+export class PublishedAgentsService {
+  private readonly logger = new Logger(PublishedAgentsService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly published: PublishedRepository,
+    private readonly conversations: ConversationsRepository,
+    private readonly loader: PreviewAgentLoader,
+    private readonly sessions: PreviewSessions,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /**
+   * The published agent a bearer access key may call. A missing, unknown or revoked key is 401;
+   * a key of another agent, an agent that is not published or does not exist are all the same
+   * 404 (nothing says whether someone else's agent exists). Over the key's rate limit is 429.
+   */
+  async authorize(
+    authorization: string | undefined,
+    agentId: string,
+  ): Promise<{ live: LivePublication; key: AgentAccessKey }> {
+    const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+    if (!secret?.startsWith(ACCESS_KEY_PREFIX)) throw new UnauthorizedException(INVALID_ACCESS_KEY);
+    const key = await this.published.findKeyByHash(hashAccessKey(secret));
+    if (!key || key.revokedAt) throw new UnauthorizedException(INVALID_ACCESS_KEY);
+    const live = key.pipelineId === agentId ? await this.published.findLive(agentId) : null;
+    if (!live || live.userId !== key.userId) throw new NotFoundException(AGENT_NOT_FOUND);
+    await this.limiter.take(`key:${key.id}`, key.rateLimitPerMinute);
+    // Counted after the answer starts, off the question's path: a lost count is no refusal.
+    void this.published.countUse(key.id).catch((error: unknown) => {
+      this.logger.warn(`Counting a use of access key ${key.id}: ${(error as Error).message}`);
+    });
+    return { live, key };
+  }
+
+  /** The publication behind a widget or share page, or 404 (not published, or malformed id). */
+  async findLive(agentId: string): Promise<NamedPublication> {
+    const live = isUuid(agentId) ? await this.published.findNamed(agentId) : null;
+    if (!live) throw new NotFoundException(AGENT_NOT_FOUND);
+    return live;
+  }
+
+  /** The published build's agent, loaded once per process and kept while it is used. */
+  loaded(live: LivePublication): Promise<PreviewAgent> {
+    return this.sessions
+      .agent(publishedAgentKey(live.buildId), `published:${live.userId}`, async () => {
+        const agent = await this.published.agentOf(live);
+        // Unpublished or moved to another build since this question began.
+        if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
+        return this.loader.loadBuild(agent.pipeline, agent.build);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof HttpException) throw error;
+        throw new UnprocessableEntityException(
+          `The agent could not start: ${(error as Error).message}`,
+        );
+      });
+  }
+
+  /**
+   * One message answered: `conversation` first, then the agent's events, then `saved` once the
+   * question and the complete answer are stored, then `done`. A failed answer is not stored.
+   */
+  async *chat(
+    live: LivePublication,
+    input: ChatInput,
+    signal: AbortSignal,
+  ): AsyncGenerator<ChatEvent> {
+    const conversation = input.conversationId
+      ? await this.conversations.findOfAgent(input.conversationId, live.pipelineId)
+      : await this.conversations.create({
+          pipelineId: live.pipelineId,
+          userId: live.userId,
+          channel: input.channel,
+          accessKeyId: input.accessKey?.id ?? null,
+        });
+    if (!conversation) throw new NotFoundException(CONVERSATION_NOT_FOUND);
+    const agent = await this.loaded(live);
+    const history = input.conversationId
+      ? await this.memoryOf(conversation.id)
+      : (input.history ?? []).slice(-2 * this.config.PUBLISHED_MEMORY_TURNS);
+    yield { type: 'conversation', conversation_id: conversation.id };
+    let answer = '';
+    const sources: TAnswerSource[] = [];
+    for await (const event of agent.ask(input.message, signal, history)) {
+      if (event.type === 'done') continue; // said after the answer is stored
+      yield event;
+      if (event.type === 'token') answer += event.text;
+      else if (event.type === 'retrieval') {
+        sources.push(
+          ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
+        );
+      } else if (event.type === 'sql') sources.push({ sql: event.sql });
+      else if (event.type === 'error') return;
+    }
+    if (signal.aborted) return;
+    const saved = await this.conversations.addExchange(
+      conversation.id,
+      input.message,
+      answer,
+      sources,
+    );
+    yield { type: 'saved', message_id: saved.id, sources };
+    yield { type: 'done' };
+  }
+
+  /** A visitor's thumbs up or down on an answer of a conversation of this agent. */
+  async feedback(
+    agentId: string,
+    messageId: string,
+    conversationId: string,
+    rating: 'up' | 'down',
+  ): Promise<void> {
+    const found =
+      isUuid(messageId) &&
+      (await this.conversations.findOfAgent(conversationId, agentId)) !== null &&
+      (await this.conversations.setFeedback(messageId, conversationId, rating === 'up' ? 1 : -1));
+    if (!found) throw new NotFoundException('This answer was not found in this conversation.');
+  }
+
+  /** Counts a visitor's message (widget and share page): per agent and address. */
+  visitorRateLimit(agentId: string, visitor: string): Promise<void> {
+    return this.limiter.take(
+      `visitor:${agentId}:${visitor}`,
+      this.config.PUBLISHED_VISITOR_RATE_PER_MINUTE,
+    );
+  }
+
+  private async memoryOf(conversationId: string): Promise<ChatTurn[]> {
+    const turns = this.config.PUBLISHED_MEMORY_TURNS;
+    if (turns === 0) return [];
+    const messages = await this.conversations.lastMessages(conversationId, 2 * turns);
+    return messages.map((message) => ({ role: message.role, content: message.content }));
+  }
+}
+
+/** The turns an OpenAI-style `messages` list holds before its last user message. */
+export function splitOpenAiMessages(messages: { role: string; content: unknown }[]): {
+  question: string;
+  history: ChatTurn[];
+} {
+  const text = (content: unknown): string =>
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { text?: string }) => part.text ?? '').join('')
+        : '';
+  const turns = messages.filter((m) => m.role === 'user' || m.role === 'assistant');
+  const last = turns.at(-1);
+  if (!last || last.role !== 'user' || !text(last.content).trim()) {
+    throw new BadRequestException('messages must end with a user message that has text.');
+  }
+  return {
+    question: text(last.content).trim(),
+    history: turns
+      .slice(0, -1)
+      .map((m) => ({ role: m.role as ChatTurn['role'], content: text(m.content) })),
+  };
+}

@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { BuildsModule } from '../builds/builds.module';
+import { PipelinesModule } from '../pipelines/pipelines.module';
+import { PreviewsModule } from '../previews/previews.module';
+import { AgentApiController } from './agent-api.controller';
+import { ConversationsRepository } from './conversations.repository';
+import { ConversationsService } from './conversations.service';
+import { OpenAiCompatController } from './openai-compat.controller';
+import { PublicationsController } from './publications.controller';
+import { PublicationsService } from './publications.service';
+import { PublishedAgentsService } from './published-agents.service';
+import { PublishedRepository } from './published.repository';
+import { RateLimiter } from './rate-limiter';
+import { WidgetController } from './widget.controller';
+
+/**
+ * Published agents (issue 20): a built agent served permanently from the platform through its
+ * API, an OpenAI-compatible endpoint, a share page and a chat widget, with the preview's runtime.
+ */
+@Module({
+  imports: [PipelinesModule, BuildsModule, PreviewsModule],
+  controllers: [
+    PublicationsController,
+    AgentApiController,
+    OpenAiCompatController,
+    WidgetController,
+  ],
+  providers: [
+    PublishedRepository,
+    ConversationsRepository,
+    PublicationsService,
+    PublishedAgentsService,
+    ConversationsService,
+    RateLimiter,
+  ],
+})
+export class PublishedModule {}

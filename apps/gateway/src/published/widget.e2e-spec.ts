@@ -1,0 +1,145 @@
+import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { csvChunks, markBuilt } from '../testing/built-agents';
+import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import { configureRagAgent } from '../testing/wizard-flows';
+
+const HEADER = ['region', 'product', 'units'];
+const ROWS = [
+  ['Porto', 'Lantern kits', '1204'],
+  ['Lisbon', 'Quokka umbrellas', '7342'],
+];
+const ALLOWED = 'https://shop.example.com';
+
+describe('share page and widget of a published agent', () => {
+  let llm: LlmTestServer;
+  let t: TestApp;
+  let alice: TestUser;
+  let fixtures: string;
+  let id: string;
+
+  beforeAll(async () => {
+    llm = await startLlmTestServer();
+    fixtures = mkdtempSync(path.join(tmpdir(), 'widget-'));
+    const csvPath = path.join(fixtures, 'sales.csv');
+    writeFileSync(csvPath, [HEADER, ...ROWS].map((row) => row.join(',')).join('\n') + '\n');
+    t = await createTestApp({
+      OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
+      PUBLISHED_VISITOR_RATE_PER_MINUTE: '3',
+    });
+    alice = await signUpAndLogIn(t.http, 'alice');
+    id = await configureRagAgent(t, alice, csvPath);
+    await markBuilt(
+      t.prisma,
+      t.config.DATA_DIR,
+      { id, userId: alice.id, type: 'rag' },
+      csvChunks('sales.csv', HEADER, ROWS),
+    );
+    await t.http.put(`/agents/${id}/publication`).set(alice.auth).expect(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+    await rm(fixtures, { recursive: true, force: true });
+  });
+
+  const send = (message: string, via: 'share' | 'widget', conversationId?: string) =>
+    t.http
+      .post(`/w/${id}/messages`)
+      .send({ message, via, conversation_id: conversationId })
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => (text += part));
+        res.on('end', () => done(null, text));
+      });
+
+  it('keeps the share page and the widget off until the owner turns them on', async () => {
+    await t.http.get(`/s/${id}/`).expect(404).expect('Content-Type', /html/);
+    await t.http.get(`/w/${id}/chat`).expect(404);
+    await t.http.get(`/w/${id}/config`).set('Origin', ALLOWED).expect(404);
+    const refused = await send('Which product sold in Porto?', 'share').expect(404);
+    expect(JSON.parse(refused.body as string).detail).toMatch(/No published agent/);
+  });
+
+  it('serves the share page when on, and nobody may frame it', async () => {
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ share_enabled: true })
+      .expect(200);
+    const page = await t.http.get(`/s/${id}/`).expect(200);
+    expect(page.text).toContain('<script src="/w/_assets/published-chat.js"');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const answer = await send('Which product sold in Porto?', 'share').expect(200);
+    expect(answer.body).toContain('Lantern kits');
+    expect(answer.body).not.toContain('sk-proj');
+    const stored = await t.prisma.conversation.findFirstOrThrow({
+      where: { pipelineId: id, channel: 'share' },
+    });
+    expect(stored.userId).toBe(alice.id);
+  });
+
+  it('lets only the allowed sites embed the widget', async () => {
+    const bad = await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: ['https://shop.example.com/path'] })
+      .expect(400);
+    expect(bad.body.detail).toMatch(/origin such as/);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED] })
+      .expect(200);
+
+    const allowed = await t.http.get(`/w/${id}/config`).set('Origin', ALLOWED).expect(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe(ALLOWED);
+    const other = await t.http
+      .get(`/w/${id}/config`)
+      .set('Origin', 'https://evil.example.net')
+      .expect(403);
+    expect(other.body.detail).toMatch(/may not embed/);
+
+    const frame = await t.http.get(`/w/${id}/chat`).expect(200);
+    expect(frame.headers['content-security-policy']).toContain(`frame-ancestors ${ALLOWED}`);
+    expect(frame.headers['x-frame-options']).toBeUndefined();
+    await t.http
+      .get('/w/widget.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
+  });
+
+  it('takes visitor feedback on an answer and limits each visitor', async () => {
+    await t.redis.client.del(...(await t.redis.client.keys('agentloom:published-rate:visitor:*')));
+    const answer = await send('Which product sold in Lisbon?', 'widget').expect(200);
+    const events = (answer.body as string)
+      .split('\n\n')
+      .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
+      .filter((line): line is string => Boolean(line))
+      .map((line) => JSON.parse(line.slice(5)) as Record<string, string>);
+    const conversationId = events.find((e) => e.type === 'conversation')?.conversation_id ?? '';
+    const messageId = events.find((e) => e.type === 'saved')?.message_id ?? '';
+    await t.http
+      .post(`/w/${id}/messages/${messageId}/feedback`)
+      .send({ conversation_id: '00000000-0000-4000-8000-000000000000', rating: 'down' })
+      .expect(404);
+    await t.http
+      .post(`/w/${id}/messages/${messageId}/feedback`)
+      .send({ conversation_id: conversationId, rating: 'down' })
+      .expect(200);
+    const list = await t.http.get(`/agents/${id}/conversations`).set(alice.auth).expect(200);
+    expect(list.body).toContainEqual(
+      expect.objectContaining({ id: conversationId, channel: 'widget', thumbs_down: 1 }),
+    );
+
+    await send('Again?', 'widget', conversationId).expect(200);
+    await send('And again?', 'widget', conversationId).expect(200);
+    const limited = await send('Once more?', 'widget', conversationId).expect(429);
+    expect(JSON.parse(limited.body as string).detail).toMatch(/3 a minute/);
+  });
+});

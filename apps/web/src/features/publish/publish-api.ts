@@ -1,0 +1,106 @@
+import type {
+  TAccessKey,
+  TConversationSummary,
+  TCreateAccessKeyRequest,
+  TCreatedAccessKey,
+  TPublication,
+  TPublicationSettings,
+} from '@agentloom/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, apiRaw } from '../../lib/api';
+
+/** React Query hooks for a published agent: publication, access keys, conversations. */
+const keys = {
+  publication: (id: string) => ['agents', id, 'publication'] as const,
+  accessKeys: (id: string) => ['agents', id, 'keys'] as const,
+  conversations: (id: string) => ['agents', id, 'conversations'] as const,
+};
+const base = (id: string) => `/agents/${encodeURIComponent(id)}`;
+
+export function usePublication(agentId: string) {
+  return useQuery({
+    queryKey: keys.publication(agentId),
+    queryFn: ({ signal }) => api<TPublication>(`${base(agentId)}/publication`, { signal }),
+  });
+}
+
+/** Publish (or move to the newest build), unpublish, or change the share and widget settings. */
+export function usePublicationChange(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: 'publish' | 'unpublish' | TPublicationSettings) =>
+      change === 'publish'
+        ? api<TPublication>(`${base(agentId)}/publication`, { method: 'PUT' })
+        : change === 'unpublish'
+          ? api(`${base(agentId)}/publication`, { method: 'DELETE' })
+          : api<TPublication>(`${base(agentId)}/publication`, { method: 'PATCH', json: change }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.publication(agentId) });
+    },
+  });
+}
+
+export function useAccessKeys(agentId: string) {
+  return useQuery({
+    queryKey: keys.accessKeys(agentId),
+    queryFn: ({ signal }) => api<TAccessKey[]>(`${base(agentId)}/keys`, { signal }),
+  });
+}
+
+export function useCreateAccessKey(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TCreateAccessKeyRequest) =>
+      api<TCreatedAccessKey>(`${base(agentId)}/keys`, { json: request }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.accessKeys(agentId) });
+    },
+  });
+}
+
+export function useRevokeAccessKey(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) =>
+      api<TAccessKey>(`${base(agentId)}/keys/${encodeURIComponent(keyId)}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.accessKeys(agentId) });
+    },
+  });
+}
+
+export function useConversations(agentId: string) {
+  return useQuery({
+    queryKey: keys.conversations(agentId),
+    queryFn: ({ signal }) =>
+      api<TConversationSummary[]>(`${base(agentId)}/conversations`, { signal }),
+  });
+}
+
+export function useDeleteConversation(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (conversationId: string) =>
+      api(`${base(agentId)}/conversations/${encodeURIComponent(conversationId)}`, {
+        method: 'DELETE',
+      }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.conversations(agentId) });
+    },
+  });
+}
+
+/** Saves every conversation of the agent as a JSON or CSV file. */
+export async function exportConversations(agentId: string, format: 'json' | 'csv') {
+  const response = await apiRaw(`${base(agentId)}/conversations/export`, {
+    query: { format },
+  });
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `conversations-${agentId}.${format}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,158 @@
+import type { TPublication } from '@agentloom/contracts';
+import { Globe, Rocket } from 'lucide-react';
+import { useState } from 'react';
+import { Alert, Badge, Button, Card, Spinner, TextArea } from '../../components/ui';
+import { errorDetail } from '../../lib/api';
+import { notify } from '../../lib/notify';
+import { AccessKeysSection } from './access-keys-section';
+import { ConversationsSection } from './conversations-section';
+import { usePublication, usePublicationChange } from './publish-api';
+
+/**
+ * Everything about one agent's permanent endpoint: publish or unpublish it, its API and access
+ * keys, the share page and the chat widget, and the conversations people had with it.
+ */
+export function PublishPanel({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const publication = usePublication(agentId);
+  const change = usePublicationChange(agentId);
+
+  if (publication.isPending) return <Spinner size="sm" label="Loading publishing…" />;
+  if (publication.isError) {
+    return (
+      <Alert>{errorDetail(publication.error) ?? 'Could not load the publishing settings.'}</Alert>
+    );
+  }
+  const state = publication.data;
+  const newer = state.published && state.latest_build_id !== state.build_id;
+
+  function run(action: 'publish' | 'unpublish', done: string) {
+    change.mutate(action, {
+      onSuccess: () => notify.success(done),
+      onError: (error) =>
+        notify.error('Publishing failed', errorDetail(error) ?? 'Please try again.'),
+    });
+  }
+
+  return (
+    <Card as="section" aria-label={`Publishing of ${agentName}`} className="space-y-4 p-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <Badge tone={state.published ? 'green' : 'grey'}>
+          {state.published ? 'Published' : 'Not published'}
+        </Badge>
+        {state.published ? (
+          <>
+            {newer && (
+              <Button size="sm" onClick={() => run('publish', 'The newest build is now published')}>
+                <Rocket aria-hidden="true" className="h-4 w-4" />
+                Publish newest build
+              </Button>
+            )}
+            <Button
+              size="sm"
+              variant="outline"
+              loading={change.isPending && change.variables === 'unpublish'}
+              onClick={() => run('unpublish', 'Agent unpublished')}
+            >
+              Unpublish
+            </Button>
+          </>
+        ) : (
+          <Button
+            size="sm"
+            loading={change.isPending && change.variables === 'publish'}
+            onClick={() => run('publish', 'Agent published')}
+          >
+            <Rocket aria-hidden="true" className="h-4 w-4" />
+            Publish
+          </Button>
+        )}
+      </div>
+      {state.published ? (
+        <>
+          <ApiSection state={state} agentId={agentId} />
+          <AccessKeysSection agentId={agentId} />
+          <ShareSection state={state} agentId={agentId} />
+          <ConversationsSection agentId={agentId} />
+        </>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Publishing serves this agent&apos;s latest build from Agentloom until you unpublish it: an
+          API, an OpenAI-compatible endpoint, and if you want a share page and a chat widget.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function ApiSection({ state, agentId }: { state: TPublication; agentId: string }) {
+  const v1 = state.api_url.replace(/\/agents\/[^/]+\/chat$/, '/v1');
+  return (
+    <div className="space-y-1 text-sm">
+      <h4 className="font-semibold text-slate-900 dark:text-white">API</h4>
+      <p className="text-slate-700 dark:text-slate-300">
+        POST <code className="break-all">{state.api_url}</code> with an access key as the bearer
+        token. OpenAI clients: base URL <code className="break-all">{v1}</code>, model{' '}
+        <code className="break-all">{agentId}</code>.
+      </p>
+    </div>
+  );
+}
+
+function ShareSection({ state, agentId }: { state: TPublication; agentId: string }) {
+  const change = usePublicationChange(agentId);
+  const [origins, setOrigins] = useState(state.allowed_origins.join('\n'));
+  const save = (settings: { share_enabled?: boolean; allowed_origins?: string[] }) =>
+    change.mutate(settings, {
+      onSuccess: () => notify.success('Saved'),
+      onError: (error) => notify.error('Could not save', errorDetail(error) ?? 'Please try again.'),
+    });
+  const snippet = `<script src="${state.widget_script_url}" data-agent="${agentId}" async></script>`;
+  return (
+    <div className="space-y-3 text-sm">
+      <h4 className="font-semibold text-slate-900 dark:text-white">Share page and widget</h4>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={state.share_enabled}
+          onChange={(event) => save({ share_enabled: event.target.checked })}
+        />
+        Public share page
+      </label>
+      {state.share_enabled && (
+        <p>
+          <Globe aria-hidden="true" className="mr-1 inline h-4 w-4" />
+          <a
+            className="break-all text-indigo-700 underline dark:text-indigo-300"
+            href={state.share_url}
+            target="_blank"
+            rel="noreferrer"
+          >
+            {state.share_url}
+          </a>
+        </p>
+      )}
+      <TextArea
+        label="Sites that may embed the chat widget"
+        hint="One origin per line, such as https://www.example.com. Leave empty to turn the widget off."
+        rows={3}
+        value={origins}
+        onChange={(event) => setOrigins(event.target.value)}
+      />
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => save({ allowed_origins: origins.split(/[\s,]+/).filter(Boolean) })}
+      >
+        Save sites
+      </Button>
+      {state.allowed_origins.length > 0 && (
+        <div>
+          <p className="text-slate-700 dark:text-slate-300">Add this to those sites&apos; pages:</p>
+          <code className="block rounded bg-slate-100 p-2 break-all dark:bg-slate-800">
+            {snippet}
+          </code>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { PREVIEW_QUESTION_MAX_LENGTH } from './previews';
+import { zText } from './text';
+
+/** Access keys of published agents start with this, so a leaked one is recognisable. */
+export const ACCESS_KEY_PREFIX = 'al_';
+
+/** GET/PUT/PATCH /agents/{id}/publication: whether and how the agent is served. */
+export const ZPublication = z.object({
+  published: z.boolean(),
+  /** The build the platform serves; null when not published. */
+  build_id: z.uuid().nullable(),
+  /** The newest Built build: when it differs from build_id, publishing again serves it. */
+  latest_build_id: z.uuid().nullable(),
+  published_at: z.iso.datetime().nullable(),
+  share_enabled: z.boolean(),
+  allowed_origins: z.array(zText()),
+  /** Where to call the agent and to share or embed it (built from PUBLIC_URL). */
+  api_url: z.url(),
+  share_url: z.url(),
+  widget_script_url: z.url(),
+});
+export type TPublication = z.infer<typeof ZPublication>;
+
+/** An origin as browsers send it: scheme, host and port, nothing else. */
+const zOrigin = zText()
+  .trim()
+  .transform((value) => value.replace(/\/+$/, ''))
+  .refine((value) => /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(value), {
+    error: 'Each site must be an origin such as https://www.example.com (no path).',
+  })
+  .transform((value) => value.toLowerCase());
+
+/** PATCH /agents/{id}/publication: the share page and the sites that may embed the widget. */
+export const ZPublicationSettings = z
+  .object({
+    share_enabled: z.boolean().optional(),
+    allowed_origins: z.array(zOrigin).max(20, { error: 'At most 20 sites may embed an agent.' }),
+  })
+  .partial();
+export type TPublicationSettings = z.infer<typeof ZPublicationSettings>;
+
+export const ZAccessKey = z.object({
+  id: z.uuid(),
+  name: zText().nullable(),
+  /** Masked: `al_…` and the last four characters. */
+  key: zText(),
+  rate_limit_per_minute: z.number().int(),
+  request_count: z.number().int(),
+  last_used_at: z.iso.datetime().nullable(),
+  revoked_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type TAccessKey = z.infer<typeof ZAccessKey>;
+
+/** POST /agents/{id}/keys answers the key itself, this once. */
+export const ZCreatedAccessKey = ZAccessKey.extend({ secret: zText() });
+export type TCreatedAccessKey = z.infer<typeof ZCreatedAccessKey>;
+
+export const ZCreateAccessKeyRequest = z.object({
+  name: zText()
+    .trim()
+    .max(100, { error: 'Name must be at most 100 characters.' })
+    .transform((value) => (value === '' ? null : value))
+    .nullish(),
+  rate_limit_per_minute: z
+    .number()
+    .int()
+    .min(1, { error: 'The rate limit must be at least 1 request a minute.' })
+    .max(10_000, { error: 'The rate limit can be at most 10000 requests a minute.' })
+    .optional(),
+});
+export type TCreateAccessKeyRequest = z.infer<typeof ZCreateAccessKeyRequest>;
+
+const zMessage = zText()
+  .trim()
+  .min(1, { error: 'Type a message first.' })
+  .max(PREVIEW_QUESTION_MAX_LENGTH, {
+    error: `A message can be at most ${PREVIEW_QUESTION_MAX_LENGTH} characters.`,
+  });
+
+/** POST /agents/{id}/chat (and the widget's chat): one message, in a conversation or a new one. */
+export const ZAgentChatRequest = z.object({
+  message: zMessage,
+  conversation_id: z.uuid({ error: 'conversation_id must be an id this agent gave.' }).nullish(),
+  /** true: server-sent events as the answer is written; false (default): one JSON answer. */
+  stream: z.boolean().optional(),
+});
+export type TAgentChatRequest = z.infer<typeof ZAgentChatRequest>;
+
+/** Where an answer came from: retrieved passages (RAG) or the SQL that ran (SQL). */
+export const ZAnswerSource = z.object({
+  citation: zText().optional(),
+  snippet: zText().optional(),
+  score: z.number().optional(),
+  sql: zText().optional(),
+});
+export type TAnswerSource = z.infer<typeof ZAnswerSource>;
+
+/** The non-streaming answer of POST /agents/{id}/chat. */
+export const ZAgentChatAnswer = z.object({
+  conversation_id: z.uuid(),
+  message_id: z.uuid(),
+  answer: zText(),
+  sources: z.array(ZAnswerSource),
+});
+export type TAgentChatAnswer = z.infer<typeof ZAgentChatAnswer>;
+
+export const ZMessageFeedback = z.object({
+  conversation_id: z.uuid({ error: 'conversation_id is required.' }),
+  rating: z.enum(['up', 'down'], { error: 'rating must be up or down.' }),
+});
+export type TMessageFeedback = z.infer<typeof ZMessageFeedback>;
+
+export const ZConversationMessage = z.object({
+  id: z.uuid(),
+  role: z.enum(['user', 'assistant']),
+  content: zText(),
+  sources: z.array(ZAnswerSource),
+  feedback: z.enum(['up', 'down']).nullable(),
+  created_at: z.iso.datetime(),
+});
+export type TConversationMessage = z.infer<typeof ZConversationMessage>;
+
+export const ZConversationSummary = z.object({
+  id: z.uuid(),
+  channel: z.enum(['api', 'widget', 'share']),
+  messages: z.number().int(),
+  thumbs_up: z.number().int(),
+  thumbs_down: z.number().int(),
+  /** The first question, as a title. */
+  title: zText(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type TConversationSummary = z.infer<typeof ZConversationSummary>;
+
+export const ZConversation = ZConversationSummary.extend({
+  turns: z.array(ZConversationMessage),
+});
+export type TConversation = z.infer<typeof ZConversation>;
+
+/** POST /v1/chat/completions: the part of OpenAI's request a published agent reads. */
+export const ZChatCompletionRequest = z.object({
+  model: zText({ error: 'model must be the id of a published agent.' }),
+  messages: z
+    .array(
+      z.object({
+        role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+        content: z.union([
+          zText(),
+          z.array(z.object({ type: z.string(), text: zText().optional() })),
+          z.null(),
+        ]),
+      }),
+    )
+    .min(1, { error: 'messages must hold at least one user message.' }),
+  stream: z.boolean().nullish(),
+});
+export type TChatCompletionRequest = z.infer<typeof ZChatCompletionRequest>;

@@ -1,0 +1,196 @@
+// npm run bench:published — published agents under load (issue #20): the runtime's overhead per
+// question (total minus the provider's time) p50/p95 with 50 conversations at once, and the
+// memory each loaded published agent holds in the gateway.
+//
+// Like bench:preview: the built gateway and builder-worker as real processes on their own
+// database (agentloom_bench_published), the agent runtime's local OpenAI-compatible server in this
+// process (its time per request is recorded, so the provider's share can be subtracted), and RAG
+// agents over a 1 MB CSV configured through the wizard's API and built by the real worker. Then:
+//   memory       BENCH_AGENTS (3) agents published; the gateway's RSS before any was loaded and
+//                after each one's first question (which loads it: chunks read, embedded, indexed);
+//   sequential   BENCH_QUESTIONS (200) questions one at a time through POST /agents/{id}/chat
+//                (streamed), each a new conversation — the same load bench:preview measures;
+//   concurrent   BENCH_CONVERSATIONS (50) conversations at once, BENCH_TURNS (4) questions each,
+//                every question after the first continuing its conversation (memory: the earlier
+//                turns are read from Postgres and sent to the model).
+// Prints the figures; never fails on a figure.
+import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { signedInUser, startGateway } from './bench-gateway.mjs';
+import { buildRagAgent, ms, percentile, salesCsv, startWorker } from './bench-rag-agent.mjs';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 3);
+const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
+const TURNS = Number(process.env.BENCH_TURNS ?? 4);
+const databaseUrl =
+  process.env.BENCH_PUBLISHED_DATABASE_URL ??
+  'postgresql://postgres@127.0.0.1:5432/agentloom_bench_published';
+const dataDir = mkdtempSync(path.join(tmpdir(), 'agentloom-bench-published-'));
+const masterKey = randomBytes(32).toString('base64');
+const prefix = `agentloom-bench-published-${process.pid}`;
+
+/** Resident memory of a process, in MB (Linux). */
+const rssMb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/**
+ * The provider's time for one question: the requests whose question is this one — the embedding
+ * of the question, and the chat call whose last message asks it (earlier turns in a later call's
+ * history do not count).
+ */
+function providerMs(llm, marker) {
+  return llm.requests
+    .filter((request) => {
+      const body = request.body ?? {};
+      if (typeof body.input === 'string' || Array.isArray(body.input)) {
+        return JSON.stringify(body.input).includes(marker);
+      }
+      const last = body.messages?.at(-1);
+      return last ? JSON.stringify(last.content).includes(marker) : false;
+    })
+    .reduce((sum, request) => sum + request.ms, 0);
+}
+
+/** One question through the API, streamed to its end; its total time and overhead. */
+async function ask(gateway, llm, agent, order, conversationId) {
+  const marker = `ORD-${order}?`;
+  const t0 = performance.now();
+  const response = await fetch(`${gateway.base}/agents/${agent.id}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.key}` },
+    body: JSON.stringify({
+      message: `What was shipped on order ${marker}`,
+      conversation_id: conversationId,
+      stream: true,
+    }),
+  });
+  const body = await response.text();
+  const total = performance.now() - t0;
+  if (!response.ok || !body.includes('event: done')) {
+    // Counted, not thrown: under load a refusal (429/503) is itself a figure to report.
+    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
+  }
+  const conversation = /"conversation_id":"([^"]+)"/.exec(body)?.[1];
+  return { total, overhead: total - providerMs(llm, marker), conversation };
+}
+
+function summary(label, all) {
+  const results = all.filter((r) => !r.failed);
+  const failures = all.filter((r) => r.failed).map((r) => r.failed);
+  if (failures.length > 0) {
+    const kinds = [...new Set(failures)].map(
+      (f) => `${failures.filter((x) => x === f).length}× ${f}`,
+    );
+    console.log(
+      `  ${label.padEnd(22)} ${failures.length} of ${all.length} failed: ${kinds.join('; ')}`,
+    );
+  }
+  if (results.length === 0) return;
+  const totals = results.map((r) => r.total).sort((a, b) => a - b);
+  const overheads = results.map((r) => r.overhead).sort((a, b) => a - b);
+  console.log(
+    `  ${label.padEnd(22)} total p50 ${ms(percentile(totals, 0.5))}  p95 ${ms(percentile(totals, 0.95))}` +
+      ` · overhead p50 ${ms(percentile(overheads, 0.5))}  p95 ${ms(percentile(overheads, 0.95))}`,
+  );
+}
+
+async function main() {
+  const llm = await startLlmTestServer();
+  process.env.BENCH_DATABASE_URL = databaseUrl;
+  const gateway = await startGateway({
+    port: Number(process.env.BENCH_PORT ?? 18310),
+    dataDir,
+    env: {
+      VAULT_MASTER_KEY: masterKey,
+      QUEUE_PREFIX: prefix,
+      OPENAI_BASE_URL: llm.baseUrls.openai,
+      PUBLISHED_MEMORY_TURNS: '6',
+    },
+  });
+  const worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
+  try {
+    const token = await signedInUser(gateway);
+    const csv = salesCsv();
+    const agents = [];
+    for (let n = 0; n < AGENTS; n += 1) {
+      const id = await buildRagAgent(gateway, token, `Published benchmark ${n + 1}`, csv);
+      await gateway.call('PUT', `/agents/${id}/publication`, undefined, token);
+      const key = await gateway.call(
+        'POST',
+        `/agents/${id}/keys`,
+        { name: 'bench', rate_limit_per_minute: 10_000 },
+        token,
+      );
+      agents.push({ id, key: key.secret });
+    }
+
+    const before = rssMb(gateway.pid);
+    const loads = [];
+    let last = before;
+    for (const agent of agents) {
+      const t0 = performance.now();
+      await ask(gateway, llm, agent, 1);
+      loads.push(performance.now() - t0);
+      const now = rssMb(gateway.pid);
+      agent.mb = now - last;
+      last = now;
+    }
+
+    console.log(`  (agents built and loaded; ${QUESTIONS} questions one at a time…)`);
+    const sequential = [];
+    for (let q = 0; q < QUESTIONS; q += 1) {
+      sequential.push(await ask(gateway, llm, agents[0], 1 + ((q * 7919) % csv.rows)));
+    }
+
+    console.log(`  (${CONVERSATIONS} conversations at once…)`);
+    const concurrent = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONVERSATIONS }, async (_, c) => {
+        let conversation;
+        for (let turn = 0; turn < TURNS; turn += 1) {
+          const order = 1 + (((c * TURNS + turn) * 104729) % csv.rows);
+          const result = await ask(gateway, llm, agents[c % agents.length], order, conversation);
+          conversation = result.conversation ?? conversation;
+          concurrent.push(result);
+        }
+      }),
+    );
+    const wall = performance.now() - started;
+
+    console.log('\nbench:published — published RAG agents over a 1 MB CSV, POST /agents/{id}/chat');
+    console.log(
+      `  source                 ${csv.rows} rows, ${(csv.text.length / 1024).toFixed(0)} KB`,
+    );
+    console.log(
+      `  first question (load)  ${loads.map((value) => ms(value)).join(', ')} (chunks read, embedded, indexed)`,
+    );
+    console.log(
+      `  gateway memory         ${before.toFixed(0)} MB before any agent; per loaded agent ` +
+        `${agents.map((agent) => `${agent.mb.toFixed(1)} MB`).join(', ')} (RSS growth)`,
+    );
+    summary(`sequential (${QUESTIONS})`, sequential);
+    summary(`${CONVERSATIONS} at once (${concurrent.length})`, concurrent);
+    console.log(
+      `  throughput             ${((concurrent.length / wall) * 1000).toFixed(1)} questions/s with ${CONVERSATIONS} conversations, ${TURNS} turns each`,
+    );
+    console.log(`  gateway memory after   ${rssMb(gateway.pid).toFixed(0)} MB`);
+  } finally {
+    worker.kill('SIGTERM');
+    gateway.stop();
+    await llm.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

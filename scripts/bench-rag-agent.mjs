@@ -1,0 +1,96 @@
+// Shared by bench:preview and bench:published: a ~1 MB sales CSV, the real builder-worker as a
+// process, and a RAG agent over the CSV configured through the wizard's HTTP API and built by
+// that worker, exactly as a user's would be.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CSV_BYTES = 1024 * 1024;
+const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Coimbra', 'Aveiro', 'Evora', 'Leiria'];
+const PRODUCTS = ['lantern', 'umbrella', 'kettle', 'compass', 'notebook', 'teapot', 'scarf'];
+
+/** ~1 MB of sales rows; every row names its own order number, so questions have one answer. */
+export function salesCsv() {
+  const lines = ['order,city,product,units,note'];
+  let bytes = lines[0].length + 1;
+  for (let order = 1; bytes < CSV_BYTES; order += 1) {
+    const line = [
+      `ORD-${order}`,
+      CITIES[order % CITIES.length],
+      PRODUCTS[order % PRODUCTS.length],
+      (order * 37) % 500,
+      `shipped in week ${order % 52} by courier ${order % 9}`,
+    ].join(',');
+    lines.push(line);
+    bytes += line.length + 1;
+  }
+  return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
+}
+
+/** The built builder-worker on the bench's database, queue prefix and data folder. */
+export function startWorker({ databaseUrl, prefix, dataDir, masterKey }) {
+  const child = spawn(process.execPath, [path.join(root, 'apps/builder-worker/dist/main.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      VAULT_MASTER_KEY: masterKey,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.on('exit', () => child.kill('SIGTERM'));
+  return child;
+}
+
+/** A RAG agent over `csv` (OpenAI embeddings and chat), configured and built; its id. */
+export async function buildRagAgent(gateway, token, name, csv) {
+  const form = (url, body) => gateway.call('POST', url, body, token, 'form');
+  const { session_id: id } = await gateway.call(
+    'POST',
+    '/pipelines',
+    { name, agent_type: 'rag' },
+    token,
+  );
+  await form('/rag/api/source', { session_id: id, source_type: 'csv' });
+  const upload = new FormData();
+  upload.set('session_id', id);
+  upload.set('file', new Blob([csv.text], { type: 'text/csv' }), 'sales.csv');
+  await gateway.call('POST', '/rag/api/source/upload', upload, token, 'multipart');
+  await form('/rag/api/embeddings/model', {
+    session_id: id,
+    model_name: 'text-embedding-ada-002',
+  });
+  await form('/rag/api/vectordb', { session_id: id, vector_db: 'chromadb' });
+  await form('/rag/api/vectordb/credentials/local', {
+    session_id: id,
+    vector_db: 'chromadb',
+    url: 'http://chroma:8000',
+  });
+  await form('/rag/api/llm/provider', { session_id: id, provider: 'openai' });
+  await form('/rag/api/llm/credentials', {
+    session_id: id,
+    api_key: `sk-bench-${randomBytes(12).toString('hex')}`,
+    model_name: 'gpt-4o-mini',
+  });
+  await form('/rag/api/system-prompt', { session_id: id, prompt: 'Answer from the sales rows.' });
+  await form('/rag/api/ui', { session_id: id, ui: 'gradio' });
+  await form('/rag/api/build/agent', { session_id: id });
+  for (let i = 0; ; i += 1) {
+    const build = await gateway.call('GET', `/builds/${id}`, undefined, token);
+    if (build.status === 'Built') break;
+    if (build.status === 'Failed') throw new Error(`the build failed: ${build.error}`);
+    if (i > 1200) throw new Error('the build did not finish in 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return id;
+}
+
+export const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+export const ms = (value) => `${value.toFixed(1)} ms`;
