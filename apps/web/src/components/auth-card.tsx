@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
-import { Card } from './ui';
+import { ArrowLeft } from 'lucide-react';
+import type { ChangeEventHandler, ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClasses, Card, TextField } from './ui';
 
 /** The centred card the login, signup and password screens share. */
 export function AuthCard({
@@ -37,3 +39,51 @@ export function AuthCard({
 
 export const inlineLinkClasses =
   'font-medium text-indigo-700 underline-offset-4 hover:underline rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-indigo-300';
+
+/** "Already have an account? Log in" and the way back home, under the login and signup forms. */
+export function AuthSwitchFooter({
+  question,
+  to,
+  label,
+}: {
+  question: string;
+  to: string;
+  label: string;
+}) {
+  return (
+    <>
+      <p>
+        {question}{' '}
+        <Link to={to} className={inlineLinkClasses}>
+          {label}
+        </Link>
+      </p>
+      <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+        Back to Home
+      </Link>
+    </>
+  );
+}
+
+/** The e-mail field of the login, signup and forgot-password forms. */
+export function EmailField({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: ChangeEventHandler<HTMLInputElement>;
+}) {
+  return (
+    <TextField
+      label="Email"
+      type="email"
+      name="email"
+      autoComplete="email"
+      required
+      value={value}
+      onChange={onChange}
+      placeholder="you@example.com"
+    />
+  );
+}

@@ -1,5 +1,6 @@
 import { BookOpen, Layers, Rocket, type LucideIcon } from 'lucide-react';
 import { Card, PageContainer, PageHeader } from '../components/ui';
+import { IconHeading } from '../components/icon-heading';
 
 type DocCard = { title: string; icon: LucideIcon; intro: string; items: string[] };
 
@@ -51,13 +52,7 @@ export function DocsPage() {
       <div className="grid gap-6 lg:grid-cols-3">
         {DOCS.map((doc) => (
           <Card as="article" key={doc.title} className="flex flex-col">
-            <span className="grid h-12 w-12 place-items-center rounded-xl bg-indigo-100 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-              <doc.icon aria-hidden="true" className="h-6 w-6" />
-            </span>
-            <h2 className="mt-4 text-xl font-semibold text-slate-900 dark:text-white">
-              {doc.title}
-            </h2>
-            <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{doc.intro}</p>
+            <IconHeading icon={doc.icon} title={doc.title} text={doc.intro} />
             <ol className="mt-4 list-decimal space-y-2 pl-5 text-sm text-slate-700 marker:text-indigo-700 dark:text-slate-200 dark:marker:text-indigo-300">
               {doc.items.map((item) => (
                 <li key={item}>{item}</li>

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useStartPath } from '../auth/start-path';
 import { FEATURES } from '../components/landing/content';
 import { buttonClasses, Card, PageContainer, PageHeader } from '../components/ui';
+import { IconHeading } from '../components/icon-heading';
 
 /** SPEC §1: six feature cards. */
 export function FeaturesPage() {
@@ -17,13 +18,7 @@ export function FeaturesPage() {
         {FEATURES.map((feature) => (
           <li key={feature.title}>
             <Card as="article" className="flex h-full flex-col">
-              <span className="grid h-12 w-12 place-items-center rounded-xl bg-indigo-100 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-                <feature.icon aria-hidden="true" className="h-6 w-6" />
-              </span>
-              <h2 className="mt-4 text-xl font-semibold text-slate-900 dark:text-white">
-                {feature.title}
-              </h2>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{feature.summary}</p>
+              <IconHeading icon={feature.icon} title={feature.title} text={feature.summary} />
               <ul className="mt-4 space-y-2 text-sm text-slate-700 dark:text-slate-200">
                 {feature.details.map((detail) => (
                   <li key={detail} className="flex gap-2">

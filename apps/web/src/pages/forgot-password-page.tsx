@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, MailCheck, RotateCw } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { AuthCard, inlineLinkClasses } from '../components/auth-card';
-import { Button, buttonClasses, TextField } from '../components/ui';
+import { AuthCard, EmailField, inlineLinkClasses } from '../components/auth-card';
+import { Button, buttonClasses } from '../components/ui';
 import { api, errorDetail } from '../lib/api';
 import { notify } from '../lib/notify';
 
@@ -63,16 +63,7 @@ export function ForgotPasswordPage() {
       }
     >
       <form className="space-y-4" onSubmit={submit}>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          placeholder="you@example.com"
-        />
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <Button type="submit" className="w-full" loading={send.isPending}>
           Send Reset Link
         </Button>

@@ -1,9 +1,8 @@
-import { ArrowLeft } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard, inlineLinkClasses } from '../components/auth-card';
-import { Button, buttonClasses, TextField } from '../components/ui';
+import { AuthCard, AuthSwitchFooter, EmailField, inlineLinkClasses } from '../components/auth-card';
+import { Button, TextField } from '../components/ui';
 
 /** SPEC §2 Login: email and password; success goes to /dashboard. */
 export function LoginPage() {
@@ -23,32 +22,10 @@ export function LoginPage() {
     <AuthCard
       title="Welcome back"
       description="Log in to build, preview and download your AI agents."
-      footer={
-        <>
-          <p>
-            Don&apos;t have an account?{' '}
-            <Link to="/signup" className={inlineLinkClasses}>
-              Sign up
-            </Link>
-          </p>
-          <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
-            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-            Back to Home
-          </Link>
-        </>
-      }
+      footer={<AuthSwitchFooter question="Don't have an account?" to="/signup" label="Sign up" />}
     >
       <form className="space-y-4" onSubmit={(event) => void submit(event)}>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          placeholder="you@example.com"
-        />
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <div className="space-y-1.5">
           <TextField
             label="Password"

@@ -1,9 +1,8 @@
-import { ArrowLeft } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard, inlineLinkClasses } from '../components/auth-card';
-import { Alert, Button, buttonClasses, TextField } from '../components/ui';
+import { AuthCard, AuthSwitchFooter, EmailField } from '../components/auth-card';
+import { Alert, Button, TextField } from '../components/ui';
 import { notify } from '../lib/notify';
 
 /** SPEC §5: shown (and nothing submitted) when the two passwords differ. */
@@ -41,7 +40,7 @@ export function SignupPage() {
     <AuthCard
       title="Create your account"
       description="Start building AI agents in minutes, no code required."
-      footer={<SignupFooter />}
+      footer={<AuthSwitchFooter question="Already have an account?" to="/login" label="Log in" />}
     >
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate={false}>
         <TextField
@@ -53,16 +52,7 @@ export function SignupPage() {
           onChange={set('username')}
           placeholder="ada_lovelace"
         />
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={form.email}
-          onChange={set('email')}
-          placeholder="you@example.com"
-        />
+        <EmailField value={form.email} onChange={set('email')} />
         <TextField
           label="Password"
           type="password"
@@ -90,22 +80,5 @@ export function SignupPage() {
         </Button>
       </form>
     </AuthCard>
-  );
-}
-
-function SignupFooter() {
-  return (
-    <>
-      <p>
-        Already have an account?{' '}
-        <Link to="/login" className={inlineLinkClasses}>
-          Log in
-        </Link>
-      </p>
-      <Link to="/" className={buttonClasses('ghost', 'sm', 'mt-2')}>
-        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-        Back to Home
-      </Link>
-    </>
   );
 }

@@ -8,6 +8,7 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClasses, PageContainer, PageHeader } from '../../components/ui';
+import { IconHeading } from '../../components/icon-heading';
 
 type AgentKind = { title: string; to: string; icon: LucideIcon; text: string; points: string[] };
 
@@ -58,13 +59,12 @@ export function CreateAgentPage() {
               to={kind.to}
               className="group flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-300 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 dark:focus-visible:ring-offset-slate-950"
             >
-              <span className="grid h-12 w-12 place-items-center rounded-xl bg-indigo-100 text-indigo-700 group-hover:bg-indigo-600 group-hover:text-white dark:bg-indigo-950 dark:text-indigo-300">
-                <kind.icon aria-hidden="true" className="h-6 w-6" />
-              </span>
-              <h2 className="mt-4 text-xl font-semibold text-slate-900 dark:text-white">
-                {kind.title}
-              </h2>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{kind.text}</p>
+              <IconHeading
+                icon={kind.icon}
+                title={kind.title}
+                text={kind.text}
+                tileClassName="group-hover:bg-indigo-600 group-hover:text-white"
+              />
               <ul className="mt-4 space-y-1 text-sm text-slate-700 dark:text-slate-200">
                 {kind.points.map((point) => (
                   <li key={point}>• {point}</li>
