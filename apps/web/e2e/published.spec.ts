@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GATEWAY_URL } from '../playwright.config';
+import { GATEWAY_URL, WEB_URL } from '../playwright.config';
 import {
   configureRagAgentThroughApi,
   signInThroughApi,
@@ -47,8 +47,9 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await panel.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(panel.getByText('Published', { exact: true })).toBeVisible();
 
-  // The share page is off until its owner turns it on.
-  const shareUrl = `${GATEWAY_URL}/s/${agentId}/`;
+  // The share page is off until its owner turns it on. Its link is on the public origin (the web
+  // app's, PUBLIC_URL), whose web server forwards it to the gateway.
+  const shareUrl = `${WEB_URL}/s/${agentId}/`;
   expect((await request.get(shareUrl)).status()).toBe(404);
   await panel.getByLabel('Public share page').click();
   await expect(panel.getByRole('link', { name: shareUrl })).toBeVisible();
@@ -67,7 +68,7 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await share.close();
 
   // The widget: one allowed site, one other site with the same snippet.
-  const snippet = `<!doctype html><html><body><h1>A shop</h1><script src="${GATEWAY_URL}/w/widget.js" data-agent="${agentId}" async></script></body></html>`;
+  const snippet = `<!doctype html><html><body><h1>A shop</h1><script src="${WEB_URL}/w/widget.js" data-agent="${agentId}" async></script></body></html>`;
   const allowed = await startSite(() => snippet);
   const other = await startSite(() => snippet);
   try {
@@ -101,7 +102,7 @@ test('a published agent: share page when on (404 when off) and a widget only all
       message.text().includes('frame-ancestors'),
     );
     await stranger.setContent(
-      `<iframe title="direct" src="${GATEWAY_URL}/w/${agentId}/chat"></iframe>`,
+      `<iframe title="direct" src="${WEB_URL}/w/${agentId}/chat"></iframe>`,
     );
     await framed;
     await stranger.close();
