@@ -90,80 +90,100 @@ export function ImageAgentPage() {
       />
 
       {screen.mode === 'ready' ? (
-        <Card as="section" aria-labelledby={READY_TITLE_ID} className="text-center">
-          <Rocket
-            aria-hidden="true"
-            className="mx-auto h-10 w-10 text-green-700 dark:text-green-400"
-          />
-          <h2
-            id={READY_TITLE_ID}
-            tabIndex={-1}
-            className="mt-3 text-xl font-semibold text-slate-900 focus:outline-none dark:text-white"
-          >
-            Image Agent Ready!
-          </h2>
-          <p className="mt-1 text-sm break-all text-slate-700 dark:text-slate-300">
-            Running at {screen.url}
-          </p>
-          <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-            <Button size="lg" onClick={() => setScreen({ mode: 'preview', url: screen.url })}>
-              <Eye aria-hidden="true" className="h-4 w-4" />
-              Preview Agent
-            </Button>
-            <OpenInNewTab url={screen.url} />
-            <Link to="/dashboard" className={buttonClasses('ghost', 'lg')}>
-              Back to Dashboard
-            </Link>
-          </div>
-        </Card>
+        <ReadyCard
+          url={screen.url}
+          onPreview={() => setScreen({ mode: 'preview', url: screen.url })}
+        />
       ) : (
-        <Card as="section" aria-label="Launch" className="text-center">
-          <p className="text-sm text-slate-700 dark:text-slate-300">
-            The generator runs as its own app. Launch it, then preview it here or open it in a new
-            tab.
-          </p>
-          <Button
-            size="lg"
-            className="mt-5"
-            loading={launch.isPending}
-            onClick={() => launch.mutate()}
-          >
-            {!launch.isPending && <Rocket aria-hidden="true" className="h-4 w-4" />}
-            {launch.isPending ? 'Launching...' : 'Launch Image Generator'}
-          </Button>
-          {error && <Alert className="mt-5 text-left">{error}</Alert>}
-        </Card>
+        <LaunchCard launching={launch.isPending} error={error} onLaunch={() => launch.mutate()} />
       )}
 
-      <section aria-labelledby="image-how-to" className="mt-10">
-        <h2 id="image-how-to" className="text-lg font-semibold text-slate-900 dark:text-white">
-          How it works
-        </h2>
-        <ol className="mt-4 grid gap-4 sm:grid-cols-3">
-          {HOW_TO.map((item, index) => (
-            <li
-              key={item.title}
-              className="rounded-xl border border-slate-200 p-4 dark:border-slate-800"
-            >
-              <div className="flex items-center gap-2">
-                <span
-                  aria-hidden="true"
-                  className="flex h-7 w-7 items-center justify-center rounded-full bg-indigo-100 text-sm font-bold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
-                >
-                  {index + 1}
-                </span>
-                <item.icon
-                  aria-hidden="true"
-                  className="h-5 w-5 text-indigo-700 dark:text-indigo-300"
-                />
-              </div>
-              <h3 className="mt-3 font-semibold text-slate-900 dark:text-white">{item.title}</h3>
-              <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{item.text}</p>
-            </li>
-          ))}
-        </ol>
-      </section>
+      <HowItWorks />
     </PageContainer>
+  );
+}
+
+/** The launched app's address and what to do with it: preview here, open it, or leave. */
+function ReadyCard({ url, onPreview }: { url: string; onPreview: () => void }) {
+  return (
+    <Card as="section" aria-labelledby={READY_TITLE_ID} className="text-center">
+      <Rocket aria-hidden="true" className="mx-auto h-10 w-10 text-green-700 dark:text-green-400" />
+      <h2
+        id={READY_TITLE_ID}
+        tabIndex={-1}
+        className="mt-3 text-xl font-semibold text-slate-900 focus:outline-none dark:text-white"
+      >
+        Image Agent Ready!
+      </h2>
+      <p className="mt-1 text-sm break-all text-slate-700 dark:text-slate-300">Running at {url}</p>
+      <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+        <Button size="lg" onClick={onPreview}>
+          <Eye aria-hidden="true" className="h-4 w-4" />
+          Preview Agent
+        </Button>
+        <OpenInNewTab url={url} />
+        <Link to="/dashboard" className={buttonClasses('ghost', 'lg')}>
+          Back to Dashboard
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+function LaunchCard({
+  launching,
+  error,
+  onLaunch,
+}: {
+  launching: boolean;
+  error: string | null;
+  onLaunch: () => void;
+}) {
+  return (
+    <Card as="section" aria-label="Launch" className="text-center">
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        The generator runs as its own app. Launch it, then preview it here or open it in a new tab.
+      </p>
+      <Button size="lg" className="mt-5" loading={launching} onClick={onLaunch}>
+        {!launching && <Rocket aria-hidden="true" className="h-4 w-4" />}
+        {launching ? 'Launching...' : 'Launch Image Generator'}
+      </Button>
+      {error && <Alert className="mt-5 text-left">{error}</Alert>}
+    </Card>
+  );
+}
+
+/** SPEC §4's three steps of using the generator, below either state. */
+function HowItWorks() {
+  return (
+    <section aria-labelledby="image-how-to" className="mt-10">
+      <h2 id="image-how-to" className="text-lg font-semibold text-slate-900 dark:text-white">
+        How it works
+      </h2>
+      <ol className="mt-4 grid gap-4 sm:grid-cols-3">
+        {HOW_TO.map((item, index) => (
+          <li
+            key={item.title}
+            className="rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+          >
+            <div className="flex items-center gap-2">
+              <span
+                aria-hidden="true"
+                className="flex h-7 w-7 items-center justify-center rounded-full bg-indigo-100 text-sm font-bold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+              >
+                {index + 1}
+              </span>
+              <item.icon
+                aria-hidden="true"
+                className="h-5 w-5 text-indigo-700 dark:text-indigo-300"
+              />
+            </div>
+            <h3 className="mt-3 font-semibold text-slate-900 dark:text-white">{item.title}</h3>
+            <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{item.text}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

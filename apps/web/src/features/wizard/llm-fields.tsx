@@ -4,6 +4,7 @@ import {
   LLM_PROVIDER_LABELS,
   LLM_PROVIDERS,
   maskApiKey,
+  type TApiKey,
   type TKeyCheckResult,
   type TLlmProvider,
 } from '@agentloom/contracts';
@@ -83,6 +84,49 @@ const VERDICT_TONES: Record<KeyVerdict['tone'], string> = {
 };
 
 /**
+ * The provider's keys in the user's vault, where the key comes from (a saved one by default when
+ * there is any), the saved key picked, and the key the form would send.
+ */
+function useKeyChoice(value: LlmValue) {
+  // The dashboard's own query: a key added or deleted there is offered (or gone) here at once.
+  const vault = useApiKeys();
+  const provider = value.provider;
+  const savedKeys = provider ? (vault.data ?? []).filter((key) => key.provider === provider) : [];
+  const source = value.keySource ?? (savedKeys.length > 0 ? 'vault' : 'typed');
+  const apiKeyId = value.apiKeyId || savedKeys[0]?.id || '';
+  const key = () =>
+    chosenKey(
+      value,
+      savedKeys.map((saved) => saved.id),
+    );
+  return { savedKeys, source, apiKeyId, key };
+}
+
+/** The line under the key before it is checked: where the key comes from and what happens. */
+function keyHint(fromVault: boolean, keptKey: string | null): string {
+  if (fromVault) return 'Keys from your API key vault; the key itself never leaves the server.';
+  if (keptKey) return `Saved key ${keptKey}. Leave empty to keep it.`;
+  return 'We check the key with the provider before saving it.';
+}
+
+type LlmFieldsProps = {
+  value: LlmValue;
+  /** The typed key the server holds, masked: left blank, the field keeps it. */
+  keptKey: string | null;
+  verdict: KeyVerdict | null;
+  /** What the provider listed for the last key it accepted. */
+  liveModels: readonly string[] | undefined;
+  checking: boolean;
+  /** The model the agent uses now, pickable even if retired. */
+  currentModel: string;
+  onChange: (value: LlmValue) => void;
+  onProviderChange: (provider: TLlmProvider | '') => void;
+  onCheck: (key: LlmKey | null) => void;
+  busy: boolean;
+  onSubmit: (key: LlmKey | null) => void;
+};
+
+/**
  * Provider, key and model. The key is typed (masked) or picked from the user's vault keys for
  * that provider; "Check key" asks the provider at once, and the verdict stays beside the field.
  */
@@ -98,35 +142,10 @@ export function LlmFields({
   onCheck,
   busy,
   onSubmit,
-}: {
-  value: LlmValue;
-  /** The typed key the server holds, masked: left blank, the field keeps it. */
-  keptKey: string | null;
-  verdict: KeyVerdict | null;
-  /** What the provider listed for the last key it accepted. */
-  liveModels: readonly string[] | undefined;
-  checking: boolean;
-  /** The model the agent uses now, pickable even if retired. */
-  currentModel: string;
-  onChange: (value: LlmValue) => void;
-  onProviderChange: (provider: TLlmProvider | '') => void;
-  onCheck: (key: LlmKey | null) => void;
-  busy: boolean;
-  onSubmit: (key: LlmKey | null) => void;
-}) {
-  // The dashboard's own query: a key added or deleted there is offered (or gone) here at once.
-  const vault = useApiKeys();
-  const radioName = useId();
+}: LlmFieldsProps) {
   const verdictId = useId();
   const provider = value.provider;
-  const savedKeys = provider ? (vault.data ?? []).filter((key) => key.provider === provider) : [];
-  const source = value.keySource ?? (savedKeys.length > 0 ? 'vault' : 'typed');
-  const apiKeyId = value.apiKeyId || savedKeys[0]?.id || '';
-  const key = () =>
-    chosenKey(
-      value,
-      savedKeys.map((saved) => saved.id),
-    );
+  const { savedKeys, source, apiKeyId, key } = useKeyChoice(value);
 
   return (
     <StepForm onSubmit={() => onSubmit(key())}>
@@ -142,68 +161,21 @@ export function LlmFields({
       />
 
       {provider && savedKeys.length > 0 && (
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
-            API Key Source
-          </legend>
-          <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-            {(
-              [
-                ['vault', 'Use a saved key'],
-                ['typed', 'Enter a new key'],
-              ] as const
-            ).map(([option, text]) => (
-              <label
-                key={option}
-                className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200"
-              >
-                <input
-                  type="radio"
-                  name={radioName}
-                  value={option}
-                  checked={source === option}
-                  onChange={() => onChange({ ...value, keySource: option })}
-                  className="h-4 w-4 accent-indigo-600 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
-                />
-                {text}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <KeySourceChoice
+          source={source}
+          onPick={(option) => onChange({ ...value, keySource: option })}
+        />
       )}
 
       <div className="flex items-end gap-2">
-        {provider && source === 'vault' && savedKeys.length > 0 ? (
-          <Select
-            label="Saved Key"
-            wrapperClassName="min-w-0 flex-1"
-            value={apiKeyId}
-            options={savedKeys.map((saved) => ({
-              value: saved.id,
-              label: `${saved.name ?? LLM_PROVIDER_LABELS[saved.provider]} · ${maskApiKey(saved.key)}`,
-            }))}
-            onChange={(event) => onChange({ ...value, apiKeyId: event.target.value })}
-            aria-describedby={verdict ? verdictId : undefined}
-          />
-        ) : (
-          <TextField
-            type="password"
-            label="API Key"
-            wrapperClassName="min-w-0 flex-1"
-            placeholder={
-              provider
-                ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${API_KEY_PLACEHOLDERS[provider]})`
-                : 'Select a provider first'
-            }
-            value={value.apiKey}
-            disabled={!provider}
-            onChange={(event) => onChange({ ...value, apiKey: event.target.value })}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={verdict?.tone === 'error' || undefined}
-            aria-describedby={verdict ? verdictId : undefined}
-          />
-        )}
+        <KeyInput
+          value={value}
+          savedKeys={source === 'vault' ? savedKeys : []}
+          apiKeyId={apiKeyId}
+          verdict={verdict}
+          verdictId={verdictId}
+          onChange={onChange}
+        />
         <Button
           type="button"
           variant="secondary"
@@ -214,23 +186,11 @@ export function LlmFields({
           Check key
         </Button>
       </div>
-      {verdict ? (
-        <p
-          id={verdictId}
-          role={verdict.tone === 'ok' ? 'status' : 'alert'}
-          className={clsx('-mt-3 text-sm', VERDICT_TONES[verdict.tone])}
-        >
-          {verdict.text}
-        </p>
-      ) : (
-        <p className="-mt-3 text-xs text-slate-600 dark:text-slate-400">
-          {source === 'vault' && savedKeys.length > 0
-            ? 'Keys from your API key vault; the key itself never leaves the server.'
-            : keptKey
-              ? `Saved key ${keptKey}. Leave empty to keep it.`
-              : 'We check the key with the provider before saving it.'}
-        </p>
-      )}
+      <KeyNote
+        verdict={verdict}
+        verdictId={verdictId}
+        hint={keyHint(source === 'vault' && savedKeys.length > 0, keptKey)}
+      />
 
       <Select
         label="Model"
@@ -243,4 +203,122 @@ export function LlmFields({
       <SubmitButton busy={busy || checking} label="Connect & Continue" busyLabel="Connecting…" />
     </StepForm>
   );
+}
+
+/** Only offered when the vault holds keys for the provider: use one of them or type a new one. */
+function KeySourceChoice({
+  source,
+  onPick,
+}: {
+  source: 'vault' | 'typed';
+  onPick: (source: 'vault' | 'typed') => void;
+}) {
+  const radioName = useId();
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        API Key Source
+      </legend>
+      <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+        {(
+          [
+            ['vault', 'Use a saved key'],
+            ['typed', 'Enter a new key'],
+          ] as const
+        ).map(([option, text]) => (
+          <label
+            key={option}
+            className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200"
+          >
+            <input
+              type="radio"
+              name={radioName}
+              value={option}
+              checked={source === option}
+              onChange={() => onPick(option)}
+              className="h-4 w-4 accent-indigo-600 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+            />
+            {text}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The saved-key picker when `savedKeys` has any, else the masked field for a typed key. */
+function KeyInput({
+  value,
+  savedKeys,
+  apiKeyId,
+  verdict,
+  verdictId,
+  onChange,
+}: {
+  value: LlmValue;
+  savedKeys: readonly TApiKey[];
+  apiKeyId: string;
+  verdict: KeyVerdict | null;
+  verdictId: string;
+  onChange: (value: LlmValue) => void;
+}) {
+  const provider = value.provider;
+  if (provider && savedKeys.length > 0) {
+    return (
+      <Select
+        label="Saved Key"
+        wrapperClassName="min-w-0 flex-1"
+        value={apiKeyId}
+        options={savedKeys.map((saved) => ({
+          value: saved.id,
+          label: `${saved.name ?? LLM_PROVIDER_LABELS[saved.provider]} · ${maskApiKey(saved.key)}`,
+        }))}
+        onChange={(event) => onChange({ ...value, apiKeyId: event.target.value })}
+        aria-describedby={verdict ? verdictId : undefined}
+      />
+    );
+  }
+  return (
+    <TextField
+      type="password"
+      label="API Key"
+      wrapperClassName="min-w-0 flex-1"
+      placeholder={
+        provider
+          ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${API_KEY_PLACEHOLDERS[provider]})`
+          : 'Select a provider first'
+      }
+      value={value.apiKey}
+      disabled={!provider}
+      onChange={(event) => onChange({ ...value, apiKey: event.target.value })}
+      autoComplete="off"
+      spellCheck={false}
+      aria-invalid={verdict?.tone === 'error' || undefined}
+      aria-describedby={verdict ? verdictId : undefined}
+    />
+  );
+}
+
+/** The provider's verdict on the key once checked; before that, where the key comes from. */
+function KeyNote({
+  verdict,
+  verdictId,
+  hint,
+}: {
+  verdict: KeyVerdict | null;
+  verdictId: string;
+  hint: string;
+}) {
+  if (verdict) {
+    return (
+      <p
+        id={verdictId}
+        role={verdict.tone === 'ok' ? 'status' : 'alert'}
+        className={clsx('-mt-3 text-sm', VERDICT_TONES[verdict.tone])}
+      >
+        {verdict.text}
+      </p>
+    );
+  }
+  return <p className="-mt-3 text-xs text-slate-600 dark:text-slate-400">{hint}</p>;
 }

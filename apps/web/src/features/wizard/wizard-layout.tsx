@@ -31,23 +31,7 @@ export function WizardLayout({
   const total = labels.length;
   const percent = stepPercent(step, total);
   const label = labels[step - 1] ?? '';
-  const heading = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
-
-  // A new step replaces the card's content; keyboard and screen-reader users continue from its
-  // heading instead of from a button that no longer exists.
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    heading.current?.focus({ preventScroll: true });
-    // The new step starts at the top: badge, progress bar, then the step's own heading.
-    if (window.scrollY > 0) {
-      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      window.scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
-    }
-  }, [step]);
+  const heading = useStepFocus(step);
 
   function goBack() {
     // React Router numbers its history entries; on the first one "back" would leave the app.
@@ -72,57 +56,8 @@ export function WizardLayout({
       </h1>
       <p className="mt-1 text-sm text-slate-600 sm:text-base dark:text-slate-300">{description}</p>
 
-      <div
-        role="progressbar"
-        aria-label="Wizard progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`Step ${step} of ${total}: ${label}`}
-        className="mt-5 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-      >
-        <div
-          className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400"
-          style={{ width: `${percent}%` }}
-        />
-      </div>
-
-      <ol aria-label="Steps" className="mt-4 hidden flex-wrap gap-x-4 gap-y-2 text-xs sm:flex">
-        {labels.map((name, index) => {
-          const position = index + 1;
-          const state = position < step ? 'done' : position === step ? 'current' : 'todo';
-          return (
-            <li
-              key={name}
-              aria-current={state === 'current' ? 'step' : undefined}
-              className={clsx(
-                'flex items-center gap-1.5',
-                state === 'current'
-                  ? 'font-semibold text-indigo-700 dark:text-indigo-300'
-                  : state === 'done'
-                    ? 'text-slate-700 dark:text-slate-300'
-                    : 'text-slate-500 dark:text-slate-400',
-              )}
-            >
-              <span
-                aria-hidden="true"
-                className={clsx(
-                  'flex h-5 w-5 items-center justify-center rounded-full text-[0.65rem] font-bold',
-                  state === 'done'
-                    ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
-                    : state === 'current'
-                      ? 'border-2 border-indigo-600 dark:border-indigo-300'
-                      : 'border border-slate-400 dark:border-slate-600',
-                )}
-              >
-                {state === 'done' ? <Check className="h-3 w-3" /> : position}
-              </span>
-              {name}
-              {state === 'done' && <span className="sr-only"> (done)</span>}
-            </li>
-          );
-        })}
-      </ol>
+      <WizardProgress percent={percent} text={`Step ${step} of ${total}: ${label}`} />
+      <StepList labels={labels} step={step} />
 
       <Card as="section" className="mt-6 p-5 sm:p-8">
         <h2
@@ -143,6 +78,90 @@ export function WizardLayout({
         </Button>
       </div>
     </PageContainer>
+  );
+}
+
+/**
+ * A new step replaces the card's content; keyboard and screen-reader users continue from its
+ * heading (the returned ref) instead of from a button that no longer exists.
+ */
+function useStepFocus(step: number) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    heading.current?.focus({ preventScroll: true });
+    // The new step starts at the top: badge, progress bar, then the step's own heading.
+    if (window.scrollY > 0) {
+      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      window.scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
+    }
+  }, [step]);
+  return heading;
+}
+
+function WizardProgress({ percent, text }: { percent: number; text: string }) {
+  return (
+    <div
+      role="progressbar"
+      aria-label="Wizard progress"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={text}
+      className="mt-5 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+    >
+      <div
+        className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400"
+        style={{ width: `${percent}%` }}
+      />
+    </div>
+  );
+}
+
+/** Every step with its state: done (ticked), current, or still to do. */
+function StepList({ labels, step }: { labels: readonly string[]; step: number }) {
+  return (
+    <ol aria-label="Steps" className="mt-4 hidden flex-wrap gap-x-4 gap-y-2 text-xs sm:flex">
+      {labels.map((name, index) => {
+        const position = index + 1;
+        const state = position < step ? 'done' : position === step ? 'current' : 'todo';
+        return (
+          <li
+            key={name}
+            aria-current={state === 'current' ? 'step' : undefined}
+            className={clsx(
+              'flex items-center gap-1.5',
+              state === 'current'
+                ? 'font-semibold text-indigo-700 dark:text-indigo-300'
+                : state === 'done'
+                  ? 'text-slate-700 dark:text-slate-300'
+                  : 'text-slate-500 dark:text-slate-400',
+            )}
+          >
+            <span
+              aria-hidden="true"
+              className={clsx(
+                'flex h-5 w-5 items-center justify-center rounded-full text-[0.65rem] font-bold',
+                state === 'done'
+                  ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
+                  : state === 'current'
+                    ? 'border-2 border-indigo-600 dark:border-indigo-300'
+                    : 'border border-slate-400 dark:border-slate-600',
+              )}
+            >
+              {state === 'done' ? <Check className="h-3 w-3" /> : position}
+            </span>
+            {name}
+            {state === 'done' && <span className="sr-only"> (done)</span>}
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 

@@ -53,32 +53,13 @@ export function WizardShell({
     if (sessionId) localStorage.setItem(STORAGE_KEYS.sessionId, sessionId);
   }, [sessionId]);
 
-  const save = useCallback(
-    async (call: WizardCall, failure: string): Promise<boolean> => {
-      try {
-        await mutateAsync(call);
-        return true;
-      } catch (error) {
-        notify.error(failure, errorDetail(error));
-        return false;
-      }
-    },
-    [mutateAsync],
-  );
+  const save = useSaveStep(mutateAsync);
 
   const agent = pipeline.data;
   // Another type's id in this wizard is as unknown as an id that does not exist.
   const mismatch = agent !== undefined && agent.agent_type !== type;
   if (sessionId && (pipeline.isError || mismatch)) {
-    return (
-      <PageContainer size="md" className="space-y-4 py-10">
-        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{title}</h1>
-        <Alert>{errorDetail(pipeline.error) ?? 'This agent could not be loaded.'}</Alert>
-        <Link to="/dashboard?view=agents" className={buttonClasses('outline')}>
-          Back to My Agents
-        </Link>
-      </PageContainer>
-    );
+    return <AgentLoadFailure title={title} error={pipeline.error} />;
   }
   if (sessionId && !agent) {
     return (
@@ -118,5 +99,34 @@ export function WizardShell({
         }}
       />
     </WizardLayout>
+  );
+}
+
+/** A step's save: true when it went through, else false after SPEC §8's toast with `failure`. */
+function useSaveStep(mutateAsync: (call: WizardCall) => Promise<unknown>) {
+  return useCallback(
+    async (call: WizardCall, failure: string): Promise<boolean> => {
+      try {
+        await mutateAsync(call);
+        return true;
+      } catch (error) {
+        notify.error(failure, errorDetail(error));
+        return false;
+      }
+    },
+    [mutateAsync],
+  );
+}
+
+/** An agent that could not be loaded (or is of another type): say so and lead back. */
+function AgentLoadFailure({ title, error }: { title: string; error: unknown }) {
+  return (
+    <PageContainer size="md" className="space-y-4 py-10">
+      <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{title}</h1>
+      <Alert>{errorDetail(error) ?? 'This agent could not be loaded.'}</Alert>
+      <Link to="/dashboard?view=agents" className={buttonClasses('outline')}>
+        Back to My Agents
+      </Link>
+    </PageContainer>
   );
 }

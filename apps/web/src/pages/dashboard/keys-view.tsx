@@ -1,25 +1,16 @@
-import {
-  LLM_PROVIDER_LABELS,
-  LLM_PROVIDERS,
-  type TApiKey,
-  type TLlmProvider,
-} from '@agentloom/contracts';
+import { LLM_PROVIDER_LABELS, type TApiKey, type TLlmProvider } from '@agentloom/contracts';
 import { useMutation, useMutationState } from '@tanstack/react-query';
 import { Check, Copy, Eye, EyeOff, KeyRound, Plus, Trash2, X } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Alert, Badge, Button, Card, Select, Spinner, TextField } from '../../components/ui';
+import { Alert, Badge, Button, Card, Spinner } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
-import { fetchApiKeySecret, useApiKeys, useCreateApiKey, useDeleteApiKey } from './dashboard-api';
+import { fetchApiKeySecret, useApiKeys, useDeleteApiKey } from './dashboard-api';
 import { VaultKeyCheck } from './vault-key-check';
-
-const PROVIDER_OPTIONS = LLM_PROVIDERS.map((value) => ({
-  value,
-  label: LLM_PROVIDER_LABELS[value],
-}));
+import { AddKeyForm } from './add-key-form';
 
 function providerLabel(provider: string): string {
   return LLM_PROVIDER_LABELS[provider as TLlmProvider] ?? provider;
@@ -41,18 +32,15 @@ function usePendingIds(mutationKey: readonly string[]): ReadonlySet<string> {
   return new Set(ids);
 }
 
-/** SPEC §2 Keys view: list, add form, per-key reveal/mask, copy, delete. */
-export function KeysView({ onBack }: { onBack: () => void }) {
-  const keys = useApiKeys();
-  const remove = useDeleteApiKey();
-  const [formOpen, setFormOpen] = useState(false);
-  /** Focus returns to the Add/Close toggle when the add form closes under it. */
-  const addToggle = useRef<HTMLButtonElement>(null);
+/**
+ * The plain keys this visit fetched (only held while the view is open), which are revealed, and
+ * the reveal/copy actions that fetch them once.
+ */
+function useKeySecrets() {
   /** Plain keys fetched this visit, by id; only held while the view is open. */
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [revealed, setRevealed] = useState<Record<string, boolean>>({});
   const [copiedId, setCopiedId] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<TApiKey | null>(null);
 
   useEffect(() => {
     if (!copiedId) return;
@@ -94,6 +82,30 @@ export function KeysView({ onBack }: { onBack: () => void }) {
   const revealing = usePendingIds(REVEAL_MUTATION);
   const copying = usePendingIds(COPY_MUTATION);
 
+  return {
+    secrets,
+    revealed,
+    copiedId,
+    revealing,
+    copying,
+    toggleReveal,
+    copy: (id: string) => copy.mutate(id),
+    forget: (id: string) => setSecrets(({ [id]: _gone, ...rest }) => rest),
+  };
+}
+
+type KeySecrets = ReturnType<typeof useKeySecrets>;
+
+/** SPEC §2 Keys view: list, add form, per-key reveal/mask, copy, delete. */
+export function KeysView({ onBack }: { onBack: () => void }) {
+  const keys = useApiKeys();
+  const remove = useDeleteApiKey();
+  const [formOpen, setFormOpen] = useState(false);
+  /** Focus returns to the Add/Close toggle when the add form closes under it. */
+  const addToggle = useRef<HTMLButtonElement>(null);
+  const [toDelete, setToDelete] = useState<TApiKey | null>(null);
+  const secrets = useKeySecrets();
+
   function closeForm() {
     setFormOpen(false);
     // The form's Save or Cancel button goes away with it; the toggle stays.
@@ -106,7 +118,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
     remove.mutate(id, {
       onSuccess: () => {
         notify.success('API key removed');
-        setSecrets(({ [id]: _gone, ...rest }) => rest);
+        secrets.forget(id);
         setToDelete(null);
       },
       onError: () => notify.error('Failed to delete key'),
@@ -154,105 +166,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         </Alert>
       )}
 
-      {keys.isPending ? (
-        <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
-          <Spinner size="lg" label="Loading API keys…" />
-        </div>
-      ) : keys.data === undefined ? null : keys.data.length === 0 ? (
-        <Card className="flex flex-col items-center gap-3 py-12 text-center">
-          <KeyRound aria-hidden="true" className="h-12 w-12 text-slate-400 dark:text-slate-500" />
-          <p className="text-lg font-semibold text-slate-900 dark:text-white">No API keys yet</p>
-          <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
-            Add a key for OpenAI, Claude, Groq, Gemini or Deepseek; your agents use it to call the
-            model. Keys are encrypted and shown masked.
-          </p>
-        </Card>
-      ) : (
-        <ul className="space-y-3" aria-label="Stored API keys">
-          {keys.data.map((key) => {
-            const shown = revealed[key.id] && secrets[key.id] !== undefined;
-            const secret = secrets[key.id];
-            const label = key.name
-              ? `${key.name} (${providerLabel(key.provider)})`
-              : providerLabel(key.provider);
-            return (
-              <li key={key.id}>
-                <Card
-                  className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
-                  aria-label={`${label} key`}
-                >
-                  <div className="min-w-0 space-y-1">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Badge tone="indigo">{providerLabel(key.provider)}</Badge>
-                      {key.name && (
-                        <span className="font-medium text-slate-900 dark:text-white">
-                          {key.name}
-                        </span>
-                      )}
-                    </div>
-                    <code
-                      className="block font-mono text-sm break-all text-slate-800 dark:text-slate-200"
-                      data-testid="api-key-value"
-                    >
-                      {shown
-                        ? secret
-                        : secret !== undefined
-                          ? maskApiKey(secret)
-                          : displayServerMask(key.key)}
-                    </code>
-                    <p className="text-xs text-slate-600 dark:text-slate-400">
-                      Added {formatKeyDate(key.created_at)}
-                    </p>
-                    <VaultKeyCheck apiKey={key} />
-                  </div>
-                  <div className="flex shrink-0 gap-1">
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
-                      title={shown ? 'Hide key' : 'Reveal key'}
-                      onClick={() => toggleReveal(key.id)}
-                      loading={revealing.has(key.id)}
-                    >
-                      {shown ? (
-                        <EyeOff aria-hidden="true" className="h-4 w-4" />
-                      ) : (
-                        <Eye aria-hidden="true" className="h-4 w-4" />
-                      )}
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Copy ${label} key`}
-                      title="Copy key"
-                      onClick={() => copy.mutate(key.id)}
-                      loading={copying.has(key.id)}
-                    >
-                      {copiedId === key.id ? (
-                        <Check
-                          aria-hidden="true"
-                          className="h-4 w-4 text-green-700 dark:text-green-400"
-                        />
-                      ) : (
-                        <Copy aria-hidden="true" className="h-4 w-4" />
-                      )}
-                    </Button>
-                    <Button
-                      variant="dangerGhost"
-                      size="sm"
-                      aria-label={`Delete ${label} key`}
-                      title="Delete key"
-                      onClick={() => setToDelete(key)}
-                    >
-                      <Trash2 aria-hidden="true" className="h-4 w-4" />
-                    </Button>
-                  </div>
-                </Card>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <KeyList pending={keys.isPending} list={keys.data} secrets={secrets} onDelete={setToDelete} />
 
       <ConfirmDialog
         open={toDelete !== null}
@@ -267,70 +181,126 @@ export function KeysView({ onBack }: { onBack: () => void }) {
   );
 }
 
-function AddKeyForm({ onDone }: { onDone: () => void }) {
-  const create = useCreateApiKey();
-  const [provider, setProvider] = useState('');
-  const [name, setName] = useState('');
-  const [key, setKey] = useState('');
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!provider || !key.trim()) {
-      notify.error('Missing Info', 'Please fill out all fields');
-      return;
-    }
-    create.mutate(
-      { provider: provider as TLlmProvider, key: key.trim(), name: name.trim() || null },
-      {
-        onSuccess: () => {
-          notify.success('API key added');
-          onDone();
-        },
-        onError: (error) => notify.error('Could not store API key', errorDetail(error)),
-      },
+/** The stored keys with their loading and empty states; nothing while a failed load shows. */
+function KeyList({
+  pending,
+  list,
+  secrets,
+  onDelete,
+}: {
+  pending: boolean;
+  list: TApiKey[] | undefined;
+  secrets: KeySecrets;
+  onDelete: (key: TApiKey) => void;
+}) {
+  if (pending) {
+    return (
+      <div className="grid min-h-48 place-items-center text-indigo-600 dark:text-indigo-400">
+        <Spinner size="lg" label="Loading API keys…" />
+      </div>
     );
   }
-
+  if (list === undefined) return null;
+  if (list.length === 0) {
+    return (
+      <Card className="flex flex-col items-center gap-3 py-12 text-center">
+        <KeyRound aria-hidden="true" className="h-12 w-12 text-slate-400 dark:text-slate-500" />
+        <p className="text-lg font-semibold text-slate-900 dark:text-white">No API keys yet</p>
+        <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
+          Add a key for OpenAI, Claude, Groq, Gemini or Deepseek; your agents use it to call the
+          model. Keys are encrypted and shown masked.
+        </p>
+      </Card>
+    );
+  }
   return (
-    <Card as="section" id="add-key-form" aria-labelledby="add-key-title" className="mb-6">
-      <h3 id="add-key-title" className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">
-        Add a new API key
-      </h3>
-      {/* noValidate: the SPEC's own 'Missing Info' message explains what is missing. */}
-      <form className="grid gap-4 md:grid-cols-3" onSubmit={submit} noValidate>
-        <Select
-          label="Provider"
-          name="provider"
-          options={PROVIDER_OPTIONS}
-          placeholder="Select a provider"
-          value={provider}
-          onChange={(event) => setProvider(event.target.value)}
-        />
-        <TextField
-          label="Name (optional)"
-          name="name"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="e.g. Personal OpenAI key"
-        />
-        <TextField
-          label="API Key"
-          name="key"
-          type="password"
-          autoComplete="off"
-          value={key}
-          onChange={(event) => setKey(event.target.value)}
-          placeholder="sk-…"
-        />
-        <div className="flex justify-end gap-2 md:col-span-3">
-          <Button variant="outline" onClick={onDone} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Save Key
-          </Button>
+    <ul className="space-y-3" aria-label="Stored API keys">
+      {list.map((key) => (
+        <li key={key.id}>
+          <KeyRow apiKey={key} secrets={secrets} onDelete={() => onDelete(key)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One stored key: provider, name, its value masked or revealed, and the per-key actions. */
+function KeyRow({
+  apiKey: key,
+  secrets: state,
+  onDelete,
+}: {
+  apiKey: TApiKey;
+  secrets: KeySecrets;
+  onDelete: () => void;
+}) {
+  const secret = state.secrets[key.id];
+  const shown = state.revealed[key.id] && secret !== undefined;
+  const label = key.name
+    ? `${key.name} (${providerLabel(key.provider)})`
+    : providerLabel(key.provider);
+  return (
+    <Card
+      className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
+      aria-label={`${label} key`}
+    >
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone="indigo">{providerLabel(key.provider)}</Badge>
+          {key.name && (
+            <span className="font-medium text-slate-900 dark:text-white">{key.name}</span>
+          )}
         </div>
-      </form>
+        <code
+          className="block font-mono text-sm break-all text-slate-800 dark:text-slate-200"
+          data-testid="api-key-value"
+        >
+          {shown ? secret : secret !== undefined ? maskApiKey(secret) : displayServerMask(key.key)}
+        </code>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Added {formatKeyDate(key.created_at)}
+        </p>
+        <VaultKeyCheck apiKey={key} />
+      </div>
+      <div className="flex shrink-0 gap-1">
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
+          title={shown ? 'Hide key' : 'Reveal key'}
+          onClick={() => state.toggleReveal(key.id)}
+          loading={state.revealing.has(key.id)}
+        >
+          {shown ? (
+            <EyeOff aria-hidden="true" className="h-4 w-4" />
+          ) : (
+            <Eye aria-hidden="true" className="h-4 w-4" />
+          )}
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Copy ${label} key`}
+          title="Copy key"
+          onClick={() => state.copy(key.id)}
+          loading={state.copying.has(key.id)}
+        >
+          {state.copiedId === key.id ? (
+            <Check aria-hidden="true" className="h-4 w-4 text-green-700 dark:text-green-400" />
+          ) : (
+            <Copy aria-hidden="true" className="h-4 w-4" />
+          )}
+        </Button>
+        <Button
+          variant="dangerGhost"
+          size="sm"
+          aria-label={`Delete ${label} key`}
+          title="Delete key"
+          onClick={onDelete}
+        >
+          <Trash2 aria-hidden="true" className="h-4 w-4" />
+        </Button>
+      </div>
     </Card>
   );
 }

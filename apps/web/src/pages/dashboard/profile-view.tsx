@@ -156,17 +156,6 @@ function ProfileEditor({ profile, onDone }: { profile: TUserProfile; onDone: () 
     bio: profile.bio ?? '',
   });
   const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -187,26 +176,7 @@ function ProfileEditor({ profile, onDone }: { profile: TUserProfile; onDone: () 
       <ViewHeader title="Edit Profile" />
       <Card>
         <form className="grid gap-5 md:grid-cols-2" onSubmit={submit}>
-          <div className="flex items-center gap-4 md:col-span-2">
-            {preview ? (
-              <img
-                src={preview}
-                alt="New profile picture preview"
-                className="h-20 w-20 shrink-0 rounded-full object-cover ring-4 ring-indigo-100 dark:ring-indigo-950"
-              />
-            ) : (
-              <Avatar profile={profile} />
-            )}
-            <TextField
-              label="Profile Picture"
-              type="file"
-              name="file"
-              accept={PROFILE_PICTURE_TYPES.join(',')}
-              hint="PNG, JPEG, WebP or GIF, up to 5 MB."
-              wrapperClassName="flex-1"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            />
-          </div>
+          <PictureField profile={profile} file={file} onFile={setFile} />
           <TextField
             label="Full Name"
             name="full_name"
@@ -254,5 +224,52 @@ function ProfileEditor({ profile, onDone }: { profile: TUserProfile; onDone: () 
         </form>
       </Card>
     </>
+  );
+}
+
+/** The current picture, or a preview of the chosen file, next to the file input. */
+function PictureField({
+  profile,
+  file,
+  onFile,
+}: {
+  profile: TUserProfile;
+  file: File | null;
+  onFile: (file: File | null) => void;
+}) {
+  const [preview, setPreview] = useState<string | null>(null);
+
+  // The preview URL lives as long as its file is chosen, then is released.
+  useEffect(() => {
+    if (!file) {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  return (
+    <div className="flex items-center gap-4 md:col-span-2">
+      {preview ? (
+        <img
+          src={preview}
+          alt="New profile picture preview"
+          className="h-20 w-20 shrink-0 rounded-full object-cover ring-4 ring-indigo-100 dark:ring-indigo-950"
+        />
+      ) : (
+        <Avatar profile={profile} />
+      )}
+      <TextField
+        label="Profile Picture"
+        type="file"
+        name="file"
+        accept={PROFILE_PICTURE_TYPES.join(',')}
+        hint="PNG, JPEG, WebP or GIF, up to 5 MB."
+        wrapperClassName="flex-1"
+        onChange={(event) => onFile(event.target.files?.[0] ?? null)}
+      />
+    </div>
   );
 }

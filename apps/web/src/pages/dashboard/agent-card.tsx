@@ -1,0 +1,160 @@
+import type { TPipelineListItem } from '@agentloom/contracts';
+import { ChevronDown, Download, History, Pencil, Play, Rocket, Trash2 } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Badge, Button, buttonClasses, Card } from '../../components/ui';
+import { PublishPanel } from '../../features/publish/publish-panel';
+import { wizardPath } from '../../features/wizard/step-navigation';
+import { formatKeyDate } from './api-key-format';
+import { AgentBuilds } from './agent-builds';
+import { statusTone } from './status-tone';
+
+/** What a card can ask of the list: the list owns the mutations and which panel is open. */
+export interface AgentCardActions {
+  onPreview: (agent: TPipelineListItem) => void;
+  onDownload: (agent: TPipelineListItem) => void;
+  onDelete: (agent: TPipelineListItem) => void;
+  /** Ids whose preview / download is running, for the per-card spinners. */
+  previewingId: string | undefined;
+  downloadingId: string | undefined;
+  openPublish: string | null;
+  setOpenPublish: (id: string | null) => void;
+  openBuilds: string | null;
+  setOpenBuilds: (id: string | null) => void;
+}
+
+/** One agent of SPEC §2's list: name, status, type, date, its actions and their panels. */
+export function AgentCard({
+  agent,
+  actions,
+}: {
+  agent: TPipelineListItem;
+  actions: AgentCardActions;
+}) {
+  return (
+    <Card as="article" className="flex h-full flex-col gap-3" aria-label={agent.name}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="truncate text-lg font-semibold text-slate-900 dark:text-white">
+            {agent.name}
+          </h3>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            {agent.description || 'No description'}
+          </p>
+        </div>
+        <Badge tone={statusTone(agent.status)}>{agent.status}</Badge>
+      </div>
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+        <div className="flex gap-1">
+          <dt className="text-slate-600 dark:text-slate-400">Type:</dt>
+          <dd className="font-medium text-slate-900 uppercase dark:text-slate-100">{agent.type}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="text-slate-600 dark:text-slate-400">Created:</dt>
+          <dd className="font-medium text-slate-900 dark:text-slate-100">
+            {formatKeyDate(agent.created_at)}
+          </dd>
+        </div>
+      </dl>
+      <AgentCardButtons agent={agent} actions={actions} />
+      {actions.openPublish === agent.id && agent.status === 'Built' && (
+        <PublishPanel agentId={agent.id} agentName={agent.name} />
+      )}
+      {actions.openBuilds === agent.id && (
+        <div id={`builds-${agent.id}`}>
+          <AgentBuilds agent={agent} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** The buttons a card shows depend on its status: Built agents run, drafts continue setup. */
+function AgentCardButtons({
+  agent,
+  actions,
+}: {
+  agent: TPipelineListItem;
+  actions: AgentCardActions;
+}) {
+  const { openBuilds, setOpenBuilds } = actions;
+  return (
+    <div className="mt-auto flex flex-wrap items-center gap-2 pt-2">
+      {agent.status === 'Built' && <RunButtons agent={agent} actions={actions} />}
+      {agent.status === 'Draft' && (
+        // A draft opens where its setup stopped: the first unfinished step.
+        <Link to={wizardPath(agent.type, agent.id)} className={buttonClasses('primary', 'sm')}>
+          <Play aria-hidden="true" className="h-4 w-4" />
+          Continue setup
+        </Link>
+      )}
+      {(agent.status === 'Built' || agent.status === 'Failed') && (
+        <Link
+          to={wizardPath(agent.type, agent.id, 1)}
+          className={buttonClasses('outline', 'sm')}
+          aria-label={`Edit ${agent.name}`}
+        >
+          <Pencil aria-hidden="true" className="h-4 w-4" />
+          Edit
+        </Link>
+      )}
+      {agent.status !== 'Draft' && (
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-expanded={openBuilds === agent.id}
+          aria-controls={`builds-${agent.id}`}
+          onClick={() => setOpenBuilds(openBuilds === agent.id ? null : agent.id)}
+        >
+          <History aria-hidden="true" className="h-4 w-4" />
+          Builds
+          <ChevronDown aria-hidden="true" className="h-4 w-4" />
+        </Button>
+      )}
+      <Button
+        size="sm"
+        variant="dangerGhost"
+        className="ml-auto"
+        aria-label={`Delete ${agent.name}`}
+        onClick={() => actions.onDelete(agent)}
+      >
+        <Trash2 aria-hidden="true" className="h-4 w-4" />
+      </Button>
+    </div>
+  );
+}
+
+/** A Built agent runs: Preview, Download, and Publish with its panel's toggle. */
+function RunButtons({ agent, actions }: { agent: TPipelineListItem; actions: AgentCardActions }) {
+  const { openPublish, setOpenPublish } = actions;
+  return (
+    <>
+      <Button
+        size="sm"
+        onClick={() => actions.onPreview(agent)}
+        loading={actions.previewingId === agent.id}
+      >
+        <Play aria-hidden="true" className="h-4 w-4" />
+        Preview
+      </Button>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => actions.onDownload(agent)}
+        loading={actions.downloadingId === agent.id}
+      >
+        <Download aria-hidden="true" className="h-4 w-4" />
+        Download
+      </Button>
+      <Button
+        size="sm"
+        variant="outline"
+        aria-expanded={openPublish === agent.id}
+        aria-label={`Publish ${agent.name}`}
+        onClick={() => setOpenPublish(openPublish === agent.id ? null : agent.id)}
+      >
+        <Rocket aria-hidden="true" className="h-4 w-4" />
+        Publish
+      </Button>
+    </>
+  );
+}
