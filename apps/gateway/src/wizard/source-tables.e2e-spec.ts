@@ -138,17 +138,13 @@ describe('Source step: the tables of a database', () => {
   ])('refuses %s exactly as connecting does', async (_what, type, uri) => {
     const id = await newPipeline(alice, 'rag');
     const listed = await tables(alice, id, { source_type: type, uri, database: 'x' });
-    const connected = await t.http
-      .post('/rag/api/source/db')
-      .set(alice.auth)
-      .type('form')
-      .send({
-        session_id: id,
-        source_type: type,
-        uri,
-        database: 'x',
-        collection_or_table: 'users',
-      });
+    const connected = await t.http.post('/rag/api/source/db').set(alice.auth).type('form').send({
+      session_id: id,
+      source_type: type,
+      uri,
+      database: 'x',
+      collection_or_table: 'users',
+    });
     expect([400, 422]).toContain(listed.status);
     expect(listed.status).toBe(connected.status);
     expect(listed.body).toEqual({ detail: connected.body.detail });
