@@ -69,6 +69,22 @@ export const ZDatabaseSource = z.object({
 });
 export type TDatabaseSource = z.infer<typeof ZDatabaseSource>;
 
+/**
+ * POST /wizard/{session_id}/source/tables: the tables of a database, so the wizard can offer them
+ * before it connects. The source type defaults to the agent's; a URI equal to the saved one (its
+ * password masked) means the saved connection.
+ */
+export const ZSourceTablesRequest = z.object({
+  source_type: ZDatabaseSourceType.optional(),
+  uri: z.string().trim().min(1, 'Enter the connection URI.').max(2000),
+  database: z.string().trim().min(1, 'Enter the name of the database.').max(128),
+});
+export type TSourceTablesRequest = z.infer<typeof ZSourceTablesRequest>;
+
+/** Tables as the source step takes them: `schema.table` outside Postgres's public schema. */
+export const ZSourceTables = z.object({ tables: z.array(z.string()) });
+export type TSourceTables = z.infer<typeof ZSourceTables>;
+
 /** Whether a source type is backed by an uploaded file (rather than a database connection). */
 export function isFileSourceType(type: string | undefined): type is TUploadKind {
   return (UPLOAD_KINDS as readonly string[]).includes(type ?? '');

@@ -7,11 +7,14 @@ import {
 } from '@nestjs/common';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sqliteFileSqlEngine } from '@agentloom/agent-runtime';
 import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
   checkDataSourceTarget,
   InvalidDataSourceError,
+  listDatabaseTables,
+  MAX_LISTED_TABLES,
   parseDatabaseUri,
   probeDatabase,
   splitDatabaseUri,
@@ -154,6 +157,44 @@ export class DataSourcesService {
       };
     } catch (error) {
       throw this.asHttpError(error, password);
+    }
+  }
+
+  /**
+   * The tables a database offers, for the wizard's choice list: the URI passes the same form and
+   * network checks as `check`, and the listing runs under the same timeout.
+   */
+  async listTables(type: TDatabaseSourceType, uri: string, database: string): Promise<string[]> {
+    let password: string | null = null;
+    try {
+      const parsed = parseDatabaseUri(type, uri);
+      password = parsed.password;
+      if (parsed.type === 'sqlite' && this.config.SQLITE_PREVIEW_DIR) {
+        return await this.sqliteTables(uri);
+      }
+      const addresses = await this.allowedTargets(parsed);
+      return await listDatabaseTables(parsed, database, {
+        timeoutMs: this.config.DATA_SOURCE_TIMEOUT_MS,
+        addresses,
+      });
+    } catch (error) {
+      throw this.asHttpError(error, password);
+    }
+  }
+
+  /** Only a file inside the folder shared for previews is opened (see sqliteFile), read-only. */
+  private async sqliteTables(uri: string): Promise<string[]> {
+    const file = await this.sqliteFile(uri);
+    const engine = await sqliteFileSqlEngine({ path: file }).catch((error: unknown) => {
+      throw new UnprocessableEntityException(
+        error instanceof Error ? error.message : 'The SQLite file could not be opened.',
+      );
+    });
+    try {
+      const tables = await engine.describe();
+      return tables.map((table) => table.name).slice(0, MAX_LISTED_TABLES);
+    } finally {
+      await engine.close();
     }
   }
 

@@ -9,6 +9,8 @@ import { KeyCheckService } from './key-check.service';
 import { RagWizardController } from './rag-wizard.controller';
 import { SourceSampleController } from './source-sample.controller';
 import { SourceSampleService } from './source-sample.service';
+import { SourceTablesController } from './source-tables.controller';
+import { SourceTablesService } from './source-tables.service';
 import { SqlWizardController } from './sql-wizard.controller';
 import { WizardService } from './wizard.service';
 
@@ -23,11 +25,13 @@ import { WizardService } from './wizard.service';
     SqlWizardController,
     KeyCheckController,
     SourceSampleController,
+    SourceTablesController,
   ],
   providers: [
     WizardService,
     KeyCheckService,
     SourceSampleService,
+    SourceTablesService,
     UploadsService,
     DataSourcesService,
   ],

@@ -1,8 +1,8 @@
 import { ParsedDatabaseUri } from './database-uri';
-import { InvalidDataSourceError } from './errors';
-import { probeMongo } from './probe-mongo';
-import { probeMysql } from './probe-mysql';
-import { probePostgres } from './probe-postgres';
+import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
+import { listMongoCollections, probeMongo } from './probe-mongo';
+import { listMysqlTables, probeMysql } from './probe-mysql';
+import { listPostgresTables, probePostgres } from './probe-postgres';
 import { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
 
 export type { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
@@ -33,6 +33,39 @@ export async function probeDatabase(
       return probeMysql(parsed, checked, options, endpoint);
     case 'mongo':
       return probeMongo(parsed, checked, options, endpoint);
+  }
+}
+
+/**
+ * The tables (views, collections) of a database, named as the probe takes them, for the wizard to
+ * offer. Same rules as probeDatabase: pass checkDataSourceTarget's addresses; the name is never
+ * resolved here. A SQLite file lives where the agent runs, so it cannot be listed.
+ */
+export async function listDatabaseTables(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+): Promise<string[]> {
+  if (parsed.type === 'sqlite') {
+    throw new UnreachableDataSourceError(
+      'The SQLite file is opened where the agent runs, so its tables cannot be listed here. Type the table name instead.',
+    );
+  }
+  const name = database.trim();
+  if (!name) {
+    throw new InvalidDataSourceError('Enter the name of the database.');
+  }
+  const endpoint = options.addresses[0];
+  if (!endpoint) {
+    throw new Error('listDatabaseTables needs the addresses returned by checkDataSourceTarget.');
+  }
+  switch (parsed.type) {
+    case 'postgres':
+      return listPostgresTables(parsed, name, options, endpoint);
+    case 'mysql':
+      return listMysqlTables(parsed, name, options, endpoint);
+    case 'mongo':
+      return listMongoCollections(parsed, name, options, endpoint);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   Deadline,
   driverTimeoutMs,
   formatEndpoint,
+  MAX_LISTED_TABLES,
   ProbeOptions,
   ProbeTarget,
   runProbe,
@@ -48,6 +49,38 @@ export async function probeMongo(
   options: ProbeOptions,
   endpoint: CheckedTarget,
 ): Promise<DatabaseProbeReport> {
+  return withMongo(parsed, target.database, options, endpoint, (db, deadline) =>
+    inspect(db, target, deadline),
+  );
+}
+
+/** The collections and views of the database, without MongoDB's own system collections. */
+export async function listMongoCollections(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+): Promise<string[]> {
+  return withMongo(parsed, database, options, endpoint, async (db) => {
+    const found = await db
+      .listCollections({}, { nameOnly: true, authorizedCollections: true })
+      .toArray();
+    return found
+      .map((info) => info.name)
+      .filter((name) => !name.startsWith('system.'))
+      .sort()
+      .slice(0, MAX_LISTED_TABLES);
+  });
+}
+
+/** One client under the probe's deadline and error wording, for `work` to use. */
+async function withMongo<T>(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+  work: (db: Db, deadline: Deadline) => Promise<T>,
+): Promise<T> {
   const parts = splitDatabaseUri(parsed);
   const mechanism = authMechanism(parts.params);
   const srv = isMongoSrv(parsed);
@@ -73,7 +106,7 @@ export async function probeMongo(
       );
       await client.connect();
       step.connected = true;
-      return inspect(client.db(target.database), target, step.deadline);
+      return work(client.db(database), step.deadline);
     },
     async (succeeded) => {
       const opened: MongoClient | null = client;

@@ -9,6 +9,7 @@ import {
   DatabaseProbeReport,
   Deadline,
   driverTimeoutMs,
+  MAX_LISTED_TABLES,
   ProbeOptions,
   privilegeWarning,
   ProbeTarget,
@@ -20,6 +21,16 @@ const TABLE_SQL = `
   SELECT TABLE_ROWS AS tableRows
   FROM information_schema.TABLES
   WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
+
+// The server lists only what the login has some privilege on.
+const LIST_SQL = `
+  SELECT TABLE_NAME AS name
+  FROM information_schema.TABLES
+  WHERE TABLE_SCHEMA = ?
+  ORDER BY TABLE_NAME
+  LIMIT ${MAX_LISTED_TABLES}`;
+
+const ZListed = z.object({ name: z.string() });
 
 // COLUMN_TYPE rather than DATA_TYPE: it keeps lengths, precisions and enum values.
 const COLUMNS_SQL = `
@@ -40,6 +51,39 @@ export async function probeMysql(
   options: ProbeOptions,
   endpoint: CheckedTarget,
 ): Promise<DatabaseProbeReport> {
+  return withMysql(parsed, target.database, options, endpoint, (connection, deadline) =>
+    inspect(connection, target, deadline),
+  );
+}
+
+/** The tables and views of the database that the login can see. */
+export async function listMysqlTables(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+): Promise<string[]> {
+  return withMysql(parsed, database, options, endpoint, async (connection, deadline) => {
+    const [rows] = await connection.execute<RowDataPacket[]>({
+      sql: LIST_SQL,
+      values: [database],
+      timeout: deadline.remainingMs(),
+    });
+    return z
+      .array(ZListed)
+      .parse(rows)
+      .map((row) => row.name);
+  });
+}
+
+/** One connection under the probe's deadline and error wording, for `work` to use. */
+async function withMysql<T>(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+  work: (connection: Connection, deadline: Deadline) => Promise<T>,
+): Promise<T> {
   const parts = splitDatabaseUri(parsed);
   const ssl = tlsOptions(parts.params);
   // mysql2 would connect to `host`; handing it a socket already aimed at the checked address keeps
@@ -51,22 +95,23 @@ export async function probeMysql(
     { label: 'MySQL', endpoint, credentials: parts },
     options.timeoutMs,
     async (step) => {
-      connection = await createConnection({
+      const opened = await createConnection({
         host: endpoint.host,
         port: endpoint.port,
         user: parts.username ?? '',
         password: parts.password ?? '',
-        database: target.database,
+        database,
         ssl,
         connectTimeout: driverTimeoutMs(options.timeoutMs),
         stream: () => socket,
         // LOAD DATA LOCAL lets a hostile server ask for the gateway's files.
         flags: ['-LOCAL_FILES'],
       });
+      connection = opened;
       // Failures reach us through the awaited calls; an unheard 'error' event would crash the process.
-      connection.on('error', () => undefined);
+      opened.on('error', () => undefined);
       step.connected = true;
-      return inspect(connection, target, step.deadline);
+      return work(opened, step.deadline);
     },
     async (succeeded) => {
       const opened: Connection | null = connection;

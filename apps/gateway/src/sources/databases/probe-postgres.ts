@@ -10,6 +10,7 @@ import {
   DatabaseProbeReport,
   Deadline,
   driverTimeoutMs,
+  MAX_LISTED_TABLES,
   ProbeOptions,
   privilegeWarning,
   ProbeTarget,
@@ -46,18 +47,61 @@ const ZRelation = z.object({ oid: z.union([z.number(), z.string()]), reltuples: 
 const ZColumn = z.object({ name: z.string(), type: z.string() });
 const ZCount = z.object({ n: z.string().nullable() });
 
+// What the probe accepts, in the form it accepts it: a bare name in public, else schema.table.
+// Partitions are left out (their parent is the table), and so are schemas the login cannot use.
+const LIST_SQL = `
+  SELECT CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END AS name
+  FROM pg_catalog.pg_class c
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
+    AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'
+    AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+  ORDER BY n.nspname <> 'public', n.nspname, c.relname
+  LIMIT $1`;
+
+const ZListed = z.object({ name: z.string() });
+
 export async function probePostgres(
   parsed: ParsedDatabaseUri,
   target: ProbeTarget,
   options: ProbeOptions,
   endpoint: CheckedTarget,
 ): Promise<DatabaseProbeReport> {
-  const parts = splitDatabaseUri(parsed);
   const relation = splitQualifiedName(target.table, 'public');
+  return withPostgres(parsed, target.database, options, endpoint, (client, deadline) =>
+    inspect(client, relation, target, deadline),
+  );
+}
+
+/** The tables and views the login can reach, `schema.table` outside `public`. */
+export async function listPostgresTables(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+): Promise<string[]> {
+  return withPostgres(parsed, database, options, endpoint, async (client) => {
+    const found = await client.query(LIST_SQL, [MAX_LISTED_TABLES]);
+    return z
+      .array(ZListed)
+      .parse(found.rows)
+      .map((row) => row.name);
+  });
+}
+
+/** One connection under the probe's deadline and error wording, for `work` to use. */
+async function withPostgres<T>(
+  parsed: ParsedDatabaseUri,
+  database: string,
+  options: ProbeOptions,
+  endpoint: CheckedTarget,
+  work: (client: Client, deadline: Deadline) => Promise<T>,
+): Promise<T> {
+  const parts = splitDatabaseUri(parsed);
   // Our own socket, so a failed probe can be cut at once whatever state pg is in.
   const socket = new Socket();
   const client = new Client({
-    ...clientConfig(parts, endpoint, target, options.timeoutMs),
+    ...clientConfig(parts, endpoint, database, options.timeoutMs),
     stream: () => socket,
   });
   // Failures reach us through the awaited calls; an unheard 'error' event would crash the process.
@@ -68,7 +112,7 @@ export async function probePostgres(
     async (step) => {
       await client.connect();
       step.connected = true;
-      return inspect(client, relation, target, step.deadline);
+      return work(client, step.deadline);
     },
     async (succeeded) => {
       if (succeeded) {
@@ -82,7 +126,7 @@ export async function probePostgres(
 function clientConfig(
   parts: DatabaseUriParts,
   endpoint: CheckedTarget,
-  target: ProbeTarget,
+  database: string,
   timeoutMs: number,
 ): ClientConfig {
   if (!parts.username) {
@@ -98,7 +142,7 @@ function clientConfig(
     // A function, because pg replaces an empty password with PGPASSWORD or ~/.pgpass — the
     // gateway's own credentials, which must never be offered to a user's server.
     password: () => parts.password ?? '',
-    database: target.database,
+    database,
     ssl: tlsOptions(parts.params, endpoint.host),
     sslnegotiation: 'postgres',
     application_name: 'agentloom-probe',

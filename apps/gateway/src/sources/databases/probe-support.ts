@@ -53,6 +53,9 @@ export interface ProbeStep {
 
 const logger = new Logger('DataSources');
 
+/** The most tables a listing returns: a choice list longer than this helps no one (the name can still be typed). */
+export const MAX_LISTED_TABLES = 1000;
+
 /** How long a polite goodbye may take after a successful probe before the socket is cut. */
 const CLOSE_GRACE_MS = 500;
 const MAX_REASON_LENGTH = 300;

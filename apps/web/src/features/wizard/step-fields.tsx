@@ -264,6 +264,7 @@ export function DatabaseFields({
   onChange,
   busy,
   onSubmit,
+  tablePicker,
 }: {
   labels: { uri: string; database: string; table: string };
   uriPlaceholder: string;
@@ -271,6 +272,8 @@ export function DatabaseFields({
   onChange: (value: DatabaseFieldsValue) => void;
   busy: boolean;
   onSubmit: () => void;
+  /** Under the fields: the tables found in the database, to pick one. */
+  tablePicker?: ReactNode;
 }) {
   return (
     <StepForm onSubmit={onSubmit}>
@@ -299,6 +302,7 @@ export function DatabaseFields({
           autoComplete="off"
         />
       </div>
+      {tablePicker}
       <SubmitButton busy={busy} label="Connect & Continue" busyLabel="Connecting…" />
     </StepForm>
   );

@@ -5,6 +5,8 @@ import type {
   TLlmProvider,
   TPipelineCreated,
   TPipelineDetail,
+  TSourceTables,
+  TSourceTablesRequest,
   TWizardStepSaved,
 } from '@agentloom/contracts';
 import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -182,4 +184,14 @@ export function useWizardMutations(type: TAgentType) {
 /** Asks the provider (through the gateway) whether it takes the key, and which models it serves. */
 export function checkLlmKey(provider: TLlmProvider, key: LlmKey): Promise<TKeyCheckResult> {
   return api<TKeyCheckResult>('/llm/keys/check', { json: { provider, ...key } });
+}
+
+/** The tables of the database the source step names, to pick one (checked like connecting). */
+export function listSourceTables(
+  sessionId: string,
+  request: TSourceTablesRequest,
+): Promise<TSourceTables> {
+  return api<TSourceTables>(`/wizard/${encodeURIComponent(sessionId)}/source/tables`, {
+    json: request,
+  });
 }

@@ -2,6 +2,7 @@ import {
   isFileSourceType,
   NO_FILE_SELECTED,
   UPLOAD_EXTENSIONS,
+  ZDatabaseSourceType,
   ZRagDatabaseSourceRequest,
   ZSqlDatabaseSourceRequest,
   type TAgentType,
@@ -15,6 +16,7 @@ import {
   URI_PLACEHOLDERS,
   type DatabaseFieldsValue,
 } from '../step-fields';
+import { DatabaseTablePicker } from '../database-tables';
 import { SourceSample } from '../source-sample';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
@@ -107,6 +109,7 @@ export function SourceDetailsStep(props: WizardStepProps) {
     );
   }
 
+  const databaseType = ZDatabaseSourceType.safeParse(sourceType).data;
   const connect = async () => {
     // The saved connection, unchanged, needs no second check (its password is masked here).
     const unchanged = (Object.keys(db) as (keyof DatabaseFieldsValue)[]).every(
@@ -124,6 +127,19 @@ export function SourceDetailsStep(props: WizardStepProps) {
       onChange={setDb}
       busy={busy}
       onSubmit={() => void connect()}
+      tablePicker={
+        databaseType && (
+          <DatabaseTablePicker
+            sessionId={sessionId}
+            sourceType={databaseType}
+            uri={db.uri}
+            database={db.database}
+            table={db.table}
+            disabled={busy}
+            onPick={(table) => setDb({ ...db, table })}
+          />
+        )
+      }
     />
   );
 }
