@@ -176,6 +176,19 @@ describe('Scale: two agent runtime replicas answer for one published agent (buil
     }
     expect(await survivor.answers()).toBe(survivorBefore + asked.length);
 
+    // Streamed, the replica's events reach the caller as they come, framed by the gateway's.
+    const streamed = await fetch(`${gateway.url}/agents/${id}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Which product sold 7342?', stream: true }),
+    });
+    expect(streamed.status).toBe(200);
+    const types = [...(await streamed.text()).matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(types[0]).toBe('conversation');
+    expect(types).toContain('token');
+    expect(types.slice(-2)).toEqual(['saved', 'done']);
+    expect(await survivor.answers()).toBe(survivorBefore + asked.length + 1);
+
     // The gateway stored every turn, whichever replica wrote it.
     const stored = await apiCall(gateway.url, `/agents/${id}/conversations`, { token });
     expect(stored.status).toBe(200);
@@ -183,7 +196,7 @@ describe('Scale: two agent runtime replicas answer for one published agent (buil
       (sum, conversation) => sum + conversation.messages,
       0,
     );
-    expect(messages).toBe(2 * (conversations.length + 2 + asked.length));
+    expect(messages).toBe(2 * (conversations.length + 2 + asked.length + 1));
   });
 
   it('refuses the internal route without the shared secret', async () => {
