@@ -14,7 +14,6 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ZodError } from 'zod';
 import { describeZodError } from '../common/http-exception.filter';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { LocalAnswers } from '../published/local-answers';
@@ -57,7 +56,7 @@ export class RuntimeController {
       throw new UnauthorizedException('This route is only for the Agentloom gateway.');
     }
     const parsed = ZRuntimeAnswerRequest.safeParse(request.body);
-    if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error as ZodError));
+    if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
     const { pipeline_id, build_id, user_id, message, history } = parsed.data;
     const stopped = new AbortController();
     response.on('close', () => stopped.abort());
