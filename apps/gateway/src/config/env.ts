@@ -148,7 +148,9 @@ export const ZGatewayEnv = z.object({
    * Runtime replicas (`npm run start:runtime`) that answer for published agents, e.g.
    * `http://agent-runtime:8100`. Unset: the gateway answers in its own process.
    */
-  PUBLISHED_RUNTIME_URLS: commaList.pipe(z.array(z.url())).default([]),
+  PUBLISHED_RUNTIME_URLS: commaList
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) URLs, comma-separated' })))
+    .default([]),
   /** The secret the gateway and the runtime replicas share for their internal requests. */
   RUNTIME_SHARED_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Port of a runtime replica (never published outside the internal network). */

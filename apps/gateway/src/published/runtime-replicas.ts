@@ -66,8 +66,9 @@ export class RuntimeReplicas {
         .json()
         .then((json) => (json as { detail?: unknown }).detail)
         .catch(() => undefined);
-      // The replica's own refusals (404, 422) are the agent's; anything else is the replica's.
-      if (response.status < 500 && typeof detail === 'string') {
+      // 404 and 422 are the agent's (unpublished meanwhile, cannot start): the caller's answer.
+      // Anything else (a wrong secret, a replica without its database) is the replica's: next.
+      if ((response.status === 404 || response.status === 422) && typeof detail === 'string') {
         throw new HttpException({ detail }, response.status);
       }
       this.logger.warn(`Runtime replica ${base} answered ${response.status}: ${String(detail)}`);
