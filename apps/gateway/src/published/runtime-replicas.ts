@@ -22,9 +22,10 @@ export const RUNTIME_UNREACHABLE =
 /**
  * Answers on the runtime replicas (PUBLISHED_RUNTIME_URLS). A host name that resolves to several
  * addresses (`docker compose up --scale agent-runtime=3`: one name, one address per container)
- * counts as that many replicas. A conversation goes to the replica its id hashes to, so its agent stays loaded there; when that replica does not take the
- * request (down, restarting), the next one in the list does. Once a replica has started to
- * answer, the answer stays with it: a cut-off answer is an error event, never told twice.
+ * counts as that many replicas. A conversation goes to the replica its id hashes to, so its
+ * agent stays loaded there; when that replica does not take the request (down, restarting), the
+ * next one in the list does. Once a replica has started to answer, the answer stays with it:
+ * an answer cut off by a dying replica fails and is not stored, and is never told twice.
  */
 @Injectable()
 export class RuntimeReplicas {
