@@ -158,3 +158,19 @@ export const ZChatCompletionRequest = z.object({
   stream: z.boolean().nullish(),
 });
 export type TChatCompletionRequest = z.infer<typeof ZChatCompletionRequest>;
+
+/**
+ * Gateway → runtime replica (internal, behind RUNTIME_SHARED_SECRET): one question for the
+ * published build of an agent. The gateway has checked the caller; the replica only answers.
+ */
+export const ZRuntimeAnswerRequest = z.object({
+  pipeline_id: z.uuid(),
+  build_id: z.uuid(),
+  user_id: z.uuid(),
+  message: z.string().min(1),
+  history: z
+    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }))
+    .max(100)
+    .default([]),
+});
+export type TRuntimeAnswerRequest = z.infer<typeof ZRuntimeAnswerRequest>;

@@ -38,6 +38,33 @@ describe('gateway configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env }, quiet)).toThrow(message);
   });
 
+  it('answers in the gateway by default; runtime replicas need the shared secret', () => {
+    const dataDir = dir();
+    expect(loadConfig({ DATA_DIR: dataDir }, quiet)).toMatchObject({
+      PUBLISHED_RUNTIME_URLS: [],
+      RUNTIME_PORT: 8100,
+    });
+    const urls = 'http://runtime-a:8100, http://runtime-b:8100';
+    expect(() => loadConfig({ DATA_DIR: dataDir, PUBLISHED_RUNTIME_URLS: urls }, quiet)).toThrow(
+      /^Missing setting RUNTIME_SHARED_SECRET: required with PUBLISHED_RUNTIME_URLS/,
+    );
+    expect(() =>
+      loadConfig({ DATA_DIR: dataDir, PUBLISHED_RUNTIME_URLS: 'runtime-a:8100' }, quiet),
+    ).toThrow(/^Invalid setting PUBLISHED_RUNTIME_URLS/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RUNTIME_SHARED_SECRET: 'short' }, quiet)).toThrow(
+      /^Invalid setting RUNTIME_SHARED_SECRET: must be at least 32 characters/,
+    );
+    const secret = 'x'.repeat(32);
+    const config = loadConfig(
+      { DATA_DIR: dataDir, PUBLISHED_RUNTIME_URLS: urls, RUNTIME_SHARED_SECRET: secret },
+      quiet,
+    );
+    expect(config.PUBLISHED_RUNTIME_URLS).toEqual([
+      'http://runtime-a:8100',
+      'http://runtime-b:8100',
+    ]);
+  });
+
   it('requires explicit secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir() }, quiet)).toThrow(
       /^Missing setting JWT_SECRET/,

@@ -144,6 +144,17 @@ export const ZGatewayEnv = z.object({
   PUBLISHED_VISITOR_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Earlier turns (question and answer pairs) of a conversation the model is given. */
   PUBLISHED_MEMORY_TURNS: z.coerce.number().int().min(0).max(50).default(6),
+  /**
+   * Runtime replicas (`npm run start:runtime`) that answer for published agents, e.g.
+   * `http://agent-runtime:8100`. Unset: the gateway answers in its own process.
+   */
+  PUBLISHED_RUNTIME_URLS: commaList
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) URLs, comma-separated' })))
+    .default([]),
+  /** The secret the gateway and the runtime replicas share for their internal requests. */
+  RUNTIME_SHARED_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Port of a runtime replica (never published outside the internal network). */
+  RUNTIME_PORT: z.coerce.number().int().min(1).max(65535).default(8100),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
   MODEL_CACHE_DIR: z.string().optional(),
   /**
@@ -209,6 +220,11 @@ export function loadConfig(
   if (production && !env.PUBLIC_URL) {
     throw new ConfigError(
       'Missing setting PUBLIC_URL: required in production (the address browsers open Agentloom at, e.g. https://agents.example.com).',
+    );
+  }
+  if (env.PUBLISHED_RUNTIME_URLS.length > 0 && !env.RUNTIME_SHARED_SECRET) {
+    throw new ConfigError(
+      'Missing setting RUNTIME_SHARED_SECRET: required with PUBLISHED_RUNTIME_URLS (32+ random characters, the same on the gateway and the runtime replicas).',
     );
   }
   const jwtSecret =

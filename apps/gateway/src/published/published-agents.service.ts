@@ -3,27 +3,25 @@ import { ACCESS_KEY_PREFIX, isUuid, type TAnswerSource } from '@agentloom/contra
 import type { AgentAccessKey, ConversationChannel } from '@agentloom/db';
 import {
   BadRequestException,
-  HttpException,
   Inject,
   Injectable,
   Logger,
   NotFoundException,
   UnauthorizedException,
-  UnprocessableEntityException,
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { PreviewAgentLoader, type PreviewAgent } from '../previews/preview-agents';
-import { PreviewSessions } from '../previews/preview-sessions';
 import { ConversationsRepository } from './conversations.repository';
-import { hashAccessKey, publishedAgentKey } from './publications.service';
+import { AGENT_NOT_FOUND, LocalAnswers } from './local-answers';
+import { hashAccessKey } from './publications.service';
 import {
   PublishedRepository,
   type LivePublication,
   type NamedPublication,
 } from './published.repository';
 import { RateLimiter } from './rate-limiter';
+import { RuntimeReplicas } from './runtime-replicas';
 
-export const AGENT_NOT_FOUND = 'No published agent has this id.';
+export { AGENT_NOT_FOUND };
 export const INVALID_ACCESS_KEY =
   'This access key is not valid or was revoked. Send a key of this agent as "Authorization: Bearer al_…".';
 export const CONVERSATION_NOT_FOUND =
@@ -54,8 +52,8 @@ export class PublishedAgentsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly published: PublishedRepository,
     private readonly conversations: ConversationsRepository,
-    private readonly loader: PreviewAgentLoader,
-    private readonly sessions: PreviewSessions,
+    private readonly local: LocalAnswers,
+    private readonly replicas: RuntimeReplicas,
     private readonly limiter: RateLimiter,
   ) {}
 
@@ -89,23 +87,6 @@ export class PublishedAgentsService {
     return live;
   }
 
-  /** The published build's agent, loaded once per process and kept while it is used. */
-  loaded(live: LivePublication): Promise<PreviewAgent> {
-    return this.sessions
-      .agent(publishedAgentKey(live.buildId), `published:${live.userId}`, async () => {
-        const agent = await this.published.agentOf(live);
-        // Unpublished or moved to another build since this question began.
-        if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
-        return this.loader.loadBuild(agent.pipeline, agent.build);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof HttpException) throw error;
-        throw new UnprocessableEntityException(
-          `The agent could not start: ${(error as Error).message}`,
-        );
-      });
-  }
-
   /**
    * One message answered: `conversation` first, then the agent's events, then `saved` once the
    * question and the complete answer are stored, then `done`. A failed answer is not stored.
@@ -124,14 +105,19 @@ export class PublishedAgentsService {
           accessKeyId: input.accessKey?.id ?? null,
         });
     if (!conversation) throw new NotFoundException(CONVERSATION_NOT_FOUND);
-    const agent = await this.loaded(live);
     const history = input.conversationId
       ? await this.memoryOf(conversation.id)
       : (input.history ?? []).slice(-2 * this.config.PUBLISHED_MEMORY_TURNS);
+    // On the runtime replicas when there are any (the gateway stays thin), else right here.
+    const runtime = this.replicas.enabled ? this.replicas : this.local;
+    const events = await runtime.open(
+      { target: live, message: input.message, history, affinity: conversation.id },
+      signal,
+    );
     yield { type: 'conversation', conversation_id: conversation.id };
     let answer = '';
     const sources: TAnswerSource[] = [];
-    for await (const event of agent.ask(input.message, signal, history)) {
+    for await (const event of events) {
       if (event.type === 'done') continue; // said after the answer is stored
       yield event;
       if (event.type === 'token') answer += event.text;

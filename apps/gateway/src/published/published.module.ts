@@ -5,12 +5,14 @@ import { PreviewsModule } from '../previews/previews.module';
 import { AgentApiController } from './agent-api.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
+import { LocalAnswers } from './local-answers';
 import { OpenAiCompatController } from './openai-compat.controller';
 import { PublicationsController } from './publications.controller';
 import { PublicationsService } from './publications.service';
 import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
+import { RuntimeReplicas } from './runtime-replicas';
 import { WidgetController } from './widget.controller';
 
 /**
@@ -32,6 +34,8 @@ import { WidgetController } from './widget.controller';
     PublishedAgentsService,
     ConversationsService,
     RateLimiter,
+    LocalAnswers,
+    RuntimeReplicas,
   ],
 })
 export class PublishedModule {}

@@ -29,7 +29,9 @@ export class PublishedRepository {
   }
 
   /** The pipeline and build a published agent is loaded from (once per process and build). */
-  async agentOf(live: LivePublication): Promise<{ pipeline: Pipeline; build: Build } | null> {
+  async agentOf(
+    live: Pick<LivePublication, 'pipelineId' | 'buildId'>,
+  ): Promise<{ pipeline: Pipeline; build: Build } | null> {
     const found = await this.prisma.client.publication.findUnique({
       where: { pipelineId: live.pipelineId },
       include: { pipeline: true, build: true },

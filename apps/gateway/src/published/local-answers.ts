@@ -1,0 +1,64 @@
+import type { AgentEvent, ChatTurn } from '@agentloom/agent-runtime';
+import {
+  HttpException,
+  Injectable,
+  NotFoundException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { PreviewAgentLoader, type PreviewAgent } from '../previews/preview-agents';
+import { PreviewSessions } from '../previews/preview-sessions';
+import { publishedAgentKey } from './publications.service';
+import { PublishedRepository, type LivePublication } from './published.repository';
+
+export const AGENT_NOT_FOUND = 'No published agent has this id.';
+
+/** The publication fields an answer needs: which build to load, and whose agent it is. */
+export type AnswerTarget = Pick<LivePublication, 'pipelineId' | 'buildId' | 'userId'>;
+
+/** A question as the answering side gets it: the caller is checked, the memory gathered. */
+export interface AnswerRequest {
+  target: AnswerTarget;
+  message: string;
+  history: ChatTurn[];
+  /** Keeps one conversation on one runtime replica while it is up. */
+  affinity: string;
+}
+
+/**
+ * Answers in this process: the published build's agent, loaded once per process and build and
+ * kept while it is used. The gateway uses it when no runtime replicas are set, and each
+ * runtime replica uses it for the questions the gateway sends it.
+ */
+@Injectable()
+export class LocalAnswers {
+  constructor(
+    private readonly published: PublishedRepository,
+    private readonly loader: PreviewAgentLoader,
+    private readonly sessions: PreviewSessions,
+  ) {}
+
+  /**
+   * The agent's events for one question. Resolves once the agent is loaded, so an agent that
+   * cannot start is an HTTP error (404, 422), not an event in a stream.
+   */
+  async open(request: AnswerRequest, signal: AbortSignal): Promise<AsyncGenerator<AgentEvent>> {
+    const agent = await this.loaded(request.target);
+    return agent.ask(request.message, signal, request.history);
+  }
+
+  private loaded(target: AnswerTarget): Promise<PreviewAgent> {
+    return this.sessions
+      .agent(publishedAgentKey(target.buildId), `published:${target.userId}`, async () => {
+        const agent = await this.published.agentOf(target);
+        // Unpublished or moved to another build since this question began.
+        if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
+        return this.loader.loadBuild(agent.pipeline, agent.build);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof HttpException) throw error;
+        throw new UnprocessableEntityException(
+          `The agent could not start: ${(error as Error).message}`,
+        );
+      });
+  }
+}
