@@ -6,7 +6,7 @@ export interface PreviewPageModel {
   ui: 'gradio' | 'streamlit';
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (character) =>
@@ -15,7 +15,7 @@ const escapeHtml = (text: string) =>
   );
 
 /** JSON inside <script type="application/json">: `<` escaped so no text can close the tag. */
-const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+export const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const SUBTITLES: Record<PreviewPageModel['kind'], string> = {
   rag: 'Ask questions about your data. Answers cite the passages they come from.',

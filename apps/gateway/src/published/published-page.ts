@@ -1,5 +1,7 @@
 /** HTML of the share page and of the widget's chat frame. Every value is escaped. */
 
+import { escapeHtml, jsonData } from '../previews/preview-page';
+
 export interface PublishedPageModel {
   agentId: string;
   name: string;
@@ -7,17 +9,6 @@ export interface PublishedPageModel {
   /** share: the public page; widget: the frame the embed script opens on another site. */
   mode: 'share' | 'widget';
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ??
-      character,
-  );
-
-/** JSON inside <script type="application/json">: `<` escaped so no text can close the tag. */
-const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const HINTS: Record<PublishedPageModel['kind'], string> = {
   rag: 'Ask a question. Answers cite the passages they come from.',
