@@ -12,6 +12,7 @@ export * from './wizard';
 export * from './build-stages';
 export * from './builds';
 export * from './wizard-steps';
+export * from './wizard-answers';
 export * from './previews';
 export * from './chunks';
 export * from './sizes';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zText } from './text';
 import {
   ZAgentType,
+  type TAgentType,
   ZDistanceMetric,
   ZEmbeddingModel,
   ZLlmProvider,
@@ -168,29 +169,67 @@ export const ZPipelineDetail = z.object({
 });
 export type TPipelineDetail = z.infer<typeof ZPipelineDetail>;
 
+/** The vector store as the wizard saved it: a URL for ChromaDB, Qdrant and Milvus; Pinecone's index. */
+export const ZVectorStoreConfig = z.object({
+  vector_db: ZVectorStore,
+  url: zText().optional(),
+  dimensions: z.number().int().optional(),
+  distance_metric: ZDistanceMetric.optional(),
+  environment: zText().optional(),
+  index_name: zText().optional(),
+});
+export type TVectorStoreConfig = z.infer<typeof ZVectorStoreConfig>;
+
+/** What both kinds of agent answer: their data, their LLM, their prompt and their screen. */
+const sharedAnswers = {
+  file: ZUploadedFile.optional(),
+  database: ZDatabaseSource.optional(),
+  llm: z.object({ provider: ZLlmProvider.optional(), model: zText().optional() }).optional(),
+  system_prompt: zText().optional(),
+  ui: ZUiFramework.optional(),
+};
+
+export const ZRagPipelineConfig = z.object({
+  agent_type: z.literal('rag'),
+  source_type: ZRagSourceType.optional(),
+  ...sharedAnswers,
+  embedding_model: ZEmbeddingModel.optional(),
+  vector_store: ZVectorStoreConfig.optional(),
+});
+export type TRagPipelineConfig = z.infer<typeof ZRagPipelineConfig>;
+
+export const ZSqlPipelineConfig = z.object({
+  agent_type: z.literal('sql'),
+  source_type: ZSqlSourceType.optional(),
+  ...sharedAnswers,
+  framework: ZSqlFramework.optional(),
+});
+export type TSqlPipelineConfig = z.infer<typeof ZSqlPipelineConfig>;
+
 /**
  * The wizard's answers as stored in `pipelines.config` (Postgres JSON) — no secrets: keys and
  * connection URIs live in their own encrypted columns. The gateway writes it; the builder reads
- * it. Every field is optional because the wizard fills it step by step.
+ * it. Every answer is optional because the wizard fills it step by step; which answers exist
+ * depends on the kind of agent. `agent_type` is not part of the stored JSON: it is the row's own
+ * column, added when the configuration is read (`readPipelineConfig`).
  */
-export const ZPipelineConfig = z.object({
-  source_type: z.union([ZRagSourceType, ZSqlSourceType]).optional(),
-  file: ZUploadedFile.optional(),
-  database: ZDatabaseSource.optional(),
-  embedding_model: ZEmbeddingModel.optional(),
-  vector_store: z
-    .object({
-      vector_db: ZVectorStore,
-      url: zText().optional(),
-      dimensions: z.number().int().optional(),
-      distance_metric: ZDistanceMetric.optional(),
-      environment: zText().optional(),
-      index_name: zText().optional(),
-    })
-    .optional(),
-  llm: z.object({ provider: ZLlmProvider.optional(), model: zText().optional() }).optional(),
-  system_prompt: zText().optional(),
-  framework: ZSqlFramework.optional(),
-  ui: ZUiFramework.optional(),
-});
+export const ZPipelineConfig = z.discriminatedUnion('agent_type', [
+  ZRagPipelineConfig,
+  ZSqlPipelineConfig,
+]);
 export type TPipelineConfig = z.infer<typeof ZPipelineConfig>;
+
+/** The stored answers of an agent of the given kind, checked (`pipelines.config`, a build's inputs). */
+export function readPipelineConfig(agentType: TAgentType, stored: unknown) {
+  const answers = typeof stored === 'object' && stored !== null ? stored : {};
+  return ZPipelineConfig.safeParse({ ...answers, agent_type: agentType });
+}
+
+/** The answers as `pipelines.config` keeps them: the kind stays in the row's own column. */
+export function storedAnswers(
+  config: TPipelineConfig,
+): Omit<TRagPipelineConfig, 'agent_type'> | Omit<TSqlPipelineConfig, 'agent_type'> {
+  const answers: Partial<TPipelineConfig> = { ...config };
+  delete answers.agent_type;
+  return answers;
+}

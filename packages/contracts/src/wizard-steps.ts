@@ -1,6 +1,10 @@
-import { type TAgentType } from './enums';
 import { isStorableModel } from './llm-models';
-import { RAG_WIZARD_STEPS, SQL_WIZARD_STEPS, type TPipelineConfig } from './pipelines';
+import {
+  RAG_WIZARD_STEPS,
+  SQL_WIZARD_STEPS,
+  type TPipelineConfig,
+  type TRagPipelineConfig,
+} from './pipelines';
 import { isFileSourceType } from './sources';
 import { SQL_FRAMEWORK_NEEDS } from './wizard';
 
@@ -45,7 +49,7 @@ function llmComplete(config: TPipelineConfig, stored: StoredPipelineParts): bool
   return Boolean(provider && model && isStorableModel(provider, model) && stored.llmKey);
 }
 
-function vectorStoreComplete(config: TPipelineConfig, stored: StoredPipelineParts): boolean {
+function vectorStoreComplete(config: TRagPipelineConfig, stored: StoredPipelineParts): boolean {
   const store = config.vector_store;
   if (!store) return false;
   if (store.vector_db === 'pinecone') {
@@ -60,8 +64,8 @@ export interface WizardStepState {
   complete: boolean;
 }
 
+/** Each step of the agent's wizard, and whether its answers are complete. */
 export function wizardSteps(
-  agentType: TAgentType,
   config: TPipelineConfig,
   stored: StoredPipelineParts,
 ): WizardStepState[] {
@@ -69,15 +73,18 @@ export function wizardSteps(
     name: true,
     source_type: Boolean(config.source_type),
     source_details: sourceDetailsComplete(config, stored),
-    embedding: Boolean(config.embedding_model),
-    vector_store: vectorStoreComplete(config, stored),
     llm: llmComplete(config, stored),
     system_prompt: Boolean(config.system_prompt),
-    framework: Boolean(
-      config.framework && frameworkFitsSource(config.framework, config.source_type),
-    ),
     ui: Boolean(config.ui),
   };
-  const steps = agentType === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
+  if (config.agent_type === 'rag') {
+    done.embedding = Boolean(config.embedding_model);
+    done.vector_store = vectorStoreComplete(config, stored);
+  } else {
+    done.framework = Boolean(
+      config.framework && frameworkFitsSource(config.framework, config.source_type),
+    );
+  }
+  const steps = config.agent_type === 'rag' ? RAG_WIZARD_STEPS : SQL_WIZARD_STEPS;
   return steps.map(({ key, label }) => ({ key, label, complete: done[key] ?? false }));
 }

@@ -11,6 +11,7 @@ import {
   UI_FRAMEWORKS,
   VECTOR_STORES,
 } from './enums';
+import { API_KEY_MIN_LENGTH } from './api-keys';
 import { DATABASE_SOURCE_TYPES } from './sources';
 
 /**
@@ -79,13 +80,17 @@ type FormOutput<O, K extends PropertyKey> = { session_id: string } & Omit<O, K> 
 
 const required = (field: string) => `${field} is required.`;
 
+/** A form with one choice from a fixed list (a source type, a model, a UI…). */
+const oneChoice = <F extends string, T extends readonly [string, ...string[]]>(
+  field: F,
+  values: T,
+  message = required(field),
+) =>
+  form({ [field]: choice(values) } as { [P in F]: ReturnType<typeof choice<T>> }, [field], message);
+
 // ---- RAG ----
 
-export const ZRagSourceRequest = form(
-  { source_type: choice(RAG_SOURCE_TYPES) },
-  ['source_type'],
-  required('source_type'),
-);
+export const ZRagSourceRequest = oneChoice('source_type', RAG_SOURCE_TYPES);
 export type TRagSourceRequest = z.infer<typeof ZRagSourceRequest>;
 
 export const ZSessionOnlyRequest = z.object({ session_id: sessionId });
@@ -103,18 +108,10 @@ export const ZRagDatabaseSourceRequest = form(
 );
 export type TRagDatabaseSourceRequest = z.infer<typeof ZRagDatabaseSourceRequest>;
 
-export const ZEmbeddingModelRequest = form(
-  { model_name: choice(EMBEDDING_MODELS) },
-  ['model_name'],
-  required('model_name'),
-);
+export const ZEmbeddingModelRequest = oneChoice('model_name', EMBEDDING_MODELS);
 export type TEmbeddingModelRequest = z.infer<typeof ZEmbeddingModelRequest>;
 
-export const ZVectorDbRequest = form(
-  { vector_db: choice(VECTOR_STORES) },
-  ['vector_db'],
-  required('vector_db'),
-);
+export const ZVectorDbRequest = oneChoice('vector_db', VECTOR_STORES);
 export type TVectorDbRequest = z.infer<typeof ZVectorDbRequest>;
 
 export const ZPineconeCredentialsRequest = form(
@@ -159,11 +156,7 @@ export const ZLocalVectorDbRequest = form(
 );
 export type TLocalVectorDbRequest = z.infer<typeof ZLocalVectorDbRequest>;
 
-export const ZLlmProviderRequest = form(
-  { provider: choice(LLM_PROVIDERS) },
-  ['provider'],
-  required('provider'),
-);
+export const ZLlmProviderRequest = oneChoice('provider', LLM_PROVIDERS);
 export type TLlmProviderRequest = z.infer<typeof ZLlmProviderRequest>;
 
 /** An LLM key typed into the wizard, or `api_key_id` naming a key already in the user's vault. */
@@ -186,16 +179,12 @@ export const ZSystemPromptRequest = form(
 );
 export type TSystemPromptRequest = z.infer<typeof ZSystemPromptRequest>;
 
-export const ZUiRequest = form({ ui: choice(UI_FRAMEWORKS) }, ['ui'], required('ui'));
+export const ZUiRequest = oneChoice('ui', UI_FRAMEWORKS);
 export type TUiRequest = z.infer<typeof ZUiRequest>;
 
 // ---- SQL ----
 
-export const ZSqlSourceRequest = form(
-  { source_type: choice(SQL_SOURCE_TYPES) },
-  ['source_type'],
-  required('source_type'),
-);
+export const ZSqlSourceRequest = oneChoice('source_type', SQL_SOURCE_TYPES);
 export type TSqlSourceRequest = z.infer<typeof ZSqlSourceRequest>;
 
 export const ZSqlDatabaseSourceRequest = form(
@@ -205,11 +194,7 @@ export const ZSqlDatabaseSourceRequest = form(
 );
 export type TSqlDatabaseSourceRequest = z.infer<typeof ZSqlDatabaseSourceRequest>;
 
-export const ZSqlLlmProviderRequest = form(
-  { llm_provider: choice(LLM_PROVIDERS) },
-  ['llm_provider'],
-  required('llm_provider'),
-);
+export const ZSqlLlmProviderRequest = oneChoice('llm_provider', LLM_PROVIDERS);
 export type TSqlLlmProviderRequest = z.infer<typeof ZSqlLlmProviderRequest>;
 
 export const ZSqlLlmKeyRequest = z
@@ -224,11 +209,7 @@ export type TSqlLlmKeyRequest = z.infer<typeof ZSqlLlmKeyRequest>;
 export const ZSqlModelRequest = form({ model: text(128) }, ['model'], LLM_FIELDS_REQUIRED);
 export type TSqlModelRequest = z.infer<typeof ZSqlModelRequest>;
 
-export const ZSqlFrameworkRequest = form(
-  { framework: choice(SQL_FRAMEWORKS) },
-  ['framework'],
-  SQL_FRAMEWORK_REQUIRED,
-);
+export const ZSqlFrameworkRequest = oneChoice('framework', SQL_FRAMEWORKS, SQL_FRAMEWORK_REQUIRED);
 export type TSqlFrameworkRequest = z.infer<typeof ZSqlFrameworkRequest>;
 
 /** The two kinds of data a SQL framework reads, and how the app says which one it needs. */
@@ -258,12 +239,27 @@ export const SQL_FRAMEWORK_NEEDS = {
   { sources: readonly (typeof SQL_SOURCE_TYPES)[number][]; needs: string; note: string }
 >;
 
-// ---- answers ----
+// ---- field rules (the gateway refuses what breaks them; the web app warns before sending) ----
 
-/** What every wizard call answers: the session, a sentence, and the fields as saved (secrets masked). */
-export const ZWizardStepSaved = z.object({
-  session_id: z.uuid(),
-  message: zText(),
-  saved: z.record(zText(), z.unknown()),
-});
-export type TWizardStepSaved = z.infer<typeof ZWizardStepSaved>;
+export const LLM_KEY_SHAPE_PROBLEM = `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`;
+
+/** What is wrong with a typed LLM key before any provider is asked, or null. */
+export function llmKeyShapeProblem(apiKey: string): string | null {
+  return apiKey.length < API_KEY_MIN_LENGTH || /\s/.test(apiKey) ? LLM_KEY_SHAPE_PROBLEM : null;
+}
+
+/** Pinecone's own naming rules, first broken one first, the field named: or null. */
+export function pineconeFieldsProblem(fields: {
+  api_key: string;
+  environment: string;
+  index_name: string;
+}): string | null {
+  if (!/^[a-z0-9][a-z0-9-]{0,44}$/.test(fields.index_name)) {
+    return 'index_name: Pinecone index names use lower-case letters, digits and hyphens (at most 45).';
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fields.environment)) {
+    return 'environment: use the Pinecone environment name, e.g. us-west1-gcp.';
+  }
+  if (/\s/.test(fields.api_key)) return 'api_key: the key must not contain spaces.';
+  return null;
+}

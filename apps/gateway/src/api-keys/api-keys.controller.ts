@@ -1,21 +1,10 @@
-import {
-  TApiKey,
-  TApiKeySecret,
-  TMessageResponse,
-  ZApiKey,
-  ZApiKeySecret,
-  ZCreateApiKeyRequest,
-} from '@agentloom/contracts';
+import { TApiKey, TApiKeySecret, TMessageResponse } from '@agentloom/contracts';
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { ApiKeyDto, ApiKeySecretDto, CreateApiKeyDto } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ApiKeysService } from './api-keys.service';
-
-class ApiKeyDto extends createZodDto(ZApiKey) {}
-class CreateApiKeyDto extends createZodDto(ZCreateApiKeyRequest) {}
-class ApiKeySecretDto extends createZodDto(ZApiKeySecret) {}
 
 @ApiTags('api keys')
 @ApiBearerAuth()

@@ -1,29 +1,18 @@
-import {
-  TLoginResponse,
-  TMessageResponse,
-  TSignupResponse,
-  ZForgotPasswordQuery,
-  ZLoginRequest,
-  ZLoginResponse,
-  ZMessageResponse,
-  ZResetPasswordRequest,
-  ZSignupRequest,
-  ZSignupResponse,
-} from '@agentloom/contracts';
+import { TLoginResponse, TMessageResponse, TSignupResponse } from '@agentloom/contracts';
 import { Body, Controller, HttpCode, HttpStatus, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import {
+  ForgotPasswordQueryDto,
+  LoginDto,
+  LoginResponseDto,
+  MessageDto,
+  ResetPasswordDto,
+  SignupDto,
+  SignupResponseDto,
+} from '../common/api-dtos';
 import { Public } from '../common/public.decorator';
 import { AuthService } from './auth.service';
-
-class SignupDto extends createZodDto(ZSignupRequest) {}
-class SignupResponseDto extends createZodDto(ZSignupResponse) {}
-class LoginDto extends createZodDto(ZLoginRequest) {}
-class LoginResponseDto extends createZodDto(ZLoginResponse) {}
-class ForgotPasswordQueryDto extends createZodDto(ZForgotPasswordQuery) {}
-class ResetPasswordDto extends createZodDto(ZResetPasswordRequest) {}
-class MessageDto extends createZodDto(ZMessageResponse) {}
 
 export const RESET_EMAIL_SENT =
   'If an account exists for this email, we have sent a link to reset its password.';

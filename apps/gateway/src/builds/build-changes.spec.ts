@@ -3,6 +3,7 @@ import { changesBetween } from './build-changes';
 
 const first: TBuildInputs = {
   config: {
+    agent_type: 'rag',
     source_type: 'csv',
     embedding_model: 'all-MiniLM-L6-v2',
     llm: { provider: 'openai', model: 'gpt-4o-mini' },

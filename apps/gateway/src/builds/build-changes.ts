@@ -1,4 +1,4 @@
-import { TBuildInputs, TPipelineConfig, ZBuildInputs } from '@agentloom/contracts';
+import { TAgentType, TBuildInputs, TPipelineConfig, ZBuildInputs } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -19,24 +19,38 @@ export function buildInputsOf(pipeline: Pipeline): TBuildInputs {
   };
 }
 
-/** The inputs of a stored build; null for a row written before builds kept them. */
-export function readBuildInputs(snapshot: unknown): TBuildInputs | null {
-  const parsed = ZBuildInputs.safeParse(snapshot);
+/**
+ * The inputs of a stored build; null for a row written before builds kept them. The kind of
+ * agent is the pipeline's (snapshots written before the configuration named it lack it).
+ */
+export function readBuildInputs(snapshot: unknown, agentType: TAgentType): TBuildInputs | null {
+  const parsed = ZBuildInputs.safeParse(
+    isRecord(snapshot) && isRecord(snapshot.config)
+      ? { ...snapshot, config: { ...snapshot.config, agent_type: agentType } }
+      : snapshot,
+  );
   return parsed.success ? parsed.data : null;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
 type Part = (inputs: TBuildInputs, config: TPipelineConfig) => unknown;
+
+/** The answers only one kind of agent has (absent in the other kind's configuration). */
+const ragOnly = (config: TPipelineConfig) => (config.agent_type === 'rag' ? config : undefined);
+const sqlOnly = (config: TPipelineConfig) => (config.agent_type === 'sql' ? config : undefined);
 
 /** The parts of an agent a user can change between builds, in the wizard's order. */
 const PARTS: readonly [string, Part][] = [
   ['Source', (i, c) => [c.source_type, c.file, c.database, i.source_uri, i.source_file]],
-  ['Embedding model', (_, c) => c.embedding_model],
-  ['Vector store', (i, c) => [c.vector_store, i.vector_db_key]],
+  ['Embedding model', (_, c) => ragOnly(c)?.embedding_model],
+  ['Vector store', (i, c) => [ragOnly(c)?.vector_store, i.vector_db_key]],
   ['LLM provider', (_, c) => c.llm?.provider],
   ['LLM model', (_, c) => c.llm?.model],
   ['API key', (i) => i.llm_key],
   ['System prompt', (_, c) => c.system_prompt],
-  ['Query engine', (_, c) => c.framework],
+  ['Query engine', (_, c) => sqlOnly(c)?.framework],
   ['UI framework', (_, c) => c.ui],
 ];
 

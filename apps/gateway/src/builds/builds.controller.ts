@@ -1,12 +1,4 @@
-import {
-  TBuildHistoryItem,
-  TBuildStarted,
-  TBuildView,
-  ZBuildHistoryItem,
-  ZBuildStarted,
-  ZBuildView,
-  ZSessionOnlyRequest,
-} from '@agentloom/contracts';
+import { TBuildHistoryItem, TBuildStarted, TBuildView } from '@agentloom/contracts';
 import {
   Body,
   Controller,
@@ -28,16 +20,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import {
+  BuildHistoryItemDto,
+  BuildStartedDto,
+  BuildViewDto,
+  SessionOnlyDto,
+} from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { FORM } from '../wizard/wizard-docs';
 import { BuildsService } from './builds.service';
-
-class SessionOnlyDto extends createZodDto(ZSessionOnlyRequest) {}
-class BuildStartedDto extends createZodDto(ZBuildStarted) {}
-class BuildViewDto extends createZodDto(ZBuildView) {}
-class BuildHistoryItemDto extends createZodDto(ZBuildHistoryItem) {}
 
 const BUILD_QUERY = {
   name: 'build',

@@ -104,7 +104,7 @@ export class BuildsService {
   async history(userId: string, sessionId: string): Promise<TBuildHistoryItem[]> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId);
     const builds = await this.builds.listOwned(pipeline.id, userId);
-    const inputs = builds.map((build) => readBuildInputs(build.snapshot));
+    const inputs = builds.map((build) => readBuildInputs(build.snapshot, pipeline.agentType));
     return builds
       .map((build, index) => ({
         build_id: build.id,

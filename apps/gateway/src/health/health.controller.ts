@@ -1,12 +1,10 @@
-import { THealth, ZHealth } from '@agentloom/contracts';
+import { THealth } from '@agentloom/contracts';
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import { HealthDto } from '../common/api-dtos';
 import { Public } from '../common/public.decorator';
 import { HealthService } from './health.service';
-
-class HealthDto extends createZodDto(ZHealth) {}
 
 @ApiTags('health')
 @Public()

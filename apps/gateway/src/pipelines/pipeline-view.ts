@@ -6,13 +6,15 @@ import {
   TPipelineDetail,
   TPipelineListItem,
   wizardSteps as stepsOf,
-  ZPipelineConfig,
+  readPipelineConfig,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 
 /** The stored configuration, checked: a row that no longer fits the schema is a bug, not input. */
-export function readConfig(pipeline: Pick<Pipeline, 'id' | 'config'>): TPipelineConfig {
-  const parsed = ZPipelineConfig.safeParse(pipeline.config ?? {});
+export function readConfig(
+  pipeline: Pick<Pipeline, 'id' | 'agentType' | 'config'>,
+): TPipelineConfig {
+  const parsed = readPipelineConfig(pipeline.agentType, pipeline.config);
   if (!parsed.success) {
     throw new Error(
       `Pipeline ${pipeline.id} holds an invalid configuration: ${parsed.error.message}`,
@@ -23,7 +25,7 @@ export function readConfig(pipeline: Pick<Pipeline, 'id' | 'config'>): TPipeline
 
 /** The pipeline's wizard steps and whether each is done (the rule lives in contracts). */
 export function wizardSteps(pipeline: Pipeline, config: TPipelineConfig) {
-  return stepsOf(pipeline.agentType, config, {
+  return stepsOf(config, {
     sourceFile: Boolean(pipeline.sourceFile),
     sourceUri: Boolean(pipeline.sourceUriEncrypted),
     llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
@@ -92,13 +94,13 @@ export function toDetail(pipeline: Pipeline, masked: MaskedSecrets): TPipelineDe
     file: isFileSourceType(config.source_type) ? (config.file ?? null) : null,
     database: !isFileSourceType(config.source_type) ? (config.database ?? null) : null,
   };
-  if (pipeline.agentType === 'rag') {
+  if (config.agent_type === 'rag') {
     const store = config.vector_store;
     return {
       ...base,
       agent_type: 'rag',
       config: {
-        source_type: (config.source_type as never) ?? null,
+        source_type: config.source_type ?? null,
         ...source,
         embedding_model: config.embedding_model ?? null,
         vector_store: store
@@ -122,7 +124,7 @@ export function toDetail(pipeline: Pipeline, masked: MaskedSecrets): TPipelineDe
     ...base,
     agent_type: 'sql',
     config: {
-      source_type: (config.source_type as never) ?? null,
+      source_type: config.source_type ?? null,
       ...source,
       llm,
       system_prompt: config.system_prompt ?? null,

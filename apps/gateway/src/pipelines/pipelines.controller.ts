@@ -3,22 +3,18 @@ import {
   TPipelineCreated,
   TPipelineDetail,
   TPipelineListItem,
-  ZCreatePipelineRequest,
-  ZPipelineCreated,
-  ZPipelineDetail,
-  ZPipelineListItem,
 } from '@agentloom/contracts';
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import {
+  CreatePipelineDto,
+  PipelineCreatedDto,
+  PipelineDetailDto,
+  PipelineListItemDto,
+} from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { PipelinesService } from './pipelines.service';
-
-class CreatePipelineDto extends createZodDto(ZCreatePipelineRequest) {}
-class PipelineCreatedDto extends createZodDto(ZPipelineCreated) {}
-class PipelineListItemDto extends createZodDto(ZPipelineListItem) {}
-class PipelineDetailDto extends createZodDto(ZPipelineDetail) {}
 
 @ApiTags('pipelines')
 @ApiBearerAuth()

@@ -125,7 +125,7 @@ export class PreviewAgentLoader {
         editUrl: this.llmStepUrl(pipeline.agentType, pipeline.id),
       },
     };
-    if (pipeline.agentType === 'sql') {
+    if (config.agent_type === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
       const agent = new SqlAgent({ model, systemPrompt, engine });
       return {

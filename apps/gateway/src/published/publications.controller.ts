@@ -1,11 +1,4 @@
 import {
-  ZAccessKey,
-  ZConversation,
-  ZConversationSummary,
-  ZCreateAccessKeyRequest,
-  ZCreatedAccessKey,
-  ZPublication,
-  ZPublicationSettings,
   type TAccessKey,
   type TConversation,
   type TConversationSummary,
@@ -30,19 +23,19 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import {
+  AccessKeyDto,
+  ConversationDto,
+  ConversationSummaryDto,
+  CreateAccessKeyDto,
+  CreatedAccessKeyDto,
+  PublicationDto,
+  PublicationSettingsDto,
+} from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ConversationsService } from './conversations.service';
 import { PublicationsService } from './publications.service';
-
-class PublicationDto extends createZodDto(ZPublication) {}
-class PublicationSettingsDto extends createZodDto(ZPublicationSettings) {}
-class AccessKeyDto extends createZodDto(ZAccessKey) {}
-class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
-class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}
-class ConversationSummaryDto extends createZodDto(ZConversationSummary) {}
-class ConversationDto extends createZodDto(ZConversation) {}
 
 /**
  * The owner's controls of a published agent. Every route is scoped to the caller: someone else's

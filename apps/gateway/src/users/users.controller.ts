@@ -1,9 +1,4 @@
-import {
-  PROFILE_PICTURE_MAX_BYTES,
-  TUserProfile,
-  ZUpdateProfileRequest,
-  ZUserProfile,
-} from '@agentloom/contracts';
+import { PROFILE_PICTURE_MAX_BYTES, TUserProfile } from '@agentloom/contracts';
 import {
   Body,
   Controller,
@@ -16,16 +11,13 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { UpdateProfileDto, UserProfileDto } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { Public } from '../common/public.decorator';
 import { AvatarStorage } from './avatar-storage';
 import { toProfile, UsersService } from './users.service';
-
-class UserProfileDto extends createZodDto(ZUserProfile) {}
-class UpdateProfileDto extends createZodDto(ZUpdateProfileRequest) {}
 
 @ApiTags('users')
 @Controller('users')

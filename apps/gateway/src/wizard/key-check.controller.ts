@@ -1,13 +1,10 @@
-import { TKeyCheckResult, ZKeyCheckRequest, ZKeyCheckResult } from '@agentloom/contracts';
+import { TKeyCheckResult } from '@agentloom/contracts';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { KeyCheckRequestDto, KeyCheckResultDto } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { KeyCheckService } from './key-check.service';
-
-class KeyCheckRequestDto extends createZodDto(ZKeyCheckRequest) {}
-class KeyCheckResultDto extends createZodDto(ZKeyCheckResult) {}
 
 @ApiTags('LLM keys')
 @ApiBearerAuth()

@@ -1,77 +1,64 @@
-import {
-  TWizardStepSaved,
-  ZEmbeddingModelRequest,
-  ZLlmCredentialsRequest,
-  ZLlmProviderRequest,
-  ZLocalVectorDbRequest,
-  ZPineconeCredentialsRequest,
-  ZRagDatabaseSourceRequest,
-  ZRagSourceRequest,
-  ZSessionOnlyRequest,
-  ZSystemPromptRequest,
-  ZUiRequest,
-  ZVectorDbRequest,
-} from '@agentloom/contracts';
-import { Body, Controller, UploadedFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { Body, Controller } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import {
+  DatabaseSourceSavedDto,
+  EmbeddingModelDto,
+  EmbeddingModelSavedDto,
+  LlmCredentialsDto,
+  LlmCredentialsSavedDto,
+  LlmProviderDto,
+  LlmProviderSavedDto,
+  LocalVectorDbDto,
+  LocalVectorDbSavedDto,
+  PineconeCredentialsDto,
+  PineconeSavedDto,
+  RagDatabaseSourceDto,
+  RagSourceDto,
+  RagSourceTypeSavedDto,
+  VectorDbDto,
+  VectorDbSavedDto,
+} from '../common/api-dtos';
 import { CurrentUser } from '../common/current-user.decorator';
-import { WizardService } from './wizard.service';
-import { FORM, incomingFile, WizardStep, WizardStepSavedDto, WizardUpload } from './wizard-docs';
-
-class RagSourceDto extends createZodDto(ZRagSourceRequest) {}
-class SessionOnlyDto extends createZodDto(ZSessionOnlyRequest) {}
-class RagDatabaseSourceDto extends createZodDto(ZRagDatabaseSourceRequest) {}
-class EmbeddingModelDto extends createZodDto(ZEmbeddingModelRequest) {}
-class VectorDbDto extends createZodDto(ZVectorDbRequest) {}
-class PineconeCredentialsDto extends createZodDto(ZPineconeCredentialsRequest) {}
-class LocalVectorDbDto extends createZodDto(ZLocalVectorDbRequest) {}
-class LlmProviderDto extends createZodDto(ZLlmProviderRequest) {}
-class LlmCredentialsDto extends createZodDto(ZLlmCredentialsRequest) {}
-class SystemPromptDto extends createZodDto(ZSystemPromptRequest) {}
-class UiDto extends createZodDto(ZUiRequest) {}
+import { FinishStepsService } from './finish-steps.service';
+import { LlmStepService } from './llm-step.service';
+import { SourceStepService } from './source-step.service';
+import { VectorStoreStepService } from './vector-store-step.service';
+import { FORM, WizardStep } from './wizard-docs';
+import { WizardSharedSteps } from './wizard-shared-steps';
 
 /** The RAG wizard's calls (SPEC §7), form-encoded except the upload. */
 @ApiTags('RAG wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)
-@ApiOkResponse({ type: WizardStepSavedDto })
 @Controller('rag/api')
-export class RagWizardController {
-  constructor(private readonly wizard: WizardService) {}
-
-  private call(user: AuthenticatedUser, sessionId: string) {
-    return { userId: user.id, sessionId, agentType: 'rag' as const };
+export class RagWizardController extends WizardSharedSteps({
+  kind: 'rag',
+  upload: {
+    path: 'source/upload',
+    summary: 'Step 3: upload the source file (PDF, CSV, Excel .xlsx or TXT)',
+    accepted: '.pdf, .csv, .xlsx or .txt, matching the chosen source type',
+  },
+  systemPromptSummary: 'Step 7: the system prompt',
+  uiSummary: 'Step 8: Gradio or Streamlit',
+}) {
+  constructor(
+    sources: SourceStepService,
+    llm: LlmStepService,
+    finish: FinishStepsService,
+    private readonly vectorStores: VectorStoreStepService,
+  ) {
+    super(sources, llm, finish);
   }
 
-  @WizardStep('source', 'Step 2: choose the source type')
-  source(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: RagSourceDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setSourceType(this.call(user, body.session_id), body.source_type);
+  @WizardStep('source', 'Step 2: choose the source type', RagSourceTypeSavedDto)
+  source(@CurrentUser() user: AuthenticatedUser, @Body() body: RagSourceDto) {
+    return this.sources.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
-  @WizardUpload(
-    'source/upload',
-    'Step 3: upload the source file (PDF, CSV, Excel .xlsx or TXT)',
-    '.pdf, .csv, .xlsx or .txt, matching the chosen source type',
-  )
-  upload(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SessionOnlyDto,
-    @UploadedFile() file?: Express.Multer.File,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.saveUpload(this.call(user, body.session_id), incomingFile(file));
-  }
-
-  @WizardStep('source/db', 'Step 3: connect a database table or collection')
-  database(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: RagDatabaseSourceDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.saveDatabaseSource(this.call(user, body.session_id), {
+  @WizardStep('source/db', 'Step 3: connect a database table or collection', DatabaseSourceSavedDto)
+  database(@CurrentUser() user: AuthenticatedUser, @Body() body: RagDatabaseSourceDto) {
+    return this.sources.saveDatabaseSource(this.call(user, body.session_id), {
       source_type: body.source_type,
       uri: body.uri,
       database: body.database,
@@ -79,74 +66,49 @@ export class RagWizardController {
     });
   }
 
-  @WizardStep('embeddings/model', 'Step 4: choose the embedding model')
-  embeddings(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: EmbeddingModelDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setEmbeddingModel(this.call(user, body.session_id), body.model_name);
+  @WizardStep('embeddings/model', 'Step 4: choose the embedding model', EmbeddingModelSavedDto)
+  embeddings(@CurrentUser() user: AuthenticatedUser, @Body() body: EmbeddingModelDto) {
+    return this.vectorStores.setEmbeddingModel(this.call(user, body.session_id), body.model_name);
   }
 
-  @WizardStep('vectordb', 'Step 5: choose the vector store')
-  vectorDb(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: VectorDbDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setVectorStore(this.call(user, body.session_id), body.vector_db);
+  @WizardStep('vectordb', 'Step 5: choose the vector store', VectorDbSavedDto)
+  vectorDb(@CurrentUser() user: AuthenticatedUser, @Body() body: VectorDbDto) {
+    return this.vectorStores.setVectorStore(this.call(user, body.session_id), body.vector_db);
   }
 
-  @WizardStep('vectordb/credentials/remote', 'Step 5: Pinecone API key, environment and index')
-  pinecone(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: PineconeCredentialsDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setPinecone(this.call(user, body.session_id), body);
+  @WizardStep(
+    'vectordb/credentials/remote',
+    'Step 5: Pinecone API key, environment and index',
+    PineconeSavedDto,
+  )
+  pinecone(@CurrentUser() user: AuthenticatedUser, @Body() body: PineconeCredentialsDto) {
+    return this.vectorStores.setPinecone(this.call(user, body.session_id), body);
   }
 
   @WizardStep(
     'vectordb/credentials/local',
     'Step 5: ChromaDB, Qdrant or Milvus URL, dimensions and metric',
+    LocalVectorDbSavedDto,
   )
-  local(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: LocalVectorDbDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setLocalVectorStore(this.call(user, body.session_id), body);
+  local(@CurrentUser() user: AuthenticatedUser, @Body() body: LocalVectorDbDto) {
+    return this.vectorStores.setLocalVectorStore(this.call(user, body.session_id), body);
   }
 
-  @WizardStep('llm/provider', 'Step 6: choose the LLM provider')
-  provider(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: LlmProviderDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setProvider(this.call(user, body.session_id), body.provider);
+  @WizardStep('llm/provider', 'Step 6: choose the LLM provider', LlmProviderSavedDto)
+  provider(@CurrentUser() user: AuthenticatedUser, @Body() body: LlmProviderDto) {
+    return this.llm.setProvider(this.call(user, body.session_id), body.provider);
   }
 
   @WizardStep(
     'llm/credentials',
     'Step 6: API key (or api_key_id of a saved key) and model of the chosen provider',
+    LlmCredentialsSavedDto,
   )
-  credentials(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: LlmCredentialsDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setLlmCredentials(
+  credentials(@CurrentUser() user: AuthenticatedUser, @Body() body: LlmCredentialsDto) {
+    return this.llm.setLlmCredentials(
       this.call(user, body.session_id),
       { api_key: body.api_key, api_key_id: body.api_key_id },
       body.model_name ?? '',
     );
-  }
-
-  @WizardStep('system-prompt', 'Step 7: the system prompt')
-  systemPrompt(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SystemPromptDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setSystemPrompt(this.call(user, body.session_id), body.prompt);
-  }
-
-  @WizardStep('ui', 'Step 8: Gradio or Streamlit')
-  ui(@CurrentUser() user: AuthenticatedUser, @Body() body: UiDto): Promise<TWizardStepSaved> {
-    return this.wizard.setUi(this.call(user, body.session_id), body.ui);
   }
 }

@@ -1,12 +1,10 @@
-import { TSourceSample, ZSourceSample } from '@agentloom/contracts';
+import { TSourceSample } from '@agentloom/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { SourceSampleDto } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { SourceSampleService } from './source-sample.service';
-
-class SourceSampleDto extends createZodDto(ZSourceSample) {}
 
 @ApiTags('wizard')
 @ApiBearerAuth()

@@ -1,13 +1,10 @@
-import { TSourceTables, ZSourceTables, ZSourceTablesRequest } from '@agentloom/contracts';
+import { TSourceTables } from '@agentloom/contracts';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { SourceTablesDto, SourceTablesRequestDto } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { SourceTablesService } from './source-tables.service';
-
-class SourceTablesRequestDto extends createZodDto(ZSourceTablesRequest) {}
-class SourceTablesDto extends createZodDto(ZSourceTables) {}
 
 @ApiTags('wizard')
 @ApiBearerAuth()

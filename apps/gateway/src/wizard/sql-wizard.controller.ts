@@ -1,124 +1,88 @@
-import {
-  TWizardStepSaved,
-  ZSessionOnlyRequest,
-  ZSqlDatabaseSourceRequest,
-  ZSqlFrameworkRequest,
-  ZSqlLlmKeyRequest,
-  ZSqlLlmProviderRequest,
-  ZSqlModelRequest,
-  ZSqlSourceRequest,
-  ZSystemPromptRequest,
-  ZUiRequest,
-} from '@agentloom/contracts';
-import { Body, Controller, UploadedFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { Body, Controller } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import {
+  DatabaseSourceSavedDto,
+  LlmKeySavedDto,
+  LlmModelSavedDto,
+  LlmProviderSavedDto,
+  SqlDatabaseSourceDto,
+  SqlFrameworkDto,
+  SqlFrameworkSavedDto,
+  SqlLlmKeyDto,
+  SqlLlmProviderDto,
+  SqlModelDto,
+  SqlSourceDto,
+  SqlSourceTypeSavedDto,
+} from '../common/api-dtos';
 import { CurrentUser } from '../common/current-user.decorator';
-import { FORM, incomingFile, WizardStep, WizardStepSavedDto, WizardUpload } from './wizard-docs';
-import { WizardService } from './wizard.service';
-
-class SqlSourceDto extends createZodDto(ZSqlSourceRequest) {}
-class SessionOnlyDto extends createZodDto(ZSessionOnlyRequest) {}
-class SqlDatabaseSourceDto extends createZodDto(ZSqlDatabaseSourceRequest) {}
-class SqlLlmProviderDto extends createZodDto(ZSqlLlmProviderRequest) {}
-class SqlLlmKeyDto extends createZodDto(ZSqlLlmKeyRequest) {}
-class SqlModelDto extends createZodDto(ZSqlModelRequest) {}
-class SystemPromptDto extends createZodDto(ZSystemPromptRequest) {}
-class SqlFrameworkDto extends createZodDto(ZSqlFrameworkRequest) {}
-class UiDto extends createZodDto(ZUiRequest) {}
+import { FinishStepsService } from './finish-steps.service';
+import { LlmStepService } from './llm-step.service';
+import { SourceStepService } from './source-step.service';
+import { FORM, WizardStep } from './wizard-docs';
+import { WizardSharedSteps } from './wizard-shared-steps';
 
 /** The SQL wizard's calls (SPEC §7), form-encoded except the upload. */
 @ApiTags('SQL wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)
-@ApiOkResponse({ type: WizardStepSavedDto })
 @Controller('sql/config')
-export class SqlWizardController {
-  constructor(private readonly wizard: WizardService) {}
-
-  private call(user: AuthenticatedUser, sessionId: string) {
-    return { userId: user.id, sessionId, agentType: 'sql' as const };
+export class SqlWizardController extends WizardSharedSteps({
+  kind: 'sql',
+  upload: {
+    path: 'source-details',
+    summary: 'Step 3: upload the CSV (csv source) or .xlsx (excel source) file',
+    accepted: '.csv for a csv source, .xlsx for an excel source',
+  },
+  systemPromptSummary: 'Step 5: the system prompt',
+  uiSummary: 'Step 7: Streamlit or Gradio',
+}) {
+  constructor(sources: SourceStepService, llm: LlmStepService, finish: FinishStepsService) {
+    super(sources, llm, finish);
   }
 
-  @WizardStep('source', 'Step 2: choose the source type')
-  source(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlSourceDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setSourceType(this.call(user, body.session_id), body.source_type);
+  @WizardStep('source', 'Step 2: choose the source type', SqlSourceTypeSavedDto)
+  source(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlSourceDto) {
+    return this.sources.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
-  @WizardUpload(
-    'source-details',
-    'Step 3: upload the CSV (csv source) or .xlsx (excel source) file',
-    '.csv for a csv source, .xlsx for an excel source',
+  @WizardStep(
+    'source-details/db',
+    'Step 3: connect the database table (MySQL, Postgres or SQLite)',
+    DatabaseSourceSavedDto,
   )
-  upload(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SessionOnlyDto,
-    @UploadedFile() file?: Express.Multer.File,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.saveUpload(this.call(user, body.session_id), incomingFile(file));
-  }
-
-  @WizardStep('source-details/db', 'Step 3: connect the database table (MySQL, Postgres or SQLite)')
-  database(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlDatabaseSourceDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.saveDatabaseSource(this.call(user, body.session_id), {
+  database(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlDatabaseSourceDto) {
+    return this.sources.saveDatabaseSource(this.call(user, body.session_id), {
       uri: body.db_uri,
       database: body.db_name,
       table: body.table_name,
     });
   }
 
-  @WizardStep('llm', 'Step 4: choose the LLM provider')
-  provider(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlLlmProviderDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setProvider(this.call(user, body.session_id), body.llm_provider);
+  @WizardStep('llm', 'Step 4: choose the LLM provider', LlmProviderSavedDto)
+  provider(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlLlmProviderDto) {
+    return this.llm.setProvider(this.call(user, body.session_id), body.llm_provider);
   }
 
-  @WizardStep('llm-key', 'Step 4: the API key (or api_key_id of a saved key)')
-  key(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlLlmKeyDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setLlmKey(this.call(user, body.session_id), {
+  @WizardStep('llm-key', 'Step 4: the API key (or api_key_id of a saved key)', LlmKeySavedDto)
+  key(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlLlmKeyDto) {
+    return this.llm.setLlmKey(this.call(user, body.session_id), {
       api_key: body.api_key,
       api_key_id: body.api_key_id,
     });
   }
 
-  @WizardStep('model', 'Step 4: the model of the chosen provider')
-  model(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlModelDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setModel(this.call(user, body.session_id), body.model);
+  @WizardStep('model', 'Step 4: the model of the chosen provider', LlmModelSavedDto)
+  model(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlModelDto) {
+    return this.llm.setModel(this.call(user, body.session_id), body.model);
   }
 
-  @WizardStep('system-prompt', 'Step 5: the system prompt')
-  systemPrompt(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SystemPromptDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setSystemPrompt(this.call(user, body.session_id), body.prompt);
-  }
-
-  @WizardStep('framework', 'Step 6: the query framework (must suit the source)')
-  framework(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: SqlFrameworkDto,
-  ): Promise<TWizardStepSaved> {
-    return this.wizard.setFramework(this.call(user, body.session_id), body.framework);
-  }
-
-  @WizardStep('ui', 'Step 7: Streamlit or Gradio')
-  ui(@CurrentUser() user: AuthenticatedUser, @Body() body: UiDto): Promise<TWizardStepSaved> {
-    return this.wizard.setUi(this.call(user, body.session_id), body.ui);
+  @WizardStep(
+    'framework',
+    'Step 6: the query framework (must suit the source)',
+    SqlFrameworkSavedDto,
+  )
+  framework(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlFrameworkDto) {
+    return this.finish.setFramework(this.call(user, body.session_id), body.framework);
   }
 }

@@ -1,12 +1,10 @@
-import { ZWizardStepSaved } from '@agentloom/contracts';
-import { applyDecorators, HttpCode, Post, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
+import { applyDecorators, HttpCode, Post, Type, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { UploadSavedDto } from '../common/api-dtos';
 import { SingleFileUpload } from '../files/single-file-upload.interceptor';
-import type { IncomingFile } from './wizard.service';
+import type { IncomingFile } from './source-step.service';
 
-/** OpenAPI details shared by both wizards' controllers. */
-export class WizardStepSavedDto extends createZodDto(ZWizardStepSaved) {}
+/* OpenAPI details shared by both wizards' controllers. */
 
 /** The wizards post HTML forms; JSON is accepted too, for scripted clients. */
 export const FORM = ['application/x-www-form-urlencoded', 'application/json'];
@@ -22,9 +20,14 @@ export const uploadBody = (accepted: string) => ({
   },
 });
 
-/** A wizard call: a form POST answered 200 with what was saved, and its line in /docs. */
-export function WizardStep(path: string, summary: string): MethodDecorator {
-  return applyDecorators(Post(path), HttpCode(200), ApiOperation({ summary }));
+/** A wizard call: a form POST answered 200 with what was saved (`answer`), and its line in /docs. */
+export function WizardStep(path: string, summary: string, answer: Type): MethodDecorator {
+  return applyDecorators(
+    Post(path),
+    HttpCode(200),
+    ApiOperation({ summary }),
+    ApiOkResponse({ type: answer }),
+  );
 }
 
 /**
@@ -33,7 +36,7 @@ export function WizardStep(path: string, summary: string): MethodDecorator {
  */
 export function WizardUpload(path: string, summary: string, accepted: string): MethodDecorator {
   return applyDecorators(
-    WizardStep(path, summary),
+    WizardStep(path, summary, UploadSavedDto),
     ApiConsumes('multipart/form-data'),
     ApiBody(uploadBody(accepted)),
     UseInterceptors(SingleFileUpload('file', (config) => config.UPLOAD_MAX_BYTES, 'The file')),

@@ -12,7 +12,11 @@ import { SourceSampleService } from './source-sample.service';
 import { SourceTablesController } from './source-tables.controller';
 import { SourceTablesService } from './source-tables.service';
 import { SqlWizardController } from './sql-wizard.controller';
-import { WizardService } from './wizard.service';
+import { FinishStepsService } from './finish-steps.service';
+import { LlmStepService } from './llm-step.service';
+import { SourceStepService } from './source-step.service';
+import { VectorStoreStepService } from './vector-store-step.service';
+import { WizardSessions } from './wizard-sessions';
 
 @Module({
   imports: [
@@ -28,7 +32,11 @@ import { WizardService } from './wizard.service';
     SourceTablesController,
   ],
   providers: [
-    WizardService,
+    WizardSessions,
+    SourceStepService,
+    VectorStoreStepService,
+    LlmStepService,
+    FinishStepsService,
     KeyCheckService,
     SourceSampleService,
     SourceTablesService,

@@ -1,0 +1,52 @@
+import {
+  frameworkFitsSource,
+  SOURCE_TYPE_LABELS,
+  SQL_FRAMEWORK_NEEDS,
+  type TSqlFramework,
+  type TUiFramework,
+} from '@agentloom/contracts';
+import { Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { StepAnswer, WizardCall, WizardSessions } from './wizard-sessions';
+
+/** The wizards' last steps before Build: the system prompt, the SQL framework, the UI. */
+@Injectable()
+export class FinishStepsService {
+  constructor(private readonly sessions: WizardSessions) {}
+
+  async setSystemPrompt(
+    call: WizardCall,
+    prompt: string,
+  ): Promise<StepAnswer<{ prompt: string; characters: number }>> {
+    const session = await this.sessions.open(call);
+    session.config.system_prompt = prompt;
+    await this.sessions.save(session);
+    return this.sessions.answer(session.pipeline, 'System prompt saved.', {
+      prompt,
+      characters: prompt.length,
+    });
+  }
+
+  /** The framework must be able to read the source on record (SPEC §2, SQL step 6). */
+  async setFramework(
+    call: WizardCall<'sql'>,
+    framework: TSqlFramework,
+  ): Promise<StepAnswer<{ framework: TSqlFramework }>> {
+    const session = await this.sessions.open(call);
+    const { config } = session;
+    if (config.source_type && !frameworkFitsSource(framework, config.source_type)) {
+      throw new UnprocessableEntityException(
+        `The ${framework} framework cannot serve a ${SOURCE_TYPE_LABELS[config.source_type]} source; it needs ${SQL_FRAMEWORK_NEEDS[framework].needs}.`,
+      );
+    }
+    config.framework = framework;
+    await this.sessions.save(session);
+    return this.sessions.answer(session.pipeline, 'Framework saved.', { framework });
+  }
+
+  async setUi(call: WizardCall, ui: TUiFramework): Promise<StepAnswer<{ ui: TUiFramework }>> {
+    const session = await this.sessions.open(call);
+    session.config.ui = ui;
+    await this.sessions.save(session);
+    return this.sessions.answer(session.pipeline, 'UI saved.', { ui });
+  }
+}
