@@ -219,6 +219,11 @@ export const ZPipelineConfig = z.discriminatedUnion('agent_type', [
 ]);
 export type TPipelineConfig = z.infer<typeof ZPipelineConfig>;
 
+/** The configuration as `pipelines.config` holds it: without `agent_type`. */
+export type TStoredPipelineConfig =
+  | Omit<TRagPipelineConfig, 'agent_type'>
+  | Omit<TSqlPipelineConfig, 'agent_type'>;
+
 /** The stored answers of an agent of the given kind, checked (`pipelines.config`, a build's inputs). */
 export function readPipelineConfig(agentType: TAgentType, stored: unknown) {
   const answers = typeof stored === 'object' && stored !== null ? stored : {};
@@ -226,9 +231,7 @@ export function readPipelineConfig(agentType: TAgentType, stored: unknown) {
 }
 
 /** The answers as `pipelines.config` keeps them: the kind stays in the row's own column. */
-export function storedAnswers(
-  config: TPipelineConfig,
-): Omit<TRagPipelineConfig, 'agent_type'> | Omit<TSqlPipelineConfig, 'agent_type'> {
+export function storedAnswers(config: TPipelineConfig): TStoredPipelineConfig {
   const answers: Partial<TPipelineConfig> = { ...config };
   delete answers.agent_type;
   return answers;

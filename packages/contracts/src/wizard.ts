@@ -239,7 +239,9 @@ export const SQL_FRAMEWORK_NEEDS = {
   { sources: readonly (typeof SQL_SOURCE_TYPES)[number][]; needs: string; note: string }
 >;
 
-// ---- field rules (the gateway refuses what breaks them; the web app warns before sending) ----
+// ---- field rules past the form's shape ----
+// The gateway refuses what breaks them (400, in these words); the web app checks a typed LLM key
+// with the same rule before it asks the provider about it.
 
 export const LLM_KEY_SHAPE_PROBLEM = `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`;
 

@@ -3,7 +3,7 @@ import {
   TPipelineConfig,
   TUploadKind,
   wizardSteps,
-  ZPipelineConfig,
+  readPipelineConfig,
 } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
 import { Inject, Injectable } from '@nestjs/common';
@@ -102,10 +102,10 @@ export class BuildPlanner {
  * enqueueing: it may have changed since (a vault key deleted, say), so it is checked again here.
  */
 function validConfig(pipeline: Pipeline): TPipelineConfig {
-  const parsed = ZPipelineConfig.safeParse(pipeline.config);
+  const parsed = readPipelineConfig(pipeline.agentType, pipeline.config);
   if (!parsed.success)
     throw new BuildError('The agent configuration is invalid; open the wizard and save it again.');
-  const missing = wizardSteps(pipeline.agentType, parsed.data, {
+  const missing = wizardSteps(parsed.data, {
     sourceFile: Boolean(pipeline.sourceFile),
     sourceUri: Boolean(pipeline.sourceUriEncrypted),
     llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),

@@ -1,4 +1,8 @@
-import { SQL_BUILD_STAGES, type TDatabaseSource, type TPipelineConfig } from '@agentloom/contracts';
+import {
+  SQL_BUILD_STAGES,
+  type TDatabaseSource,
+  type TStoredPipelineConfig,
+} from '@agentloom/contracts';
 import type { PrismaClient } from '@agentloom/db';
 import { peopleWorkbook, twoPagePdf } from '@agentloom/source-readers/testing';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +32,7 @@ const DB_PASSWORD = 'Db-Pa55word-Never-Shipped';
 const PINECONE_KEY = 'pcsk_WorkerSpecPinecone0123456789';
 const NOW = new Date().toISOString();
 
-const base = (config: TPipelineConfig): TPipelineConfig => ({
+const base = (config: TStoredPipelineConfig): TStoredPipelineConfig => ({
   system_prompt: 'Answer only from the data you were given.',
   ui: 'streamlit',
   ...config,

@@ -8,7 +8,8 @@ import {
   LLM_MODELS,
   LLM_PROVIDERS,
   modelApiId,
-  type TPipelineConfig,
+  type TRagPipelineConfig,
+  type TSqlPipelineConfig,
 } from '@agentloom/contracts';
 import {
   ProjectInputError,
@@ -48,8 +49,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function ragConfig(overrides: Partial<TPipelineConfig> = {}): TPipelineConfig {
+function ragConfig(overrides: Partial<TRagPipelineConfig> = {}): TRagPipelineConfig {
   return {
+    agent_type: 'rag',
     source_type: 'csv',
     file: {
       original_name: 'sales.csv',
@@ -77,12 +79,13 @@ function ragInput(overrides: Partial<ProjectInput> = {}): ProjectInput {
   };
 }
 
-function sqlInput(config: Partial<TPipelineConfig> = {}): ProjectInput {
+function sqlInput(config: Partial<TSqlPipelineConfig> = {}): ProjectInput {
   return {
     sessionId: SESSION,
     agentType: 'sql',
     name: 'Sales analyst',
     config: {
+      agent_type: 'sql',
       source_type: 'postgres',
       database: {
         type: 'postgres',

@@ -69,8 +69,9 @@ beforeAll(async () => {
     pandasai: universeVenv(path.join(LOCKS_DIR, 'pandasai.lock')),
   };
   const results = await pool(projects, Math.max(2, Math.min(6, os.cpus().length)), async (p) => {
-    const PYTHON =
-      p.scenario.input.config.framework === 'pandasai' ? pythons.pandasai : pythons.main;
+    const { config } = p.scenario.input;
+    const pandasai = config.agent_type === 'sql' && config.framework === 'pandasai';
+    const PYTHON = pandasai ? pythons.pandasai : pythons.main;
     return {
       title: p.scenario.title,
       dir: p.dir,
@@ -139,7 +140,7 @@ describe.each(SCENARIOS)('$title', (scenario) => {
     const { paths } = result();
     const expected = [...COMMON_FILES];
     const config = scenario.input.config;
-    if (scenario.input.agentType === 'rag') {
+    if (config.agent_type === 'rag') {
       const module = {
         chromadb: 'chroma_store',
         qdrant: 'qdrant_store',

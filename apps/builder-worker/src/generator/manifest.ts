@@ -6,11 +6,13 @@ import {
   SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
   UPLOAD_EXTENSIONS,
-  ZPipelineConfig,
+  readPipelineConfig,
   type TDistanceMetric,
   type TEmbeddingModel,
   type TLlmProvider,
   type TPipelineConfig,
+  type TRagPipelineConfig,
+  type TSqlPipelineConfig,
   type TRagSourceType,
   type TSqlFramework,
   type TUiFramework,
@@ -126,14 +128,14 @@ function required<T>(value: T | undefined | null, what: string): T {
 export function buildManifest(input: ProjectInput): AgentManifest {
   assertSessionId(input.sessionId);
   if (typeof input.name !== 'string') throw new ProjectInputError('name must be a string.');
-  const parsed = ZPipelineConfig.safeParse(input.config);
+  if (input.agentType !== 'rag' && input.agentType !== 'sql') {
+    throw new ProjectInputError('agentType must be rag or sql.');
+  }
+  const parsed = readPipelineConfig(input.agentType, input.config);
   if (!parsed.success) {
     throw new ProjectInputError(`The configuration is invalid: ${parsed.error.message}`);
   }
   const config = parsed.data;
-  if (input.agentType !== 'rag' && input.agentType !== 'sql') {
-    throw new ProjectInputError('agentType must be rag or sql.');
-  }
   if (input.agentType === 'sql' && input.chunksFile) {
     throw new ProjectInputError('Chunks are for RAG agents only.');
   }
@@ -167,7 +169,7 @@ export function buildManifest(input: ProjectInput): AgentManifest {
     },
     ui: { framework: ui, port: UIS[ui].port },
   };
-  return input.agentType === 'rag' ? withRag(manifest, input, config) : withSql(manifest, config);
+  return config.agent_type === 'rag' ? withRag(manifest, input, config) : withSql(manifest, config);
 }
 
 function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSource {
@@ -219,7 +221,7 @@ function buildSource(input: ProjectInput, config: TPipelineConfig): ManifestSour
 function withRag(
   manifest: AgentManifest,
   input: ProjectInput,
-  config: TPipelineConfig,
+  config: TRagPipelineConfig,
 ): AgentManifest {
   const model = required(config.embedding_model, 'embedding model');
   const store = required(config.vector_store, 'vector store');
@@ -255,7 +257,7 @@ function withRag(
   };
 }
 
-function withSql(manifest: AgentManifest, config: TPipelineConfig): AgentManifest {
+function withSql(manifest: AgentManifest, config: TSqlPipelineConfig): AgentManifest {
   const framework = required(config.framework, 'SQL framework');
   const sources: readonly string[] = SQL_FRAMEWORK_NEEDS[framework].sources;
   if (!sources.includes(manifest.source.type)) {

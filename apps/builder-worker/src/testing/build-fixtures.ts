@@ -1,4 +1,4 @@
-import type { TPipelineConfig, TUploadSummary } from '@agentloom/contracts';
+import type { TStoredPipelineConfig, TUploadSummary } from '@agentloom/contracts';
 import { createPrismaClient, type PrismaClient } from '@agentloom/db';
 import { pipelineSecretContext, Vault } from '@agentloom/vault';
 import { randomUUID } from 'node:crypto';
@@ -49,7 +49,7 @@ export interface SeedOptions {
   /** The owner; by default a new user is created for the build. */
   userId?: string;
   /** The stored configuration; the uploaded file's entry is filled in from `upload`. */
-  config?: TPipelineConfig;
+  config?: TStoredPipelineConfig;
   /** File sources: the uploaded file as the gateway stored it. */
   upload?: SeedUpload;
   /** The LLM key, encrypted as the gateway stores it; TEST_LLM_KEY by default. */
@@ -71,7 +71,7 @@ export async function seedBuild(
 ): Promise<{ pipelineId: string; buildId: string; userId: string }> {
   const userId = options.userId ?? (await seedUser(prisma));
   const pipelineId = randomUUID();
-  const pipelineConfig: TPipelineConfig = { ...options.config };
+  const pipelineConfig: TStoredPipelineConfig = { ...options.config };
   let storedName: string | undefined;
   if (options.upload) {
     const { originalName, summary } = options.upload;

@@ -2,7 +2,13 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { TDatabaseSource, TPipelineConfig, TUploadedFile } from '@agentloom/contracts';
+import type {
+  TDatabaseSource,
+  TPipelineConfig,
+  TRagPipelineConfig,
+  TSqlPipelineConfig,
+  TUploadedFile,
+} from '@agentloom/contracts';
 import {
   chunkText,
   generateProject,
@@ -138,7 +144,7 @@ const llm = (provider: NonNullable<TPipelineConfig['llm']>['provider'], model: s
 
 function rag(
   title: string,
-  config: TPipelineConfig,
+  config: Omit<TRagPipelineConfig, 'agent_type'>,
   extra: Partial<Scenario> & { name?: string } = {},
 ): Scenario {
   return {
@@ -150,14 +156,18 @@ function rag(
       sessionId: sessionId(),
       agentType: 'rag',
       name: extra.name ?? `Helpful ${title}`,
-      config: { system_prompt: 'You answer questions about the company documents.', ...config },
+      config: {
+        agent_type: 'rag',
+        system_prompt: 'You answer questions about the company documents.',
+        ...config,
+      },
     },
   };
 }
 
 function sql(
   title: string,
-  config: TPipelineConfig,
+  config: Omit<TSqlPipelineConfig, 'agent_type'>,
   extra: Partial<Scenario> & { name?: string } = {},
 ): Scenario {
   return {
@@ -167,7 +177,7 @@ function sql(
       sessionId: sessionId(),
       agentType: 'sql',
       name: extra.name ?? `Analyst ${title}`,
-      config: { system_prompt: 'You are a careful data analyst.', ...config },
+      config: { agent_type: 'sql', system_prompt: 'You are a careful data analyst.', ...config },
     },
   };
 }

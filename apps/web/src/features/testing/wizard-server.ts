@@ -7,6 +7,9 @@ import {
   type TAgentType,
   type TPipelineConfig,
   type TPipelineDetail,
+  type TRagPipelineConfig,
+  type TRagSourceType,
+  type TSqlPipelineConfig,
   type TUploadSummary,
 } from '@agentloom/contracts';
 import { beforeEach } from 'vitest';
@@ -15,6 +18,9 @@ import { formOf, textOf, type Call, type Reply } from './render';
 export const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
 const NOW = '2025-01-01T00:00:00.000Z';
 
+type EveryAnswer = Omit<TRagPipelineConfig, 'agent_type' | 'source_type'> &
+  Omit<TSqlPipelineConfig, 'agent_type' | 'source_type'> & { source_type?: TRagSourceType };
+
 /**
  * A stand-in for the gateway's wizard endpoints in the wizard's unit tests: it keeps what each
  * call saved and answers `GET /pipelines/{id}` from it, as the real gateway does, so the screens
@@ -22,7 +28,8 @@ const NOW = '2025-01-01T00:00:00.000Z';
  */
 export function wizardServer(type: TAgentType) {
   let name = '';
-  const config: TPipelineConfig = {};
+  // Every answer either wizard may save; the kind is added where the contracts' rules read it.
+  const config: EveryAnswer = {};
   const keys = { llm: '', llmId: '', vectorDb: '', uri: '' };
 
   function save(path: string, form: Record<string, string>, file: File | null): void {
@@ -30,7 +37,7 @@ export function wizardServer(type: TAgentType) {
     switch (field) {
       case 'api/source':
       case 'config/source':
-        config.source_type = form.source_type as TPipelineConfig['source_type'];
+        config.source_type = form.source_type as TRagSourceType;
         return;
       case 'source/upload':
       case 'config/source-details':
@@ -94,7 +101,7 @@ export function wizardServer(type: TAgentType) {
   }
 
   function detail(): TPipelineDetail {
-    const steps = wizardSteps(type, config, {
+    const steps = wizardSteps({ ...config, agent_type: type } as TPipelineConfig, {
       sourceFile: Boolean(config.file),
       sourceUri: Boolean(keys.uri),
       llmKey: Boolean(keys.llm || keys.llmId),

@@ -1,6 +1,6 @@
 import {
-  API_KEY_MIN_LENGTH,
   LLM_FIELDS_REQUIRED,
+  llmKeyShapeProblem,
   ZLlmCredentialsRequest,
   ZSqlLlmKeyRequest,
   type TAgentType,
@@ -55,10 +55,7 @@ function hasKeyFor(pipeline: WizardStepProps['pipeline'], provider: string): boo
 
 /** What is wrong with a typed key before asking anyone, in the words shown beside the field. */
 function keyShapeProblem(key: LlmKey): string | null {
-  if (!('api_key' in key)) return null;
-  return key.api_key.length < API_KEY_MIN_LENGTH || /\s/.test(key.api_key)
-    ? `An API key has at least ${API_KEY_MIN_LENGTH} characters and no spaces. Copy the whole key from your provider's site.`
-    : null;
+  return 'api_key' in key ? llmKeyShapeProblem(key.api_key) : null;
 }
 
 /**
