@@ -221,8 +221,7 @@ export type TPipelineConfig = z.infer<typeof ZPipelineConfig>;
 
 /** The configuration as `pipelines.config` holds it: without `agent_type`. */
 export type TStoredPipelineConfig =
-  | Omit<TRagPipelineConfig, 'agent_type'>
-  | Omit<TSqlPipelineConfig, 'agent_type'>;
+  Omit<TRagPipelineConfig, 'agent_type'> | Omit<TSqlPipelineConfig, 'agent_type'>;
 
 /** The stored answers of an agent of the given kind, checked (`pipelines.config`, a build's inputs). */
 export function readPipelineConfig(agentType: TAgentType, stored: unknown) {
