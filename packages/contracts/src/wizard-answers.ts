@@ -33,23 +33,20 @@ export const ZWizardStepSaved = z.object({
 });
 export type TWizardStepSaved = z.infer<typeof ZWizardStepSaved>;
 
+/** The answer of the step whose schema is given, e.g. `TStepAnswer<typeof ZUiSaved>`. */
+export type TStepAnswer<Step extends z.ZodType> = z.infer<Step>;
+
 // ---- source ----
 
 export const ZRagSourceTypeSaved = stepAnswer({ source_type: ZRagSourceType });
-export type TRagSourceTypeSaved = z.infer<typeof ZRagSourceTypeSaved>;
 export const ZSqlSourceTypeSaved = stepAnswer({ source_type: ZSqlSourceType });
-export type TSqlSourceTypeSaved = z.infer<typeof ZSqlSourceTypeSaved>;
 export const ZUploadSaved = stepAnswer({ file: ZUploadedFile });
-export type TUploadSaved = z.infer<typeof ZUploadSaved>;
 export const ZDatabaseSourceSaved = stepAnswer({ database: ZDatabaseSource });
-export type TDatabaseSourceSaved = z.infer<typeof ZDatabaseSourceSaved>;
 
 // ---- RAG: embeddings and vector store ----
 
 export const ZEmbeddingModelSaved = stepAnswer({ model_name: ZEmbeddingModel });
-export type TEmbeddingModelSaved = z.infer<typeof ZEmbeddingModelSaved>;
 export const ZVectorDbSaved = stepAnswer({ vector_db: ZVectorStore });
-export type TVectorDbSaved = z.infer<typeof ZVectorDbSaved>;
 export const ZPineconeSaved = stepAnswer({
   vector_db: z.literal('pinecone'),
   /** Masked. */
@@ -57,14 +54,12 @@ export const ZPineconeSaved = stepAnswer({
   environment: zText(),
   index_name: zText(),
 });
-export type TPineconeSaved = z.infer<typeof ZPineconeSaved>;
 export const ZLocalVectorDbSaved = stepAnswer({
   vector_db: z.enum(LOCAL_VECTOR_STORES),
   url: zText(),
   dimensions: z.number().int(),
   distance_metric: ZDistanceMetric,
 });
-export type TLocalVectorDbSaved = z.infer<typeof ZLocalVectorDbSaved>;
 
 // ---- LLM ----
 
@@ -72,23 +67,16 @@ export type TLocalVectorDbSaved = z.infer<typeof ZLocalVectorDbSaved>;
 const savedKey = { api_key: zText(), api_key_id: z.uuid().optional() };
 
 export const ZLlmProviderSaved = stepAnswer({ provider: ZLlmProvider });
-export type TLlmProviderSaved = z.infer<typeof ZLlmProviderSaved>;
 export const ZLlmCredentialsSaved = stepAnswer({
   provider: ZLlmProvider,
   model_name: zText(),
   ...savedKey,
 });
-export type TLlmCredentialsSaved = z.infer<typeof ZLlmCredentialsSaved>;
 export const ZLlmKeySaved = stepAnswer({ provider: ZLlmProvider, ...savedKey });
-export type TLlmKeySaved = z.infer<typeof ZLlmKeySaved>;
 export const ZLlmModelSaved = stepAnswer({ provider: ZLlmProvider, model: zText() });
-export type TLlmModelSaved = z.infer<typeof ZLlmModelSaved>;
 
 // ---- prompt, framework, UI ----
 
 export const ZSystemPromptSaved = stepAnswer({ prompt: zText(), characters: z.number().int() });
-export type TSystemPromptSaved = z.infer<typeof ZSystemPromptSaved>;
 export const ZSqlFrameworkSaved = stepAnswer({ framework: ZSqlFramework });
-export type TSqlFrameworkSaved = z.infer<typeof ZSqlFrameworkSaved>;
 export const ZUiSaved = stepAnswer({ ui: ZUiFramework });
-export type TUiSaved = z.infer<typeof ZUiSaved>;

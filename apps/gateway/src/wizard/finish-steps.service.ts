@@ -3,10 +3,14 @@ import {
   SOURCE_TYPE_LABELS,
   SQL_FRAMEWORK_NEEDS,
   type TSqlFramework,
+  type TStepAnswer,
   type TUiFramework,
+  type ZSqlFrameworkSaved,
+  type ZSystemPromptSaved,
+  type ZUiSaved,
 } from '@agentloom/contracts';
 import { Injectable, UnprocessableEntityException } from '@nestjs/common';
-import { StepAnswer, WizardCall, WizardSessions } from './wizard-sessions';
+import { WizardCall, WizardSessions } from './wizard-sessions';
 
 /** The wizards' last steps before Build: the system prompt, the SQL framework, the UI. */
 @Injectable()
@@ -16,7 +20,7 @@ export class FinishStepsService {
   async setSystemPrompt(
     call: WizardCall,
     prompt: string,
-  ): Promise<StepAnswer<{ prompt: string; characters: number }>> {
+  ): Promise<TStepAnswer<typeof ZSystemPromptSaved>> {
     const session = await this.sessions.open(call);
     session.config.system_prompt = prompt;
     await this.sessions.save(session);
@@ -30,7 +34,7 @@ export class FinishStepsService {
   async setFramework(
     call: WizardCall<'sql'>,
     framework: TSqlFramework,
-  ): Promise<StepAnswer<{ framework: TSqlFramework }>> {
+  ): Promise<TStepAnswer<typeof ZSqlFrameworkSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     if (config.source_type && !frameworkFitsSource(framework, config.source_type)) {
@@ -43,7 +47,7 @@ export class FinishStepsService {
     return this.sessions.answer(session.pipeline, 'Framework saved.', { framework });
   }
 
-  async setUi(call: WizardCall, ui: TUiFramework): Promise<StepAnswer<{ ui: TUiFramework }>> {
+  async setUi(call: WizardCall, ui: TUiFramework): Promise<TStepAnswer<typeof ZUiSaved>> {
     const session = await this.sessions.open(call);
     session.config.ui = ui;
     await this.sessions.save(session);

@@ -7,13 +7,18 @@ import {
   specModelEntry,
   type TLlmProvider,
   type TPipelineConfig,
+  type TStepAnswer,
+  type ZLlmCredentialsSaved,
+  type ZLlmKeySaved,
+  type ZLlmModelSaved,
+  type ZLlmProviderSaved,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 import { BadRequestException, Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineChanges } from '../pipelines/pipelines.repository';
-import { StepAnswer, WizardCall, WizardSessions } from './wizard-sessions';
+import { WizardCall, WizardSessions } from './wizard-sessions';
 
 /** A typed LLM key, or the id of a key in the caller's vault. */
 export interface LlmKeyChoice {
@@ -42,7 +47,7 @@ export class LlmStepService {
   async setProvider(
     call: WizardCall,
     provider: TLlmProvider,
-  ): Promise<StepAnswer<{ provider: TLlmProvider }>> {
+  ): Promise<TStepAnswer<typeof ZLlmProviderSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     const changes: PipelineChanges = {};
@@ -62,7 +67,7 @@ export class LlmStepService {
     call: WizardCall,
     key: LlmKeyChoice,
     model: string,
-  ): Promise<StepAnswer<{ provider: TLlmProvider; model_name: string } & ShownKey>> {
+  ): Promise<TStepAnswer<typeof ZLlmCredentialsSaved>> {
     const session = await this.sessions.open(call);
     const { pipeline, config } = session;
     const provider = requireProvider(config);
@@ -78,10 +83,7 @@ export class LlmStepService {
   }
 
   /** SQL: the key alone (the wizard then saves the model). */
-  async setLlmKey(
-    call: WizardCall,
-    key: LlmKeyChoice,
-  ): Promise<StepAnswer<{ provider: TLlmProvider } & ShownKey>> {
+  async setLlmKey(call: WizardCall, key: LlmKeyChoice): Promise<TStepAnswer<typeof ZLlmKeySaved>> {
     const session = await this.sessions.open(call);
     const provider = requireProvider(session.config);
     const keyChanges = await this.keyChanges(call.userId, session.pipeline, provider, key);
@@ -92,10 +94,7 @@ export class LlmStepService {
     });
   }
 
-  async setModel(
-    call: WizardCall,
-    model: string,
-  ): Promise<StepAnswer<{ provider: TLlmProvider; model: string }>> {
+  async setModel(call: WizardCall, model: string): Promise<TStepAnswer<typeof ZLlmModelSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     const provider = requireProvider(config);

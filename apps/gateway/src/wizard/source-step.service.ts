@@ -10,7 +10,9 @@ import {
   type TPipelineConfig,
   type TRagSourceType,
   type TSqlSourceType,
-  type TUploadedFile,
+  type TStepAnswer,
+  type ZDatabaseSourceSaved,
+  type ZUploadSaved,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 import { sanitizeOriginalName } from '@agentloom/source-readers';
@@ -103,7 +105,7 @@ export class SourceStepService {
   async saveUpload(
     call: WizardCall,
     file: IncomingFile | undefined,
-  ): Promise<StepAnswer<{ file: TUploadedFile }>> {
+  ): Promise<TStepAnswer<typeof ZUploadSaved>> {
     if (!file) throw new BadRequestException('No file selected');
     const session = await this.sessions.open(call);
     const { pipeline, config } = session;
@@ -147,7 +149,7 @@ export class SourceStepService {
   async saveDatabaseSource(
     call: WizardCall,
     request: DatabaseSourceRequest,
-  ): Promise<StepAnswer<{ database: TDatabaseSource }>> {
+  ): Promise<TStepAnswer<typeof ZDatabaseSourceSaved>> {
     const session = await this.sessions.open(call);
     const { pipeline, config } = session;
     const type = request.source_type ?? config.source_type;

@@ -1,19 +1,22 @@
 import {
   EMBEDDING_DIMENSIONS,
+  type TStepAnswer,
+  type ZEmbeddingModelSaved,
+  type ZLocalVectorDbSaved,
+  type ZPineconeSaved,
+  type ZVectorDbSaved,
   maskApiKey,
   pineconeFieldsProblem,
   type TEmbeddingModel,
-  type TLocalVectorDbSaved,
   type TLocalVectorDbRequest,
   type TPineconeCredentialsRequest,
-  type TPineconeSaved,
   type TVectorStore,
 } from '@agentloom/contracts';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineChanges } from '../pipelines/pipelines.repository';
 import { vectorDimensions } from './vector-dimensions';
-import { StepAnswer, WizardCall, WizardSessions } from './wizard-sessions';
+import { WizardCall, WizardSessions } from './wizard-sessions';
 
 type PineconeFields = Omit<TPineconeCredentialsRequest, 'session_id'>;
 type LocalStoreFields = Omit<TLocalVectorDbRequest, 'session_id'>;
@@ -34,7 +37,7 @@ export class VectorStoreStepService {
   async setEmbeddingModel(
     call: WizardCall<'rag'>,
     model: TEmbeddingModel,
-  ): Promise<StepAnswer<{ model_name: TEmbeddingModel }>> {
+  ): Promise<TStepAnswer<typeof ZEmbeddingModelSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     config.embedding_model = model;
@@ -48,7 +51,7 @@ export class VectorStoreStepService {
   async setVectorStore(
     call: WizardCall<'rag'>,
     store: TVectorStore,
-  ): Promise<StepAnswer<{ vector_db: TVectorStore }>> {
+  ): Promise<TStepAnswer<typeof ZVectorDbSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     const changes: PipelineChanges = {};
@@ -63,7 +66,7 @@ export class VectorStoreStepService {
   async setPinecone(
     call: WizardCall<'rag'>,
     fields: PineconeFields,
-  ): Promise<StepAnswer<TPineconeSaved['saved']>> {
+  ): Promise<TStepAnswer<typeof ZPineconeSaved>> {
     const problem = pineconeFieldsProblem(fields);
     if (problem) throw new BadRequestException(problem);
     const session = await this.sessions.open(call);
@@ -87,7 +90,7 @@ export class VectorStoreStepService {
   async setLocalVectorStore(
     call: WizardCall<'rag'>,
     fields: LocalStoreFields,
-  ): Promise<StepAnswer<TLocalVectorDbSaved['saved']>> {
+  ): Promise<TStepAnswer<typeof ZLocalVectorDbSaved>> {
     const session = await this.sessions.open(call);
     const { config } = session;
     const store = {
