@@ -81,5 +81,9 @@ export const ZImageResult = z.object({
 export type TImageResult = z.infer<typeof ZImageResult>;
 
 /** GET /p/{token}/keys: the owner's saved Gemini keys, by name and mask only. */
-export const ZImageAgentKey = z.object({ id: z.string(), name: zText().nullable(), masked: zText() });
+export const ZImageAgentKey = z.object({
+  id: z.string(),
+  name: zText().nullable(),
+  masked: zText(),
+});
 export type TImageAgentKey = z.infer<typeof ZImageAgentKey>;
