@@ -11,20 +11,12 @@
 //            the embeddings API and builds the index (the first start; a second start reuses it);
 //   ask      BENCH_QUESTIONS (200) questions, one at a time, each read to the end of its stream.
 // Prints the figures; never fails on a figure.
-import {
-  buildRagAgent,
-  ms,
-  percentile,
-  runBench,
-  salesCsv,
-  withRagStack,
-} from './bench-rag-agent.mjs';
+import { buildRagAgent, ms, percentile, runBench, withRagStack } from './bench-rag-agent.mjs';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
 
 async function main() {
-  await withRagStack({ name: 'preview', port: 18300 }, async ({ llm, gateway, token }) => {
-    const csv = salesCsv();
+  await withRagStack({ name: 'preview', port: 18300 }, async ({ llm, gateway, token, csv }) => {
     const id = await buildRagAgent(gateway, token, 'Preview benchmark', csv);
 
     let started = performance.now();

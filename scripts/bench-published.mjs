@@ -15,14 +15,7 @@
 //                turns are read from Postgres and sent to the model).
 // Prints the figures; never fails on a figure.
 import { readFileSync } from 'node:fs';
-import {
-  buildRagAgent,
-  ms,
-  percentile,
-  runBench,
-  salesCsv,
-  withRagStack,
-} from './bench-rag-agent.mjs';
+import { buildRagAgent, ms, percentile, runBench, withRagStack } from './bench-rag-agent.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 3);
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
@@ -97,8 +90,7 @@ function summary(label, all) {
 async function main() {
   await withRagStack(
     { name: 'published', port: 18310, env: { PUBLISHED_MEMORY_TURNS: '6' } },
-    async ({ llm, gateway, token }) => {
-      const csv = salesCsv();
+    async ({ llm, gateway, token, csv }) => {
       const agents = [];
       for (let n = 0; n < AGENTS; n += 1) {
         const id = await buildRagAgent(gateway, token, `Published benchmark ${n + 1}`, csv);

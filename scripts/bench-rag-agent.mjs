@@ -38,7 +38,7 @@ export function salesCsv() {
  * Runs `measure` against a fresh stack named `name`: its own database
  * (BENCH_<NAME>_DATABASE_URL, else agentloom_bench_<name>), data folder, queue prefix and vault
  * key; a gateway on BENCH_PORT (else `port`) whose OpenAI calls reach the test server, with `env`
- * added; a worker; and a signed-in user. Everything is stopped and removed afterwards, even when
+ * added; a worker; a signed-in user; and the sales CSV the agents are built over. Everything is stopped and removed afterwards, even when
  * `measure` fails.
  */
 export async function withRagStack({ name, port, env = {} }, measure) {
@@ -65,7 +65,7 @@ export async function withRagStack({ name, port, env = {} }, measure) {
     });
     worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
     const token = await signedInUser(gateway);
-    await measure({ llm, gateway, token });
+    await measure({ llm, gateway, token, csv: salesCsv() });
   } finally {
     worker?.kill('SIGTERM');
     gateway?.stop();
