@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ChangeEventHandler, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { buttonClasses, Card, TextField } from './ui';
+import { buttonClasses, Card, TextField, type TextFieldProps } from './ui';
 
 /** The centred card the login, signup and password screens share. */
 export function AuthCard({
@@ -86,4 +86,16 @@ export function EmailField({
       placeholder="you@example.com"
     />
   );
+}
+
+/**
+ * A required password field of the login, signup and reset forms. `autoComplete` tells the
+ * browser whether to fill the saved password or to suggest a new one.
+ */
+export function PasswordField(
+  props: Omit<TextFieldProps, 'type' | 'required' | 'autoComplete'> & {
+    autoComplete: 'current-password' | 'new-password';
+  },
+) {
+  return <TextField type="password" required {...props} />;
 }

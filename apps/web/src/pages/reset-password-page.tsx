@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { AuthCard, inlineLinkClasses } from '../components/auth-card';
-import { Alert, Button, TextField } from '../components/ui';
+import { AuthCard, inlineLinkClasses, PasswordField } from '../components/auth-card';
+import { Alert, Button } from '../components/ui';
 import { api, errorDetail } from '../lib/api';
 import { notify } from '../lib/notify';
 
@@ -60,22 +60,18 @@ export function ResetPasswordPage() {
         </Alert>
       )}
       <form className="space-y-4" onSubmit={submit}>
-        <TextField
+        <PasswordField
           label="New Password"
-          type="password"
           name="new_password"
           autoComplete="new-password"
-          required
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           hint="At least 8 characters."
         />
-        <TextField
+        <PasswordField
           label="Confirm New Password"
-          type="password"
           name="confirm_password"
           autoComplete="new-password"
-          required
           value={confirm}
           onChange={(event) => setConfirm(event.target.value)}
         />

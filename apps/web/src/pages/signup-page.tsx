@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard, AuthSwitchFooter, EmailField } from '../components/auth-card';
+import { AuthCard, AuthSwitchFooter, EmailField, PasswordField } from '../components/auth-card';
 import { Alert, Button, TextField } from '../components/ui';
 import { notify } from '../lib/notify';
 
@@ -53,22 +53,18 @@ export function SignupPage() {
           placeholder="ada_lovelace"
         />
         <EmailField value={form.email} onChange={set('email')} />
-        <TextField
+        <PasswordField
           label="Password"
-          type="password"
           name="password"
           autoComplete="new-password"
-          required
           value={form.password}
           onChange={set('password')}
           hint="At least 8 characters."
         />
-        <TextField
+        <PasswordField
           label="Confirm Password"
-          type="password"
           name="confirm_password"
           autoComplete="new-password"
-          required
           value={form.confirm}
           onChange={set('confirm')}
           aria-invalid={mismatch || undefined}
