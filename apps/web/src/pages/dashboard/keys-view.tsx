@@ -153,17 +153,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
       {/* SPEC §8's message, announced once by the alert role (no toast as well). A failed
           refetch keeps the list it already has below the alert. */}
       {keys.isError && (
-        <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <span>Failed to load API keys</span>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() => void keys.refetch()}
-            loading={keys.isFetching}
-          >
-            Retry
-          </Button>
-        </Alert>
+        <LoadFailed onRetry={() => void keys.refetch()} retrying={keys.isFetching} />
       )}
 
       <KeyList pending={keys.isPending} list={keys.data} secrets={secrets} onDelete={setToDelete} />
@@ -178,6 +168,18 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         busy={remove.isPending}
       />
     </section>
+  );
+}
+
+/** The list could not be loaded: SPEC §8's words and a way to try again. */
+function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">
+      <span>Failed to load API keys</span>
+      <Button variant="outline" size="sm" onClick={onRetry} loading={retrying}>
+        Retry
+      </Button>
+    </Alert>
   );
 }
 
