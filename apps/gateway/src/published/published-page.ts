@@ -19,7 +19,7 @@ export function renderPublishedPage(model: PublishedPageModel): string {
   const name = escapeHtml(model.name);
   return `${documentStart(name, '/w/_assets/published.css')}
 <script type="application/json" id="agent-config">${jsonData(model)}</script>
-<script src="/p/_assets/common.js" defer></script>
+<script src="/w/_assets/common.js" defer></script>
 <script src="/w/_assets/published-chat.js" defer></script>
 </head>
 <body class="mode-${model.mode}">

@@ -29,7 +29,7 @@ import type { NamedPublication } from './published.repository';
 export const ORIGIN_NOT_ALLOWED =
   "This site may not embed this agent. Its owner can add the site to the agent's allowed sites.";
 /** The share page's and widget's scripts and styles; only these names are served. */
-const ASSETS = ['published-chat.js', 'published.css', 'widget.js'];
+const ASSETS = ['common.js', 'published-chat.js', 'published.css', 'widget.js'];
 
 type Via = 'share' | 'widget';
 /** The share page is on when its owner turned it on; the widget when at least one site may embed it. */
