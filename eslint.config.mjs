@@ -54,6 +54,29 @@ export default tseslint.config(
     },
   },
   {
+    // Sizes a newcomer can read (issue 19): no source file over 400 lines, no function over 80.
+    // Test files may hold long describe blocks; test support (testing/) follows the rule.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
+  {
+    files: [
+      '**/*.spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.faults-spec.ts',
+      '**/*.live-spec.ts',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

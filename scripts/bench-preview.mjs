@@ -11,38 +11,12 @@
 //            the embeddings API and builds the index (the first start; a second start reuses it);
 //   ask      BENCH_QUESTIONS (200) questions, one at a time, each read to the end of its stream.
 // Prints the figures; never fails on a figure.
-import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { signedInUser, startGateway } from './bench-gateway.mjs';
-import { buildRagAgent, ms, percentile, salesCsv, startWorker } from './bench-rag-agent.mjs';
+import { buildRagAgent, ms, percentile, runBench, withRagStack } from './bench-rag-agent.mjs';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
-const databaseUrl =
-  process.env.BENCH_PREVIEW_DATABASE_URL ??
-  'postgresql://postgres@127.0.0.1:5432/agentloom_bench_preview';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'agentloom-bench-preview-'));
-const masterKey = randomBytes(32).toString('base64');
-const prefix = `agentloom-bench-preview-${process.pid}`;
 
 async function main() {
-  const llm = await startLlmTestServer();
-  process.env.BENCH_DATABASE_URL = databaseUrl;
-  const gateway = await startGateway({
-    port: Number(process.env.BENCH_PORT ?? 18300),
-    dataDir,
-    env: {
-      VAULT_MASTER_KEY: masterKey,
-      QUEUE_PREFIX: prefix,
-      OPENAI_BASE_URL: llm.baseUrls.openai,
-    },
-  });
-  const worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
-  try {
-    const token = await signedInUser(gateway);
-    const csv = salesCsv();
+  await withRagStack({ name: 'preview', port: 18300 }, async ({ llm, gateway, token, csv }) => {
     const id = await buildRagAgent(gateway, token, 'Preview benchmark', csv);
 
     let started = performance.now();
@@ -99,18 +73,7 @@ async function main() {
     console.log(
       `  runtime overhead    p50 ${ms(percentile(overheads, 0.5))}  p95 ${ms(percentile(overheads, 0.95))} (target p95 < 30 ms)`,
     );
-  } finally {
-    worker.kill('SIGTERM');
-    gateway.stop();
-    await llm.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -14,24 +14,13 @@
 //                every question after the first continuing its conversation (memory: the earlier
 //                turns are read from Postgres and sent to the model).
 // Prints the figures; never fails on a figure.
-import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { signedInUser, startGateway } from './bench-gateway.mjs';
-import { buildRagAgent, ms, percentile, salesCsv, startWorker } from './bench-rag-agent.mjs';
+import { readFileSync } from 'node:fs';
+import { buildRagAgent, ms, percentile, runBench, withRagStack } from './bench-rag-agent.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 3);
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
 const TURNS = Number(process.env.BENCH_TURNS ?? 4);
-const databaseUrl =
-  process.env.BENCH_PUBLISHED_DATABASE_URL ??
-  'postgresql://postgres@127.0.0.1:5432/agentloom_bench_published';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'agentloom-bench-published-'));
-const masterKey = randomBytes(32).toString('base64');
-const prefix = `agentloom-bench-published-${process.pid}`;
 
 /** Resident memory of a process, in MB (Linux). */
 const rssMb = (pid) =>
@@ -99,98 +88,77 @@ function summary(label, all) {
 }
 
 async function main() {
-  const llm = await startLlmTestServer();
-  process.env.BENCH_DATABASE_URL = databaseUrl;
-  const gateway = await startGateway({
-    port: Number(process.env.BENCH_PORT ?? 18310),
-    dataDir,
-    env: {
-      VAULT_MASTER_KEY: masterKey,
-      QUEUE_PREFIX: prefix,
-      OPENAI_BASE_URL: llm.baseUrls.openai,
-      PUBLISHED_MEMORY_TURNS: '6',
-    },
-  });
-  const worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
-  try {
-    const token = await signedInUser(gateway);
-    const csv = salesCsv();
-    const agents = [];
-    for (let n = 0; n < AGENTS; n += 1) {
-      const id = await buildRagAgent(gateway, token, `Published benchmark ${n + 1}`, csv);
-      await gateway.call('PUT', `/agents/${id}/publication`, undefined, token);
-      const key = await gateway.call(
-        'POST',
-        `/agents/${id}/keys`,
-        { name: 'bench', rate_limit_per_minute: 10_000 },
-        token,
+  await withRagStack(
+    { name: 'published', port: 18310, env: { PUBLISHED_MEMORY_TURNS: '6' } },
+    async ({ llm, gateway, token, csv }) => {
+      const agents = [];
+      for (let n = 0; n < AGENTS; n += 1) {
+        const id = await buildRagAgent(gateway, token, `Published benchmark ${n + 1}`, csv);
+        await gateway.call('PUT', `/agents/${id}/publication`, undefined, token);
+        const key = await gateway.call(
+          'POST',
+          `/agents/${id}/keys`,
+          { name: 'bench', rate_limit_per_minute: 10_000 },
+          token,
+        );
+        agents.push({ id, key: key.secret });
+      }
+
+      const before = rssMb(gateway.pid);
+      const loads = [];
+      let last = before;
+      for (const agent of agents) {
+        const t0 = performance.now();
+        await ask(gateway, llm, agent, 1);
+        loads.push(performance.now() - t0);
+        const now = rssMb(gateway.pid);
+        agent.mb = now - last;
+        last = now;
+      }
+
+      console.log(`  (agents built and loaded; ${QUESTIONS} questions one at a time…)`);
+      const sequential = [];
+      for (let q = 0; q < QUESTIONS; q += 1) {
+        sequential.push(await ask(gateway, llm, agents[0], 1 + ((q * 7919) % csv.rows)));
+      }
+
+      console.log(`  (${CONVERSATIONS} conversations at once…)`);
+      const concurrent = [];
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONVERSATIONS }, async (_, c) => {
+          let conversation;
+          for (let turn = 0; turn < TURNS; turn += 1) {
+            const order = 1 + (((c * TURNS + turn) * 104729) % csv.rows);
+            const result = await ask(gateway, llm, agents[c % agents.length], order, conversation);
+            conversation = result.conversation ?? conversation;
+            concurrent.push(result);
+          }
+        }),
       );
-      agents.push({ id, key: key.secret });
-    }
+      const wall = performance.now() - started;
 
-    const before = rssMb(gateway.pid);
-    const loads = [];
-    let last = before;
-    for (const agent of agents) {
-      const t0 = performance.now();
-      await ask(gateway, llm, agent, 1);
-      loads.push(performance.now() - t0);
-      const now = rssMb(gateway.pid);
-      agent.mb = now - last;
-      last = now;
-    }
-
-    console.log(`  (agents built and loaded; ${QUESTIONS} questions one at a time…)`);
-    const sequential = [];
-    for (let q = 0; q < QUESTIONS; q += 1) {
-      sequential.push(await ask(gateway, llm, agents[0], 1 + ((q * 7919) % csv.rows)));
-    }
-
-    console.log(`  (${CONVERSATIONS} conversations at once…)`);
-    const concurrent = [];
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONVERSATIONS }, async (_, c) => {
-        let conversation;
-        for (let turn = 0; turn < TURNS; turn += 1) {
-          const order = 1 + (((c * TURNS + turn) * 104729) % csv.rows);
-          const result = await ask(gateway, llm, agents[c % agents.length], order, conversation);
-          conversation = result.conversation ?? conversation;
-          concurrent.push(result);
-        }
-      }),
-    );
-    const wall = performance.now() - started;
-
-    console.log('\nbench:published — published RAG agents over a 1 MB CSV, POST /agents/{id}/chat');
-    console.log(
-      `  source                 ${csv.rows} rows, ${(csv.text.length / 1024).toFixed(0)} KB`,
-    );
-    console.log(
-      `  first question (load)  ${loads.map((value) => ms(value)).join(', ')} (chunks read, embedded, indexed)`,
-    );
-    console.log(
-      `  gateway memory         ${before.toFixed(0)} MB before any agent; per loaded agent ` +
-        `${agents.map((agent) => `${agent.mb.toFixed(1)} MB`).join(', ')} (RSS growth)`,
-    );
-    summary(`sequential (${QUESTIONS})`, sequential);
-    summary(`${CONVERSATIONS} at once (${concurrent.length})`, concurrent);
-    console.log(
-      `  throughput             ${((concurrent.length / wall) * 1000).toFixed(1)} questions/s with ${CONVERSATIONS} conversations, ${TURNS} turns each`,
-    );
-    console.log(`  gateway memory after   ${rssMb(gateway.pid).toFixed(0)} MB`);
-  } finally {
-    worker.kill('SIGTERM');
-    gateway.stop();
-    await llm.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+      console.log(
+        '\nbench:published — published RAG agents over a 1 MB CSV, POST /agents/{id}/chat',
+      );
+      console.log(
+        `  source                 ${csv.rows} rows, ${(csv.text.length / 1024).toFixed(0)} KB`,
+      );
+      console.log(
+        `  first question (load)  ${loads.map((value) => ms(value)).join(', ')} (chunks read, embedded, indexed)`,
+      );
+      console.log(
+        `  gateway memory         ${before.toFixed(0)} MB before any agent; per loaded agent ` +
+          `${agents.map((agent) => `${agent.mb.toFixed(1)} MB`).join(', ')} (RSS growth)`,
+      );
+      summary(`sequential (${QUESTIONS})`, sequential);
+      summary(`${CONVERSATIONS} at once (${concurrent.length})`, concurrent);
+      console.log(
+        `  throughput             ${((concurrent.length / wall) * 1000).toFixed(1)} questions/s with ${CONVERSATIONS} conversations, ${TURNS} turns each`,
+      );
+      console.log(`  gateway memory after   ${rssMb(gateway.pid).toFixed(0)} MB`);
+    },
+  );
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -1,10 +1,15 @@
-// Shared by bench:preview and bench:published: a ~1 MB sales CSV, the real builder-worker as a
-// process, and a RAG agent over the CSV configured through the wizard's HTTP API and built by
-// that worker, exactly as a user's would be.
+// Shared by bench:preview and bench:published: the stack they measure (the built gateway and
+// builder-worker as real processes, the agent runtime's LLM test server in this process), a ~1 MB
+// sales CSV, and a RAG agent over it configured through the wizard's HTTP API and built by that
+// worker, exactly as a user's would be.
+import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signedInUser, startGateway } from './bench-gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CSV_BYTES = 1024 * 1024;
@@ -27,6 +32,57 @@ export function salesCsv() {
     bytes += line.length + 1;
   }
   return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
+}
+
+/**
+ * Runs `measure` against a fresh stack named `name`: its own database
+ * (BENCH_<NAME>_DATABASE_URL, else agentloom_bench_<name>), data folder, queue prefix and vault
+ * key; a gateway on BENCH_PORT (else `port`) whose OpenAI calls reach the test server, with `env`
+ * added; a worker; a signed-in user; and the sales CSV the agents are built over. Everything is stopped and removed afterwards, even when
+ * `measure` fails.
+ */
+export async function withRagStack({ name, port, env = {} }, measure) {
+  const databaseUrl =
+    process.env[`BENCH_${name.toUpperCase()}_DATABASE_URL`] ??
+    `postgresql://postgres@127.0.0.1:5432/agentloom_bench_${name}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `agentloom-bench-${name}-`));
+  const masterKey = randomBytes(32).toString('base64');
+  const prefix = `agentloom-bench-${name}-${process.pid}`;
+  const llm = await startLlmTestServer();
+  let gateway;
+  let worker;
+  try {
+    process.env.BENCH_DATABASE_URL = databaseUrl;
+    gateway = await startGateway({
+      port: Number(process.env.BENCH_PORT ?? port),
+      dataDir,
+      env: {
+        VAULT_MASTER_KEY: masterKey,
+        QUEUE_PREFIX: prefix,
+        OPENAI_BASE_URL: llm.baseUrls.openai,
+        ...env,
+      },
+    });
+    worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
+    const token = await signedInUser(gateway);
+    await measure({ llm, gateway, token, csv: salesCsv() });
+  } finally {
+    worker?.kill('SIGTERM');
+    gateway?.stop();
+    await llm.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs a benchmark and exits with its outcome (a child's handle must not keep this alive). */
+export function runBench(main) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }
 
 /** The built builder-worker on the bench's database, queue prefix and data folder. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks the images' Dockerfiles (apps/*/Dockerfile) against the repository, for machines without
+// Checks the images' Dockerfile (the root Dockerfile, one target per app) against the repository, for machines without
 // a Docker engine (.ci/run runs it next to `docker-compose config -q`):
 //  - every RUN that installs or builds is something CI runs: `npm ci`/`npm install` as .ci/run
 //    installs (or its production-only variant, with the same fallback), `npm run S -w W` and
@@ -10,10 +10,10 @@
 //  - every COPY source exists and is not excluded by .dockerignore; every workspace manifest is
 //    copied before the install (npm checks them all against the lockfile); `COPY --from` copies
 //    from an earlier stage, and a copied dist/ is built by that stage;
-//  - the final stage runs as a non-root user, has a HEALTHCHECK, and its CMD starts what the
+//  - each app's target stage runs as a non-root user, has a HEALTHCHECK, and its CMD starts what the
 //    workspace's `start` script starts; every folder the app's code reads from next to dist/ at run
 //    time (the worker's project templates, the gateway's preview assets) is in its image;
-//  - docker-compose.yml builds exactly these Dockerfiles.
+//  - docker-compose.yml builds exactly these targets, and every app with an image has one.
 // It prints what it checked and exits 1 on the first run with any problem.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -168,7 +168,8 @@ function ciRuns(name, script) {
   return null;
 }
 
-function checkDockerfile(file, app) {
+/** Checks every instruction of `file`; returns its stages, for checkImage to check the targets. */
+function checkDockerfile(file) {
   console.log(`\n${file}`);
   const steps = instructions(read(file));
   const args = new Map();
@@ -194,6 +195,7 @@ function checkDockerfile(file, app) {
           parent,
           built: new Set(parent?.built ?? []),
           copied: new Set(parent?.copied ?? []),
+          from: new Set(),
           user: parent?.user ?? null,
           healthcheck: parent?.healthcheck ?? null,
           cmd: parent?.cmd ?? null,
@@ -208,6 +210,7 @@ function checkDockerfile(file, app) {
         const sources = paths.slice(0, -1);
         if (from) {
           const source = stages.find((candidate) => candidate.name === from);
+          stage.from.add(from);
           for (const item of sources) {
             const dist = item.match(/^\/app\/(.+)\/dist$/);
             const name = dist && workspaceAt(dist[1]);
@@ -251,8 +254,15 @@ function checkDockerfile(file, app) {
     }
   }
 
-  // The final stage: what the image is.
-  const final = stages.at(-1);
+  return stages;
+}
+
+/** The image of `app`: the stage named after it, built with `docker build --target <app>`. */
+function checkImage(file, stages, app) {
+  console.log(`\n${file} --target ${app}`);
+  const final = stages.find((stage) => stage.name === app);
+  report(file, Boolean(final), `has a target stage named ${app}`);
+  if (!final) return;
   const where = `${file}:${final.step.line}`;
   const unprivilegedBase = /unprivileged/.test(final.image);
   report(
@@ -289,7 +299,7 @@ function checkDockerfile(file, app) {
       `${folder.path} (read at run time by ${folder.by}) is copied into the final image`,
     );
   }
-  const installing = stages.find((stage) => stage.installs);
+  const installing = stagesBehind(stages, final).find((stage) => stage.installs);
   if (installing) {
     const missing = [...workspaces.values()]
       .map((ws) => `${ws.dir}/package.json`)
@@ -300,6 +310,19 @@ function checkDockerfile(file, app) {
       `every workspace manifest is copied before the install${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
     );
   }
+}
+
+/** The stages `final` is built from: its parents and the stages it copies from, recursively. */
+function stagesBehind(stages, final) {
+  const found = new Set();
+  const visit = (stage) => {
+    if (!stage || found.has(stage)) return;
+    found.add(stage);
+    visit(stage.parent);
+    for (const from of stage.from) visit(stages.find((candidate) => candidate.name === from));
+  };
+  visit(final);
+  return [...found];
 }
 
 /**
@@ -425,20 +448,45 @@ console.log(
   `CI's install (.ci/run): ${ciInstalls.map((command) => `\`${command}\``).join(' || ')}.`,
 );
 
-const dockerfiles = readdirSync(path.join(root, 'apps'))
-  .filter((app) => existsSync(path.join(root, 'apps', app, 'Dockerfile')))
-  .map((app) => ({ app, file: `apps/${app}/Dockerfile` }));
-for (const { app, file } of dockerfiles) checkDockerfile(file, app);
+// One Dockerfile at the root, one target stage per app that has an image.
+const DOCKERFILE = 'Dockerfile';
+const stages = checkDockerfile(DOCKERFILE);
+const images = readdirSync(path.join(root, 'apps')).filter((app) =>
+  stages.some((stage) => stage.name === app),
+);
+for (const app of images) checkImage(DOCKERFILE, stages, app);
 
 console.log('\ndocker-compose.yml');
-const composed = [...read('docker-compose.yml').matchAll(/^\s+dockerfile:\s*(\S+)\s*$/gm)].map(
-  (match) => match[1],
+const builds = [
+  ...read('docker-compose.yml').matchAll(
+    /^\s+build:\s*\n\s+context:\s*(\S+)\s*\n\s+dockerfile:\s*(\S+)\s*\n\s+target:\s*(\S+)\s*$/gm,
+  ),
+].map(([, context, dockerfile, target]) => ({ context, dockerfile, target }));
+const composeBuilds = (read('docker-compose.yml').match(/^\s+build:/gm) ?? []).length;
+report(
+  'docker-compose.yml',
+  builds.length === composeBuilds,
+  `every build names context, dockerfile and target (${builds.length} of ${composeBuilds})`,
 );
-for (const { file } of dockerfiles) {
-  report('docker-compose.yml', composed.includes(file), `builds ${file}`);
+// Every app that can be started (a `start` script) is a service, so it needs an image.
+for (const [name, workspace] of workspaces) {
+  const app = workspace.dir.replace(/^apps\//, '');
+  if (app === workspace.dir || !workspace.scripts.start) continue;
+  report('docker-compose.yml', images.includes(app), `${DOCKERFILE} has an image for ${name}`);
 }
-for (const file of composed) {
-  report('docker-compose.yml', existsSync(path.join(root, file)), `${file} exists`);
+for (const app of images) {
+  report(
+    'docker-compose.yml',
+    builds.some((build) => build.target === app),
+    `builds --target ${app}`,
+  );
+}
+for (const build of builds) {
+  report(
+    'docker-compose.yml',
+    build.context === '.' && build.dockerfile === DOCKERFILE && images.includes(build.target),
+    `build ${build.dockerfile} --target ${build.target} (context ${build.context}): a target of ${DOCKERFILE}`,
+  );
 }
 
 console.log(`\n${checks} checks, ${problems.length} problems.`);

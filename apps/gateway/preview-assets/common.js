@@ -1,17 +1,17 @@
-// Shared by the preview pages (chat and image agent): the page's configuration, the base of its
-// calls, the light/dark theme and a small DOM helper. Loaded before the page's own script.
+// Shared by the gateway's browser pages: the preview pages (chat and image agent) and a published
+// agent's share page and widget frame. A small DOM helper, the chat plumbing both chats use, and
+// the preview pages' frame (configuration, base of its calls, theme). Loaded before the page's
+// own script.
 'use strict';
 
-window.AgentloomPreview = (function () {
-  const config = JSON.parse(document.getElementById('preview-config').textContent);
-  // Calls are relative to the page's own link, /p/{token}/.
-  const base = location.pathname.endsWith('/') ? location.pathname : `${location.pathname}/`;
-  const workspace = document.getElementById('workspace');
-  const notice = document.getElementById('notice');
-
-  function showNotice(message) {
-    notice.textContent = message;
-    notice.hidden = false;
+window.Agentloom = (function () {
+  function element(tag, properties = {}) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(properties)) {
+      if (name.includes('-') || name === 'role') node.setAttribute(name, String(value));
+      else node[name] = value;
+    }
+    return node;
   }
 
   function formatBytes(bytes) {
@@ -20,13 +20,104 @@ window.AgentloomPreview = (function () {
     return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   }
 
-  function element(tag, properties = {}) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(properties)) {
-      if (name.includes('-') || name === 'role') node.setAttribute(name, String(value));
-      else node[name] = value;
+  /**
+   * A chat's message box: Enter sends (Shift+Enter starts a new line), and a message that is not
+   * empty goes to `ask` unless an answer is still coming (the send button is then disabled).
+   */
+  function onMessage({ form, input, send }, ask) {
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        form.requestSubmit();
+      }
+    });
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const message = input.value.trim();
+      if (!message || send.disabled) return;
+      input.value = '';
+      void ask(message);
+    });
+  }
+
+  /** Adds the user's message and an empty, busy answer to the log; the answer fills its text. */
+  function startExchange(log, message) {
+    log.append(element('div', { className: 'message user', textContent: message }));
+    const answer = element('div', { className: 'message assistant', 'aria-busy': 'true' });
+    const text = element('span', { className: 'answer-text' });
+    answer.append(text);
+    log.append(answer);
+    return { answer, text };
+  }
+
+  /**
+   * The JSON events of a streamed answer. A refusal (no stream) throws its detail, or
+   * "`speaker` answered 503." when it has none.
+   */
+  async function* answerEvents(response, speaker) {
+    if (!response.ok || !response.body) {
+      const body = await response.json().catch(() => ({}));
+      throw new Error(body.detail || `${speaker} answered ${response.status}.`);
     }
-    return node;
+    yield* serverSentEvents(response.body);
+  }
+
+  /** Parses a text/event-stream body into its JSON events. */
+  async function* serverSentEvents(body) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (data) yield JSON.parse(data);
+      }
+    }
+  }
+
+  /** The passages an answer comes from, under "Sources (n)"; `open` shows them unfolded. */
+  function sourceList(items, { open = false } = {}) {
+    const details = element('details', { className: 'sources', open });
+    details.append(element('summary', { textContent: `Sources (${items.length})` }));
+    const list = element('ol');
+    for (const source of items) {
+      const item = element('li');
+      item.append(
+        element('strong', { textContent: source.citation }),
+        document.createTextNode(' — '),
+        element('span', { className: 'snippet', textContent: source.snippet }),
+      );
+      list.append(item);
+    }
+    details.append(list);
+    return details;
+  }
+
+  /**
+   * The frame of a preview page around its script: the page's configuration, the base of its
+   * calls, its workspace and notice line, and the light/dark theme (set up on the first call).
+   */
+  function previewPage() {
+    const config = JSON.parse(document.getElementById('preview-config').textContent);
+    // Calls are relative to the page's own link, /p/{token}/.
+    const base = location.pathname.endsWith('/') ? location.pathname : `${location.pathname}/`;
+    const workspace = document.getElementById('workspace');
+    const notice = document.getElementById('notice');
+    const showNotice = (message) => {
+      notice.textContent = message;
+      notice.hidden = false;
+    };
+    setUpTheme();
+    return { config, base, workspace, showNotice };
   }
 
   /** Light or dark: ?theme= from the embedding app, else the last choice, else the system's. */
@@ -60,6 +151,14 @@ window.AgentloomPreview = (function () {
       }
     });
   }
-  setUpTheme();
-  return { config, base, workspace, element, showNotice, formatBytes };
+
+  return {
+    element,
+    formatBytes,
+    onMessage,
+    startExchange,
+    answerEvents,
+    sourceList,
+    previewPage,
+  };
 })();

@@ -4,7 +4,8 @@
 'use strict';
 
 (function () {
-  const { base, workspace, element, showNotice } = window.AgentloomPreview;
+  const { element } = window.Agentloom;
+  const { base, workspace, showNotice } = window.Agentloom.previewPage();
   const facts = document.getElementById('facts');
 
   // Sidebar: the key. A typed key is sent with each request and never stored.

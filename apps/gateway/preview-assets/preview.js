@@ -4,7 +4,9 @@
 'use strict';
 
 (function () {
-  const { config, base, workspace, element, showNotice, formatBytes } = window.AgentloomPreview;
+  const { element, formatBytes, onMessage, startExchange, answerEvents, sourceList } =
+    window.Agentloom;
+  const { config, base, workspace, showNotice } = window.Agentloom.previewPage();
 
   const chat = element('div', { className: 'chat', role: 'log', 'aria-label': 'Conversation' });
   const form = element('form', { className: 'ask', 'aria-label': 'Ask the agent' });
@@ -22,19 +24,7 @@
   workspace.append(chat, form);
 
   clear.addEventListener('click', () => chat.replaceChildren());
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      form.requestSubmit();
-    }
-  });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const question = input.value.trim();
-    if (!question || send.disabled) return;
-    input.value = '';
-    void ask(question);
-  });
+  onMessage({ form, input, send }, ask);
   void loadInfo();
 
   // Technical facts (retrieval mode, memory, fallbacks) are folded away: most people never need
@@ -75,11 +65,7 @@
   }
 
   async function ask(question) {
-    chat.append(element('div', { className: 'message user', textContent: question }));
-    const answer = element('div', { className: 'message assistant', 'aria-busy': 'true' });
-    const text = element('span', { className: 'answer-text' });
-    answer.append(text);
-    chat.append(answer);
+    const { answer, text } = startExchange(chat, question);
     answer.scrollIntoView({ block: 'end' });
     send.disabled = true;
     let sources = [];
@@ -90,11 +76,7 @@
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify({ question }),
       });
-      if (!response.ok || !response.body) {
-        const body = await response.json().catch(() => ({}));
-        throw new Error(body.detail || `The preview answered ${response.status}.`);
-      }
-      for await (const event of serverSentEvents(response.body)) {
+      for await (const event of answerEvents(response, 'The preview')) {
         if (event.type === 'retrieval') sources = event.sources;
         else if (event.type === 'sql') answer.insertBefore(sqlBlock(event.sql), text);
         else if (event.type === 'table') answer.insertBefore(resultTable(event), text);
@@ -106,7 +88,7 @@
         answer.scrollIntoView({ block: 'end' });
       }
       // Sources belong to an answer; a failed one has none to show.
-      if (!failed && sources.length > 0) answer.append(sourceList(sources));
+      if (!failed && sources.length > 0) answer.append(sourceList(sources, { open: true }));
     } catch (error) {
       failed = true;
       answer.append(failure({ message: error.message || 'Preview unavailable' }, question));
@@ -151,45 +133,6 @@
       box.append(details);
     }
     return box;
-  }
-
-  /** Parses a text/event-stream body into its JSON events. */
-  async function* serverSentEvents(body) {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = block
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
-        if (data) yield JSON.parse(data);
-      }
-    }
-  }
-
-  function sourceList(items) {
-    const details = element('details', { className: 'sources', open: true });
-    details.append(element('summary', { textContent: `Sources (${items.length})` }));
-    const list = element('ol');
-    for (const source of items) {
-      const item = element('li');
-      item.append(
-        element('strong', { textContent: source.citation }),
-        document.createTextNode(' — '),
-        element('span', { className: 'snippet', textContent: source.snippet }),
-      );
-      list.append(item);
-    }
-    details.append(list);
-    return details;
   }
 
   /** The query the agent ran, folded: the answer and its table come first. */

@@ -5,6 +5,7 @@
 'use strict';
 
 (function () {
+  const { element, onMessage, startExchange, answerEvents, sourceList } = window.Agentloom;
   const config = JSON.parse(document.getElementById('agent-config').textContent);
   const log = document.getElementById('log');
   const form = document.getElementById('ask');
@@ -12,15 +13,6 @@
   const send = form.querySelector('button[type="submit"]');
   const storageKey = `agentloom-conversation-${config.agentId}-${config.mode}`;
   let conversationId = readConversation();
-
-  function element(tag, properties = {}) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(properties)) {
-      if (name.includes('-') || name === 'role') node.setAttribute(name, String(value));
-      else node[name] = value;
-    }
-    return node;
-  }
 
   function readConversation() {
     try {
@@ -45,26 +37,10 @@
     log.replaceChildren();
     input.focus();
   });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      form.requestSubmit();
-    }
-  });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const message = input.value.trim();
-    if (!message || send.disabled) return;
-    input.value = '';
-    void ask(message);
-  });
+  onMessage({ form, input, send }, ask);
 
   async function ask(message) {
-    log.append(element('div', { className: 'message user', textContent: message }));
-    const answer = element('div', { className: 'message assistant', 'aria-busy': 'true' });
-    const text = element('span', { className: 'answer-text' });
-    answer.append(text);
-    log.append(answer);
+    const { answer, text } = startExchange(log, message);
     send.disabled = true;
     let sources = [];
     let saved = null;
@@ -74,11 +50,7 @@
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify({ message, conversation_id: conversationId, via: config.mode }),
       });
-      if (!response.ok || !response.body) {
-        const body = await response.json().catch(() => ({}));
-        throw new Error(body.detail || `The agent answered ${response.status}.`);
-      }
-      for await (const event of serverSentEvents(response.body)) {
+      for await (const event of answerEvents(response, 'The agent')) {
         if (event.type === 'conversation') keepConversation(event.conversation_id);
         else if (event.type === 'retrieval') sources = event.sources;
         else if (event.type === 'token') text.textContent += event.text;
@@ -130,44 +102,5 @@
       bar.append(button);
     }
     return bar;
-  }
-
-  function sourceList(items) {
-    const details = element('details', { className: 'sources' });
-    details.append(element('summary', { textContent: `Sources (${items.length})` }));
-    const list = element('ol');
-    for (const source of items) {
-      const item = element('li');
-      item.append(
-        element('strong', { textContent: source.citation }),
-        document.createTextNode(' — '),
-        element('span', { textContent: source.snippet }),
-      );
-      list.append(item);
-    }
-    details.append(list);
-    return details;
-  }
-
-  /** Parses a text/event-stream body into its JSON events. */
-  async function* serverSentEvents(body) {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = block
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
-        if (data) yield JSON.parse(data);
-      }
-    }
   }
 })();

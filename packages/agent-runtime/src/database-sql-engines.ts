@@ -13,6 +13,7 @@ import {
   type SqlEngine,
   type TableSchema,
 } from './sql-engine';
+import type { SqlDialect } from './sql-guard';
 import { SqlTimeoutError } from './sqlite-worker';
 
 // --- Databases: PostgreSQL and MySQL/MariaDB ----------------------------------------------------
@@ -34,6 +35,65 @@ function splitTableName(table: string): { schema?: string; name: string } {
 }
 
 /**
+ * What both server engines share: they hold no connection between questions. Each call opens its
+ * own (`connect`) and closes it after (`disconnect`) — previews are sparse, and no session state
+ * (or idle connection to the user's server) outlives a question — and `close()` cuts the ones a
+ * call still holds. Errors quote the server, never the password in the URI.
+ */
+abstract class ConnectionPerCallEngine<Connection> implements SqlEngine {
+  abstract readonly dialect: SqlDialect;
+  private readonly open = new Set<Connection>();
+
+  constructor(
+    protected readonly uri: string,
+    protected readonly table: string,
+  ) {}
+
+  abstract describe(): Promise<TableSchema[]>;
+  abstract query(sql: string, o: QueryOptions): Promise<QueryResult>;
+  protected abstract connect(timeoutMs: number): Promise<Connection>;
+  protected abstract disconnect(connection: Connection): Promise<void>;
+
+  /** Refuses a table the login cannot see, so a preview fails at start and not at a question. */
+  async requireTable(): Promise<void> {
+    if ((await this.describe()).length === 0) throw tableNotFound(this.table);
+  }
+
+  memoryBytes(): number {
+    return 0; // rows are held only while a query runs
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((connection) => this.disconnect(connection)));
+  }
+
+  protected async session<T>(
+    timeoutMs: number,
+    work: (connection: Connection) => Promise<T>,
+  ): Promise<T> {
+    let connection: Connection;
+    try {
+      connection = await this.connect(timeoutMs);
+    } catch (error) {
+      throw new Error(`Could not connect to the database: ${this.redact(error)}`);
+    }
+    this.open.add(connection);
+    try {
+      return await work(connection);
+    } finally {
+      this.open.delete(connection);
+      await this.disconnect(connection);
+    }
+  }
+
+  protected redact(error: unknown): string {
+    return redactPassword(this.uri, messageOf(error));
+  }
+}
+
+/**
  * A PostgreSQL table. Each call opens its own connection and closes it after: previews are
  * sparse, and no session state (or idle connection to the user's server) outlives a question.
  */
@@ -43,18 +103,8 @@ export async function postgresSqlEngine(o: { uri: string; table: string }): Prom
   return engine;
 }
 
-class PostgresEngine implements SqlEngine {
+class PostgresEngine extends ConnectionPerCallEngine<pg.Client> {
   readonly dialect = 'postgresql';
-  private readonly open = new Set<pg.Client>();
-
-  constructor(
-    private readonly uri: string,
-    private readonly table: string,
-  ) {}
-
-  async requireTable(): Promise<void> {
-    if ((await this.describe()).length === 0) throw tableNotFound(this.table);
-  }
 
   /** The table's columns; a bare name is the table unqualified SQL finds first on the search path. */
   describe(): Promise<TableSchema[]> {
@@ -120,15 +170,7 @@ class PostgresEngine implements SqlEngine {
     });
   }
 
-  memoryBytes(): number {
-    return 0; // rows are held only while a query runs
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.open].map((client) => client.end().catch(() => undefined)));
-  }
-
-  private async session<T>(timeoutMs: number, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  protected async connect(timeoutMs: number): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.uri,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -138,22 +180,17 @@ class PostgresEngine implements SqlEngine {
     // pg emits 'error' when the server drops the connection; unheard, it would crash the process.
     // The query under way rejects as well, and that is where it is reported.
     client.on('error', () => undefined);
-    this.open.add(client);
     try {
-      try {
-        await client.connect();
-      } catch (error) {
-        throw new Error(`Could not connect to the database: ${this.redact(error)}`);
-      }
-      return await work(client);
-    } finally {
-      this.open.delete(client);
+      await client.connect();
+    } catch (error) {
       await client.end().catch(() => undefined);
+      throw error;
     }
+    return client;
   }
 
-  private redact(error: unknown): string {
-    return redactPassword(this.uri, messageOf(error));
+  protected disconnect(client: pg.Client): Promise<void> {
+    return client.end().catch(() => undefined);
   }
 }
 
@@ -173,27 +210,21 @@ export async function mysqlSqlEngine(o: { uri: string; table: string }): Promise
   return engine;
 }
 
-class MysqlEngine implements SqlEngine {
+class MysqlEngine extends ConnectionPerCallEngine<mysql.Connection> {
   readonly dialect = 'mysql';
-  private readonly open = new Set<mysql.Connection>();
   private mariaDb = false;
 
-  constructor(
-    private readonly uri: string,
-    private readonly table: string,
-  ) {}
-
-  async requireTable(): Promise<void> {
-    this.mariaDb = await this.session(async (connection) => {
+  override async requireTable(): Promise<void> {
+    this.mariaDb = await this.session(DESCRIBE_TIMEOUT_MS, async (connection) => {
       const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS version');
       return String(rows[0]?.version).includes('MariaDB');
     });
-    if ((await this.describe()).length === 0) throw tableNotFound(this.table);
+    await super.requireTable();
   }
 
   describe(): Promise<TableSchema[]> {
     const { schema, name } = splitTableName(this.table);
-    return this.session(async (connection) => {
+    return this.session(DESCRIBE_TIMEOUT_MS, async (connection) => {
       const [rows] = await connection.query<mysql.RowDataPacket[]>(
         `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema.COLUMNS
          WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?
@@ -208,7 +239,7 @@ class MysqlEngine implements SqlEngine {
   }
 
   query(sql: string, o: QueryOptions): Promise<QueryResult> {
-    return this.session(async (connection) => {
+    return this.session(o.timeoutMs, async (connection) => {
       await connection.query(
         this.mariaDb
           ? `SET SESSION max_statement_time = ${wholeMs(o.timeoutMs) / 1000}`
@@ -243,42 +274,23 @@ class MysqlEngine implements SqlEngine {
     });
   }
 
-  memoryBytes(): number {
-    return 0; // rows are held only while a query runs
-  }
-
-  close(): Promise<void> {
-    for (const connection of this.open) connection.destroy();
-    this.open.clear();
-    return Promise.resolve();
-  }
-
-  private async session<T>(work: (connection: mysql.Connection) => Promise<T>): Promise<T> {
-    let connection: mysql.Connection;
-    try {
-      connection = await mysql.createConnection({
-        uri: this.uri,
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        multipleStatements: false,
-        dateStrings: true,
-        supportBigNumbers: true,
-      });
-    } catch (error) {
-      throw new Error(`Could not connect to the database: ${this.redact(error)}`);
-    }
+  protected async connect(): Promise<mysql.Connection> {
+    const connection = await mysql.createConnection({
+      uri: this.uri,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      multipleStatements: false,
+      dateStrings: true,
+      supportBigNumbers: true,
+    });
     // Like pg, mysql2 reports a dropped connection as an 'error' event besides the failed query.
     connection.on('error', () => undefined);
-    this.open.add(connection);
-    try {
-      return await work(connection);
-    } finally {
-      this.open.delete(connection);
-      connection.destroy();
-    }
+    return connection;
   }
 
-  private redact(error: unknown): string {
-    return redactPassword(this.uri, messageOf(error));
+  /** destroy(), not end(): a query that is still running must not hold the close up. */
+  protected disconnect(connection: mysql.Connection): Promise<void> {
+    connection.destroy();
+    return Promise.resolve();
   }
 }
 

@@ -53,3 +53,37 @@ export const ZPreviewInfo = z.object({
   expires_at: z.iso.datetime(),
 });
 export type TPreviewInfo = z.infer<typeof ZPreviewInfo>;
+
+export const IMAGE_PROMPT_MAX_LENGTH = 4000;
+
+/**
+ * POST /p/{token}/images (multipart): a description, with an optional image to edit. The key is
+ * typed into the page (`api_key`, used for this call only) or one of the owner's saved Gemini keys
+ * (`api_key_id`); the saved one wins when both are sent.
+ */
+export const ZImageRequest = z.object({
+  prompt: zText({ error: 'Describe the image first.' })
+    .trim()
+    .min(1, { error: 'Describe the image first.' })
+    .max(IMAGE_PROMPT_MAX_LENGTH, {
+      error: `A description can be at most ${IMAGE_PROMPT_MAX_LENGTH} characters.`,
+    }),
+  api_key: zText().trim().optional(),
+  api_key_id: z.string().optional(),
+});
+export type TImageRequest = z.infer<typeof ZImageRequest>;
+
+/** What the image agent answers: the model's words, if any, and the images (base64). */
+export const ZImageResult = z.object({
+  text: zText().nullable(),
+  images: z.array(z.object({ media_type: zText(), data: z.string() })),
+});
+export type TImageResult = z.infer<typeof ZImageResult>;
+
+/** GET /p/{token}/keys: the owner's saved Gemini keys, by name and mask only. */
+export const ZImageAgentKey = z.object({
+  id: z.string(),
+  name: zText().nullable(),
+  masked: zText(),
+});
+export type TImageAgentKey = z.infer<typeof ZImageAgentKey>;

@@ -1,16 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  COMPOSE_VECTOR_STORE_URLS,
-  LLM_MODEL_CATALOGUE,
-  LLM_MODELS,
-  LLM_PROVIDERS,
-  modelApiId,
-  type TRagPipelineConfig,
-  type TSqlPipelineConfig,
-} from '@agentloom/contracts';
 import {
   ProjectInputError,
   RAG_DEFAULTS,
@@ -20,120 +9,29 @@ import {
   planProject,
   projectFolderName,
   PROJECT_PARTS,
-  writeChunksJsonl,
   type ProjectPart,
-  type GeneratedFile,
   type ProjectInput,
-  type SourceChunk,
 } from '.';
-import { PINS } from './requirements';
-import { providerModelId } from './catalog';
+import {
+  SESSION,
+  bytesOf,
+  chunksFile,
+  csvPath,
+  ragConfig,
+  ragInput,
+  sqlInput,
+  text,
+  useSourceCsv,
+} from './generate-project.spec-helper';
 import { markdownText } from './markdown';
-import { renderTemplate } from './templates';
 
-const SESSION = '0b5e1f9a-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
-const NOW = '2026-11-21T10:00:00.000Z';
+// What the project installs is in generate-project-dependencies.spec.ts, how it is containerised
+// in generate-project-dockerfile.spec.ts.
+
 const HOSTILE =
   'Robert"); DROP TABLE x;-- """ ${process.env} {{7*7}} `rm -rf` \n../../etc/passwd @@UI_PORT@@';
 
-let dir: string;
-let csvPath: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'agentloom-generate-'));
-  csvPath = path.join(dir, 'upload.csv');
-  await writeFile(csvPath, 'region,amount\nNorth,10\n');
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-function ragConfig(overrides: Partial<TRagPipelineConfig> = {}): TRagPipelineConfig {
-  return {
-    agent_type: 'rag',
-    source_type: 'csv',
-    file: {
-      original_name: 'sales.csv',
-      size_bytes: 20,
-      summary: { kind: 'csv', columns: ['region', 'amount'], rows: 1 },
-      uploaded_at: NOW,
-    },
-    embedding_model: 'all-MiniLM-L6-v2',
-    vector_store: { vector_db: 'qdrant', url: 'http://localhost:6333', dimensions: 384 },
-    llm: { provider: 'claude', model: 'claude-3.5-haiku-20241022' },
-    system_prompt: 'Be helpful.',
-    ui: 'streamlit',
-    ...overrides,
-  };
-}
-
-function ragInput(overrides: Partial<ProjectInput> = {}): ProjectInput {
-  return {
-    sessionId: SESSION,
-    agentType: 'rag',
-    name: 'Sales helper',
-    config: ragConfig(),
-    sourceFile: { path: csvPath, dataFileName: 'source.csv' },
-    ...overrides,
-  };
-}
-
-function sqlInput(config: Partial<TSqlPipelineConfig> = {}): ProjectInput {
-  return {
-    sessionId: SESSION,
-    agentType: 'sql',
-    name: 'Sales analyst',
-    config: {
-      agent_type: 'sql',
-      source_type: 'postgres',
-      database: {
-        type: 'postgres',
-        uri: 'postgresql://app:****@db.example.com/shop',
-        database: 'shop',
-        table: 'sales',
-        columns: [{ name: 'id', type: 'integer' }],
-        approximate_rows: 10,
-        checked_at: NOW,
-      },
-      llm: { provider: 'openai', model: 'gpt-4o-mini' },
-      system_prompt: 'Be precise.',
-      framework: 'sql_query_db',
-      ui: 'gradio',
-      ...config,
-    },
-  };
-}
-
-/** A PandasAI agent over the sales CSV (PandasAI serves file sources only). */
-function pandasaiInput(): ProjectInput {
-  return {
-    ...sqlInput({
-      source_type: 'csv',
-      database: undefined,
-      file: ragConfig().file,
-      framework: 'pandasai',
-    }),
-    sourceFile: { path: csvPath, dataFileName: 'source.csv' },
-  };
-}
-
-/** A generated file's bytes, whether held in memory or copied from disk when zipped. */
-const bytesOf = (file: GeneratedFile): Buffer =>
-  'sourcePath' in file ? readFileSync(file.sourcePath) : Buffer.from(file.content);
-
-const text = (files: GeneratedFile[], file: string): string => {
-  const found = files.find((candidate) => candidate.path === file);
-  if (!found) throw new Error(`${file} was not generated`);
-  return bytesOf(found).toString();
-};
-
-/** A chunks file as the worker writes it. */
-async function chunksFile(chunks: SourceChunk[]): Promise<string> {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'chunks-')), 'chunks.jsonl');
-  await writeChunksJsonl(file, [chunks]);
-  return file;
-}
+useSourceCsv();
 
 describe('projectFolderName', () => {
   it('names the zip folder after the type and session', () => {
@@ -337,129 +235,6 @@ describe('generateProject', () => {
     expect(sqlEnv).toContain('# Example: postgresql://USER:PASSWORD@HOST:5432/DBNAME');
   });
 
-  it('pins only what the chosen options need', async () => {
-    const requirements = (files: GeneratedFile[]) =>
-      text(files, 'requirements.txt')
-        .split('\n')
-        .filter((line) => line && !line.startsWith('#'));
-
-    const ragFiles = await generateProject(ragInput());
-    const rag = requirements(ragFiles);
-    for (const line of rag) expect(line).toMatch(/^[A-Za-z0-9_.-]+==\d[\w.+]*$/);
-    expect(rag).toEqual(
-      expect.arrayContaining([
-        PINS.anthropic,
-        PINS.streamlit,
-        PINS.qdrant,
-        PINS.sentenceTransformers,
-        PINS.torch,
-        PINS.pandas,
-      ]),
-    );
-    expect(rag.join('\n')).not.toMatch(
-      /gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna|litellm|openai|google-genai/,
-    );
-
-    const sql = requirements(await generateProject(sqlInput()));
-    expect(sql).toEqual(
-      expect.arrayContaining([PINS.openai, PINS.gradio, PINS.sqlalchemy, PINS.psycopg2]),
-    );
-    expect(sql.join('\n')).not.toMatch(/anthropic|google-genai/);
-    expect(sql.join('\n')).not.toMatch(/streamlit|sentence-transformers|torch|qdrant/);
-
-    const pandasai = requirements(await generateProject(pandasaiInput()));
-    expect(pandasai).toEqual(
-      expect.arrayContaining([PINS.pandasai, PINS.pandasForPandasAI, PINS.openaiForPandasAI]),
-    );
-    expect(pandasai).not.toContain(PINS.pandas);
-  });
-
-  it('locks every package it installs with hashes, torch apart from the rest', async () => {
-    const files = await generateProject(ragInput());
-    const lock = text(files, 'requirements.lock');
-    const entries = lock.split('\n').filter((line) => /^[a-z0-9]/i.test(line));
-    // Direct pins and what they need, e.g. sentence-transformers' transformers and Qdrant's grpc.
-    for (const pin of [PINS.anthropic, PINS.streamlit, PINS.qdrant, PINS.sentenceTransformers]) {
-      expect(entries).toContain(`${pin.toLowerCase()} \\`);
-    }
-    expect(entries.some((line) => line.startsWith('transformers=='))).toBe(true);
-    expect(entries.some((line) => line.startsWith('torch=='))).toBe(false);
-    for (const entry of lock.split(/\n(?=[a-z0-9])/i).slice(1)) {
-      expect(entry).toMatch(/--hash=sha256:[0-9a-f]{64}/);
-    }
-    expect(text(files, 'requirements-torch.lock')).toMatch(/^torch==2\.\d+\.\d+\+cpu \\$/m);
-    const dev = text(files, 'requirements-dev.txt');
-    expect(dev).toMatch(/^-r requirements\.lock$/m);
-    expect(dev).toMatch(/^pytest==/m);
-
-    const openai = await generateProject(
-      ragInput({ config: ragConfig({ embedding_model: 'text-embedding-ada-002' }) }),
-    );
-    expect(openai.some((file) => file.path === 'requirements-torch.lock')).toBe(false);
-    expect(text(openai, 'requirements.lock')).not.toMatch(/^(torch|sentence-transformers)==/m);
-  });
-
-  it('builds a non-root image with a health check on the UI port', async () => {
-    const streamlit = text(await generateProject(ragInput()), 'Dockerfile');
-    expect(streamlit).toMatch(/^FROM python:3\.11-slim$/m);
-    expect(streamlit).toMatch(/^USER agent$/m);
-    expect(streamlit).toContain('http://127.0.0.1:8501/_stcore/health');
-    expect(streamlit).toMatch(/^CMD \["streamlit", "run", "app.py", .*"--server.port=8501"\]$/m);
-
-    const gradio = text(await generateProject(sqlInput()), 'Dockerfile');
-    expect(gradio).toContain('http://127.0.0.1:7860/');
-    expect(gradio).toMatch(/^EXPOSE 7860$/m);
-    for (const dockerfile of [streamlit, gradio]) {
-      expect(dockerfile).not.toMatch(/chown/);
-      expect(dockerfile).toMatch(/^COPY \. \.\nUSER agent$/m);
-    }
-  });
-
-  it('installs from the locks, PyTorch’s index for torch alone, the model before the code', async () => {
-    const local = text(await generateProject(ragInput()), 'Dockerfile');
-    const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
-    expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
-    expect(local).toContain(
-      'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\\n' +
-        '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
-        '    && pip install --require-hashes -r requirements.lock',
-    );
-    // The model's layer comes before the code's, so a code edit does not download it again.
-    expect(local.indexOf('SentenceTransformer(')).toBeGreaterThan(0);
-    expect(local.indexOf('SentenceTransformer(')).toBeLessThan(local.indexOf('COPY . .'));
-
-    const api = text(await generateProject(sqlInput()), 'Dockerfile');
-    expect(api).not.toMatch(/pytorch|torch|SentenceTransformer/);
-    expect(api).toContain('RUN pip install --require-hashes -r requirements.lock');
-  });
-
-  it('lets a PandasAI agent write its charts, and nothing else', async () => {
-    const dockerfile = text(await generateProject(pandasaiInput()), 'Dockerfile');
-    // After the code is copied in as root, before the unprivileged user takes over.
-    expect(dockerfile).toMatch(
-      /^COPY \. \.\n#.*\nRUN mkdir -p exports\/charts && chown agent exports\/charts\nUSER agent$/m,
-    );
-  });
-
-  it('lists an unfixed advisory in the README and ignores exactly it in CI, only where locked', async () => {
-    const vanna = await generateProject(sqlInput({ framework: 'vannaai_db' }));
-    const readme = text(vanna, 'README.md');
-    expect(readme).toContain('## Known vulnerabilities');
-    expect(readme).toMatch(
-      /\| vanna 2\.0\.2 \| CVE-2026-4229, GHSA-6mj8-jmp2-g8q7, PYSEC-2026-3397 \|/,
-    );
-    const audit = text(vanna, '.github/workflows/ci.yml')
-      .split('\n')
-      .find((line) => line.includes('pip-audit'));
-    expect(audit).toMatch(
-      / -r requirements\.lock --ignore-vuln GHSA-6mj8-jmp2-g8q7 --ignore-vuln PYSEC-2026-3397$/,
-    );
-
-    const plain = await generateProject(sqlInput());
-    expect(text(plain, 'README.md')).not.toContain('Known vulnerabilities');
-    expect(text(plain, '.github/workflows/ci.yml')).not.toContain('--ignore-vuln');
-  });
-
   it('refuses configurations that cannot make a working project', async () => {
     const refused = (input: ProjectInput) =>
       expect(generateProject(input)).rejects.toThrow(ProjectInputError);
@@ -484,54 +259,6 @@ describe('generateProject', () => {
     await refused({ ...sqlInput(), chunksFile: await chunksFile([]) });
     await refused(
       ragInput({ config: ragConfig({ vector_store: { vector_db: 'pinecone', index_name: 'x' } }) }),
-    );
-  });
-});
-
-describe('providerModelId', () => {
-  it('maps every SPEC model through the catalogue the preview uses', () => {
-    for (const provider of LLM_PROVIDERS) {
-      for (const model of LLM_MODELS[provider]) {
-        // languageModel (agent-runtime, the preview) sends modelApiId too.
-        expect(providerModelId(provider, model)).toBe(modelApiId(provider, model));
-        expect(providerModelId(provider, model)).toBe(LLM_MODEL_CATALOGUE[model].apiId);
-      }
-    }
-    expect(providerModelId('claude', 'claude-3.7-sonnet-20250219')).toBe(
-      'claude-3-7-sonnet-20250219',
-    );
-    expect(providerModelId('gemini', 'gemini-2.0-flash')).toBe('gemini-2.0-flash');
-    expect(() => providerModelId('groq', 'gpt-4o')).toThrow();
-  });
-});
-
-describe('the wizard’s vector store defaults', () => {
-  it('are the addresses the generated compose files give the stores', () => {
-    for (const [store, url] of Object.entries(COMPOSE_VECTOR_STORE_URLS)) {
-      const compose = readFileSync(
-        path.resolve(__dirname, `../../templates/rag/compose/${store}.yml.tmpl`),
-        'utf8',
-      );
-      expect(compose).toContain(`VECTOR_STORE_URL: ${url}\n`);
-    }
-  });
-});
-
-describe('renderTemplate', () => {
-  it('fills placeholders in one pass', () => {
-    expect(renderTemplate('a @@X@@ b @@Y@@', { X: '@@Y@@', Y: 2 })).toBe('a @@Y@@ b 2');
-  });
-
-  it('fails on a missing or an unused value', () => {
-    expect(() => renderTemplate('@@X@@', {})).toThrow(/X/);
-    expect(() => renderTemplate('none', { X: 1 })).toThrow(/Unused/);
-  });
-});
-
-describe('markdownText', () => {
-  it('keeps user text on one line and literal', () => {
-    expect(markdownText('a\nb\r\n*c* `d` [e](f) <g> # h | i')).toBe(
-      'a b \\*c\\* \\`d\\` \\[e\\](f) \\<g\\> \\# h \\| i',
     );
   });
 });

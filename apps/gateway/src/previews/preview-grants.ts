@@ -1,9 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
 
 export type PreviewKind = 'rag' | 'sql' | 'image';
+
+export const PREVIEW_NOT_FOUND = 'This preview link has expired or does not exist.';
 
 /**
  * What a preview link lets its holder do: talk to one build of one agent (or use the image
@@ -68,6 +70,16 @@ export class PreviewGrantStore {
     if (!stored) return null;
     const grant = JSON.parse(stored) as PreviewGrant;
     return Date.parse(grant.expiresAt) > Date.now() ? grant : null;
+  }
+
+  /**
+   * The grant behind a token for one of `kinds`; anything else (unknown, expired, or a page of
+   * another kind) is a 404 like any missing page.
+   */
+  async require(token: string, kinds: PreviewKind[]): Promise<PreviewGrant> {
+    const grant = await this.find(token);
+    if (!grant || !kinds.includes(grant.kind)) throw new NotFoundException(PREVIEW_NOT_FOUND);
+    return grant;
   }
 
   private grantKey(token: string): string {

@@ -72,8 +72,11 @@ export function renderMissingPage(detail: string): string {
 `;
 }
 
-/** Doctype and the head both pages share, up to where each adds its own (title escaped already). */
-function documentStart(title: string): string {
+/**
+ * Doctype and the head every gateway-served page shares (previews, share page, widget frame), up
+ * to where each adds its own; `title` is escaped already.
+ */
+export function documentStart(title: string, stylesheet = '/p/_assets/preview.css'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -81,5 +84,5 @@ function documentStart(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<link rel="stylesheet" href="/p/_assets/preview.css">`;
+<link rel="stylesheet" href="${stylesheet}">`;
 }

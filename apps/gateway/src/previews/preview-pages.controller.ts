@@ -1,49 +1,29 @@
-import { generateImage, type AgentEvent } from '@agentloom/agent-runtime';
 import { ZPreviewQuestion, type TPreviewInfo } from '@agentloom/contracts';
 import {
   BadRequestException,
   Body,
   Controller,
   Get,
-  HttpCode,
   HttpStatus,
   Inject,
-  NotFoundException,
   Param,
   Post,
-  Req,
   Res,
-  UnprocessableEntityException,
-  UnsupportedMediaTypeException,
-  UploadedFile,
-  UseInterceptors,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { ApiKeysService } from '../api-keys/api-keys.service';
+import type { Response } from 'express';
+import { openEventStream, writeEvent } from '../common/event-stream';
 import { Public } from '../common/public.decorator';
+import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { sniffMimeTypes } from '../files/detect-file-type';
-import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { plainError } from './plain-errors';
-import { PreviewGrantStore, type PreviewGrant, type PreviewKind } from './preview-grants';
+import { PREVIEW_NOT_FOUND, PreviewGrantStore } from './preview-grants';
 import { renderMissingPage, renderPreviewPage } from './preview-page';
 import { PreviewSessions } from './preview-sessions';
-import { ProviderWatchdog } from './provider-watchdog';
+import { ProviderWatchdog, relayEvents } from './provider-watchdog';
 
-export const PREVIEW_NOT_FOUND = 'This preview link has expired or does not exist.';
-const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 /** The page's script and styles; only these names are served. */
-const ASSETS: Record<string, string> = {
-  'common.js': 'text/javascript; charset=utf-8',
-  'preview.js': 'text/javascript; charset=utf-8',
-  'image.js': 'text/javascript; charset=utf-8',
-  'preview.css': 'text/css; charset=utf-8',
-};
-const ASSETS_DIR = path.resolve(__dirname, '../../preview-assets');
+const ASSETS = ['common.js', 'preview.js', 'image.js', 'preview.css'];
 
 /**
  * The preview pages the web app embeds: `/p/{token}/` and the calls its script makes. No bearer
@@ -58,16 +38,11 @@ export class PreviewPagesController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly grants: PreviewGrantStore,
     private readonly sessions: PreviewSessions,
-    private readonly apiKeys: ApiKeysService,
   ) {}
 
   @Get('_assets/:file')
-  async asset(@Param('file') file: string, @Res() response: Response): Promise<void> {
-    const type = ASSETS[file];
-    if (!type) throw new NotFoundException('Not found.');
-    response.setHeader('Content-Type', type);
-    response.setHeader('Cache-Control', 'public, max-age=300');
-    response.send(await readFile(path.join(ASSETS_DIR, file)));
+  asset(@Param('file') file: string, @Res() response: Response): Promise<void> {
+    return sendPageAsset(response, file, ASSETS);
   }
 
   @Get(':token')
@@ -101,7 +76,7 @@ export class PreviewPagesController {
 
   @Get(':token/info')
   async info(@Param('token') token: string): Promise<TPreviewInfo> {
-    const grant = await this.grantOf(token, ['rag', 'sql']);
+    const grant = await this.grants.require(token, ['rag', 'sql']);
     const agent = await this.sessions.agentFor(grant);
     return {
       kind: agent.kind,
@@ -124,10 +99,9 @@ export class PreviewPagesController {
   async ask(
     @Param('token') token: string,
     @Body() body: unknown,
-    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const grant = await this.grantOf(token, ['rag', 'sql']);
+    const grant = await this.grants.require(token, ['rag', 'sql']);
     const parsed = ZPreviewQuestion.safeParse(body);
     if (!parsed.success) {
       throw new BadRequestException(parsed.error.issues[0]?.message ?? 'Type a question first.');
@@ -135,103 +109,13 @@ export class PreviewPagesController {
     const agent = await this.sessions.agentFor(grant);
     const watchdog = new ProviderWatchdog(this.config.PROVIDER_TIMEOUT_MS);
     response.on('close', () => watchdog.stop());
-    response.status(HttpStatus.OK);
-    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('X-Accel-Buffering', 'no'); // proxies must pass tokens on as they come
-    response.flushHeaders();
+    openEventStream(response);
     // A failure goes out in plain words too, with the step that fixes it (plain-errors.ts).
-    const send = (event: AgentEvent) => {
-      const shown = event.type === 'error' ? plainError(event, agent.setup) : event;
-      response.write(`event: ${event.type}\ndata: ${JSON.stringify(shown)}\n\n`);
-    };
-    try {
-      for await (const event of agent.ask(parsed.data.question, watchdog.signal)) {
-        if (watchdog.signal.aborted) break;
-        watchdog.alive();
-        send(event);
-      }
-    } catch (error) {
-      if (!watchdog.signal.aborted) {
-        send({ type: 'error', detail: `The agent failed: ${(error as Error).message}` });
-      }
-    }
-    // The agent ends quietly when its signal aborts; the page is still there to be told why.
-    if (watchdog.timedOut) send({ type: 'error', detail: this.silenceDetail() });
-    watchdog.stop();
+    const events = agent.ask(parsed.data.question, watchdog.signal);
+    await relayEvents(events, watchdog, this.config.PROVIDER_TIMEOUT_MS, (event) =>
+      writeEvent(response, event.type === 'error' ? plainError(event, agent.setup) : event),
+    );
     response.end();
-  }
-
-  /** Image agent: the owner's saved Gemini keys, by name and mask only. */
-  @Get(':token/keys')
-  async geminiKeys(@Param('token') token: string) {
-    const grant = await this.grantOf(token, ['image']);
-    const keys = await this.apiKeys.list(grant.userId);
-    return keys
-      .filter((key) => key.provider === 'gemini')
-      .map((key) => ({ id: key.id, name: key.name, masked: key.key }));
-  }
-
-  /**
-   * Image agent: generate an image from a description, or edit an uploaded one. The key is the
-   * one typed into the page (used for this call only, never stored) or one of the owner's vault.
-   */
-  @Post(':token/images')
-  @HttpCode(HttpStatus.OK)
-  @UseInterceptors(SingleFileUpload('image', IMAGE_MAX_BYTES, 'The image'))
-  async generate(
-    @Param('token') token: string,
-    @Body() body: { prompt?: string; api_key?: string; api_key_id?: string },
-    @UploadedFile() file?: Express.Multer.File,
-  ) {
-    const grant = await this.grantOf(token, ['image']);
-    const prompt = body.prompt?.trim();
-    if (!prompt) throw new BadRequestException('Describe the image first.');
-    if (prompt.length > 4000)
-      throw new BadRequestException('A description can be at most 4000 characters.');
-    const apiKey = body.api_key_id
-      ? (await this.apiKeys.reveal(grant.userId, body.api_key_id)).key
-      : body.api_key?.trim();
-    if (!apiKey) throw new BadRequestException('Set your Gemini API key first.');
-    let image: { data: Uint8Array; mediaType: string } | undefined;
-    if (file) {
-      const mediaType = (await sniffMimeTypes(file.path)).find((type) =>
-        IMAGE_TYPES.includes(type),
-      );
-      if (!mediaType) throw new UnsupportedMediaTypeException('Upload a PNG, JPEG or WebP image.');
-      image = { data: await readFile(file.path), mediaType };
-    }
-    try {
-      const result = await generateImage({
-        apiKey,
-        prompt,
-        image,
-        baseUrl: this.config.GEMINI_BASE_URL,
-        signal: AbortSignal.timeout(this.config.PROVIDER_TIMEOUT_MS),
-      });
-      return {
-        text: result.text ?? null,
-        images: result.images.map((generated) => ({
-          media_type: generated.mediaType,
-          data: Buffer.from(generated.data).toString('base64'),
-        })),
-      };
-    } catch (error) {
-      throw new UnprocessableEntityException(
-        `Gemini could not make the image: ${(error as Error).message}`.replaceAll(apiKey, '****'),
-      );
-    }
-  }
-
-  private silenceDetail(): string {
-    const seconds = Math.round(this.config.PROVIDER_TIMEOUT_MS / 1000);
-    return `The model provider did not answer within ${seconds} seconds. Please ask again.`;
-  }
-
-  private async grantOf(token: string, kinds: PreviewKind[]): Promise<PreviewGrant> {
-    const grant = await this.grants.find(token);
-    if (!grant || !kinds.includes(grant.kind)) throw new NotFoundException(PREVIEW_NOT_FOUND);
-    return grant;
   }
 
   /**
@@ -239,21 +123,10 @@ export class PreviewPagesController {
    * web app (and only by it), and run nothing but their own script.
    */
   private framable(response: Response): void {
-    response.removeHeader('X-Frame-Options');
-    const ancestors = ["'self'", ...this.config.CORS_ORIGINS].join(' ');
-    response.setHeader(
-      'Content-Security-Policy',
-      [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        `frame-ancestors ${ancestors}`,
-      ].join('; '),
-    );
+    setPagePolicy(response, {
+      frameAncestors: ["'self'", ...this.config.CORS_ORIGINS],
+      imageSources: "'self' data: blob:",
+    });
   }
 }
 

@@ -448,6 +448,10 @@ describe('live previews', () => {
 
       const noKey = await t.http.post(`/p/${token}/images`).field('prompt', 'x').expect(400);
       expect(noKey.body.detail).toBe('Set your Gemini API key first.');
+      const noPrompt = await t.http.post(`/p/${token}/images`).field('prompt', '  ').expect(400);
+      expect(noPrompt.body.detail).toBe('Describe the image first.');
+      const untyped = await t.http.post(`/p/${token}/images`).send({}).expect(400);
+      expect(untyped.body.detail).toBe('Describe the image first.');
       // Bob's vault key id is not Alice's to use.
       await t.http
         .post(`/p/${token}/images`)

@@ -4,6 +4,8 @@ import { BuildsModule } from '../builds/builds.module';
 import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
+import { ImageAgentController } from './image-agent.controller';
+import { ImageAgentService } from './image-agent.service';
 import { PreviewAgentLoader } from './preview-agents';
 import { PreviewGrantStore } from './preview-grants';
 import { PreviewPagesController } from './preview-pages.controller';
@@ -19,13 +21,14 @@ import { PreviewsService } from './previews.service';
     ApiKeysModule,
     incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
   ],
-  controllers: [PreviewsController, PreviewPagesController],
+  controllers: [PreviewsController, PreviewPagesController, ImageAgentController],
   exports: [PreviewSessions, PreviewAgentLoader],
   providers: [
     PreviewGrantStore,
     PreviewAgentLoader,
     PreviewSessions,
     PreviewsService,
+    ImageAgentService,
     DataSourcesService,
   ],
 })

@@ -35,3 +35,39 @@ export class ProviderWatchdog {
     this.controller.abort();
   }
 }
+
+/** What a person is told when the model provider fell silent. */
+export function silenceDetail(silenceMs: number): string {
+  return `The model provider did not answer within ${Math.round(silenceMs / 1000)} seconds. Please ask again.`;
+}
+
+export interface ErrorEvent {
+  type: 'error';
+  detail: string;
+}
+
+/**
+ * Passes an agent's events to `send` while the provider keeps talking, then stops the watchdog.
+ * An agent that throws is reported as an `error` event — unless the watchdog stopped it, since an
+ * agent ends quietly when its signal aborts: the caller is gone, or the silence is reported after.
+ */
+export async function relayEvents<E>(
+  events: AsyncIterable<E>,
+  watchdog: ProviderWatchdog,
+  silenceMs: number,
+  send: (event: E | ErrorEvent) => void,
+): Promise<void> {
+  try {
+    for await (const event of events) {
+      if (watchdog.signal.aborted) break;
+      watchdog.alive();
+      send(event);
+    }
+  } catch (error) {
+    if (!watchdog.signal.aborted) {
+      send({ type: 'error', detail: `The agent failed: ${(error as Error).message}` });
+    }
+  }
+  if (watchdog.timedOut) send({ type: 'error', detail: silenceDetail(silenceMs) });
+  watchdog.stop();
+}

@@ -1,7 +1,7 @@
 import type { TAgentChatAnswer, TAnswerSource } from '@agentloom/contracts';
-import { HttpStatus } from '@nestjs/common';
 import type { Response } from 'express';
-import { ProviderWatchdog } from '../previews/provider-watchdog';
+import { openEventStream, writeEvent } from '../common/event-stream';
+import { ProviderWatchdog, relayEvents, silenceDetail } from '../previews/provider-watchdog';
 import type { ChatEvent } from './published-agents.service';
 
 /**
@@ -30,10 +30,6 @@ export async function startAnswer(
   }
 }
 
-export function silenceDetail(silenceMs: number): string {
-  return `The model provider did not answer within ${Math.round(silenceMs / 1000)} seconds. Please ask again.`;
-}
-
 /** Server-sent events as the preview sends them: `event: <type>` and the event as JSON. */
 export async function streamEvents(
   response: Response,
@@ -41,27 +37,9 @@ export async function streamEvents(
   silenceMs: number,
 ): Promise<void> {
   const { first, rest, watchdog } = started;
-  response.status(HttpStatus.OK);
-  response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  response.setHeader('Cache-Control', 'no-store');
-  response.setHeader('X-Accel-Buffering', 'no');
-  response.flushHeaders();
-  const send = (event: ChatEvent) =>
-    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  try {
-    if (first) send(first);
-    for await (const event of rest) {
-      if (watchdog.signal.aborted) break;
-      watchdog.alive();
-      send(event);
-    }
-  } catch (error) {
-    if (!watchdog.signal.aborted) {
-      send({ type: 'error', detail: `The agent failed: ${(error as Error).message}` });
-    }
-  }
-  if (watchdog.timedOut) send({ type: 'error', detail: silenceDetail(silenceMs) });
-  watchdog.stop();
+  openEventStream(response);
+  if (first) writeEvent(response, first);
+  await relayEvents(rest, watchdog, silenceMs, (event) => writeEvent(response, event));
   response.end();
 }
 

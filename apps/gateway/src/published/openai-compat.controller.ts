@@ -21,10 +21,12 @@ import {
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { openEventStream } from '../common/event-stream';
 import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { collectAnswer, silenceDetail, startAnswer } from './chat-stream';
+import { silenceDetail } from '../previews/provider-watchdog';
+import { collectAnswer, startAnswer } from './chat-stream';
 import { PublishedAgentsService, splitOpenAiMessages } from './published-agents.service';
 
 const ERROR_TYPES: Record<number, string> = {
@@ -137,11 +139,7 @@ export class OpenAiCompatController {
     silenceMs: number,
   ): Promise<void> {
     const { first, rest, watchdog } = started;
-    response.status(HttpStatus.OK);
-    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('X-Accel-Buffering', 'no');
-    response.flushHeaders();
+    openEventStream(response);
     const chunk = (delta: object, finish: string | null = null, extra: object = {}) =>
       response.write(
         `data: ${JSON.stringify({

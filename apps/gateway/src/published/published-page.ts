@@ -1,6 +1,6 @@
 /** HTML of the share page and of the widget's chat frame. Every value is escaped. */
 
-import { escapeHtml, jsonData } from '../previews/preview-page';
+import { documentStart, escapeHtml, jsonData } from '../previews/preview-page';
 
 export interface PublishedPageModel {
   agentId: string;
@@ -17,15 +17,9 @@ const HINTS: Record<PublishedPageModel['kind'], string> = {
 
 export function renderPublishedPage(model: PublishedPageModel): string {
   const name = escapeHtml(model.name);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${name}</title>
-<link rel="stylesheet" href="/w/_assets/published.css">
+  return `${documentStart(name, '/w/_assets/published.css')}
 <script type="application/json" id="agent-config">${jsonData(model)}</script>
+<script src="/w/_assets/common.js" defer></script>
 <script src="/w/_assets/published-chat.js" defer></script>
 </head>
 <body class="mode-${model.mode}">

@@ -17,10 +17,9 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
+import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
@@ -29,12 +28,8 @@ import type { NamedPublication } from './published.repository';
 
 export const ORIGIN_NOT_ALLOWED =
   "This site may not embed this agent. Its owner can add the site to the agent's allowed sites.";
-const ASSETS: Record<string, string> = {
-  'published-chat.js': 'text/javascript; charset=utf-8',
-  'published.css': 'text/css; charset=utf-8',
-  'widget.js': 'text/javascript; charset=utf-8',
-};
-const ASSETS_DIR = path.resolve(__dirname, '../../preview-assets');
+/** The share page's and widget's scripts and styles; only these names are served. */
+const ASSETS = ['common.js', 'published-chat.js', 'published.css', 'widget.js'];
 
 type Via = 'share' | 'widget';
 /** The share page is on when its owner turned it on; the widget when at least one site may embed it. */
@@ -59,16 +54,12 @@ export class WidgetController {
 
   @Get('w/widget.js')
   widgetScript(@Res() response: Response): Promise<void> {
-    return this.asset('widget.js', response);
+    return sendPageAsset(response, 'widget.js', ASSETS);
   }
 
   @Get('w/_assets/:file')
   asset(@Param('file') file: string, @Res() response: Response): Promise<void> {
-    const type = ASSETS[file];
-    if (!type) throw new NotFoundException('Not found.');
-    response.setHeader('Content-Type', type);
-    response.setHeader('Cache-Control', 'public, max-age=300');
-    return readFile(path.join(ASSETS_DIR, file)).then((content) => void response.send(content));
+    return sendPageAsset(response, file, ASSETS);
   }
 
   /** The embed script asks first: allowed sites get the agent's name, others a 403. */
@@ -175,21 +166,7 @@ export class WidgetController {
 
   /** The page runs only its own script; only the allowed sites may frame it (none: the share page). */
   private headers(response: Response, ancestors: string[]): void {
-    response.removeHeader('X-Frame-Options');
-    if (ancestors.length === 0) response.setHeader('X-Frame-Options', 'DENY');
-    response.setHeader(
-      'Content-Security-Policy',
-      [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "connect-src 'self'",
-        "img-src 'self' data:",
-        "base-uri 'none'",
-        "form-action 'none'",
-        `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`,
-      ].join('; '),
-    );
+    setPagePolicy(response, { frameAncestors: ancestors, imageSources: "'self' data:" });
   }
 
   private url(pathname: string): string {

@@ -1,7 +1,8 @@
+import { PASSWORD_MIN_LENGTH } from '@agentloom/contracts';
 import { ArrowLeft } from 'lucide-react';
 import type { ChangeEventHandler, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { buttonClasses, Card, TextField } from './ui';
+import { buttonClasses, Card, TextField, type TextFieldProps } from './ui';
 
 /** The centred card the login, signup and password screens share. */
 export function AuthCard({
@@ -85,5 +86,59 @@ export function EmailField({
       onChange={onChange}
       placeholder="you@example.com"
     />
+  );
+}
+
+/**
+ * A required password field of the login, signup and reset forms. `autoComplete` tells the
+ * browser whether to fill the saved password or to suggest a new one.
+ */
+export function PasswordField(
+  props: Omit<TextFieldProps, 'type' | 'required' | 'autoComplete'> & {
+    autoComplete: 'current-password' | 'new-password';
+  },
+) {
+  return <TextField type="password" required {...props} />;
+}
+
+export type NewPasswords = { password: string; confirm: string };
+
+/**
+ * A new password, with the length rule as its hint, and its confirmation (signup, reset). The
+ * confirmation is marked invalid while `mismatch` holds.
+ */
+export function NewPasswordFields({
+  labels,
+  name,
+  value,
+  onChange,
+  mismatch,
+}: {
+  labels: { password: string; confirm: string };
+  /** The new password's form name; its confirmation is always confirm_password. */
+  name: string;
+  value: NewPasswords;
+  onChange: (value: NewPasswords) => void;
+  mismatch?: boolean;
+}) {
+  return (
+    <>
+      <PasswordField
+        label={labels.password}
+        name={name}
+        autoComplete="new-password"
+        value={value.password}
+        onChange={(event) => onChange({ ...value, password: event.target.value })}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+      />
+      <PasswordField
+        label={labels.confirm}
+        name="confirm_password"
+        autoComplete="new-password"
+        value={value.confirm}
+        onChange={(event) => onChange({ ...value, confirm: event.target.value })}
+        aria-invalid={mismatch || undefined}
+      />
+    </>
   );
 }

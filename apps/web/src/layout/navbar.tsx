@@ -3,7 +3,7 @@ import { LayoutDashboard, Menu, Moon, Sun, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { buttonClasses } from '../components/ui';
+import { buttonClasses, type ButtonVariant } from '../components/ui';
 import { Logo } from './logo';
 import { useTheme } from './theme';
 
@@ -62,13 +62,14 @@ function NavItems({ onNavigate, vertical }: { onNavigate?: () => void; vertical?
 
 function AccountActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked?: boolean }) {
   const { user } = useAuth();
+  // Button-styled links; in the mobile menu they fill its width, and following one closes it.
+  const asButton = (variant: ButtonVariant) => ({
+    onClick: onNavigate,
+    className: buttonClasses(variant, 'sm', stacked ? 'w-full' : undefined),
+  });
   if (user) {
     return (
-      <Link
-        to="/dashboard"
-        onClick={onNavigate}
-        className={buttonClasses('primary', 'sm', stacked ? 'w-full' : undefined)}
-      >
+      <Link to="/dashboard" {...asButton('primary')}>
         <LayoutDashboard aria-hidden="true" className="h-4 w-4" />
         Dashboard
       </Link>
@@ -76,18 +77,10 @@ function AccountActions({ onNavigate, stacked }: { onNavigate?: () => void; stac
   }
   return (
     <>
-      <Link
-        to="/login"
-        onClick={onNavigate}
-        className={buttonClasses('ghost', 'sm', stacked ? 'w-full' : undefined)}
-      >
+      <Link to="/login" {...asButton('ghost')}>
         Log in
       </Link>
-      <Link
-        to="/signup"
-        onClick={onNavigate}
-        className={buttonClasses('primary', 'sm', stacked ? 'w-full' : undefined)}
-      >
+      <Link to="/signup" {...asButton('primary')}>
         Get Started
       </Link>
     </>

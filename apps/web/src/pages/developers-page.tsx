@@ -1,7 +1,7 @@
-import { ArrowRight, Briefcase, Code2, Mail } from 'lucide-react';
-import { Link } from 'react-router-dom';
-import { useStartPath } from '../auth/start-path';
-import { Badge, buttonClasses, Card, PageContainer, PageHeader } from '../components/ui';
+import { Briefcase, Code2, Mail, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { StartLink } from '../components/start-link';
+import { Badge, Card, PageContainer, PageHeader } from '../components/ui';
 
 type Developer = {
   name: string;
@@ -38,11 +38,32 @@ const DEVELOPERS: Developer[] = [
   },
 ];
 
-const iconLink =
-  'inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:text-indigo-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:text-indigo-300';
+/** A developer's link with its icon; `newTab` opens another site without handing it this page. */
+function IconLink({
+  href,
+  icon: Icon,
+  newTab = false,
+  children,
+}: {
+  href: string;
+  icon: LucideIcon;
+  newTab?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <a
+      href={href}
+      target={newTab ? '_blank' : undefined}
+      rel={newTab ? 'noopener noreferrer' : undefined}
+      className="inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:text-indigo-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:text-indigo-300"
+    >
+      <Icon aria-hidden="true" className="h-4 w-4" />
+      {children}
+    </a>
+  );
+}
 
 export function DevelopersPage() {
-  const startPath = useStartPath();
   return (
     <PageContainer size="lg">
       <PageHeader
@@ -78,37 +99,21 @@ export function DevelopersPage() {
               ))}
             </ul>
             <div className="mt-auto flex flex-wrap gap-2 pt-6">
-              <a
-                href={developer.codeHost}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={iconLink}
-              >
-                <Code2 aria-hidden="true" className="h-4 w-4" />
+              <IconLink href={developer.codeHost} icon={Code2} newTab>
                 GitHub<span className="sr-only"> of {developer.name}</span>
-              </a>
-              <a
-                href={developer.network}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={iconLink}
-              >
-                <Briefcase aria-hidden="true" className="h-4 w-4" />
+              </IconLink>
+              <IconLink href={developer.network} icon={Briefcase} newTab>
                 LinkedIn<span className="sr-only"> of {developer.name}</span>
-              </a>
-              <a href={`mailto:${developer.email}`} className={iconLink}>
-                <Mail aria-hidden="true" className="h-4 w-4" />
+              </IconLink>
+              <IconLink href={`mailto:${developer.email}`} icon={Mail}>
                 Email<span className="sr-only"> {developer.name}</span>
-              </a>
+              </IconLink>
             </div>
           </Card>
         ))}
       </div>
       <div className="mt-12 text-center">
-        <Link to={startPath} className={buttonClasses('primary', 'lg')}>
-          Get Started
-          <ArrowRight aria-hidden="true" className="h-5 w-5" />
-        </Link>
+        <StartLink>Get Started</StartLink>
       </div>
     </PageContainer>
   );

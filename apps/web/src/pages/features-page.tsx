@@ -1,13 +1,12 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { Check } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useStartPath } from '../auth/start-path';
 import { FEATURES } from '../components/landing/content';
 import { buttonClasses, Card, PageContainer, PageHeader } from '../components/ui';
 import { IconHeading } from '../components/icon-heading';
+import { StartLink } from '../components/start-link';
 
 /** SPEC §1: six feature cards. */
 export function FeaturesPage() {
-  const startPath = useStartPath();
   return (
     <PageContainer size="xl">
       <PageHeader
@@ -35,10 +34,7 @@ export function FeaturesPage() {
         ))}
       </ul>
       <div className="mt-12 flex flex-wrap justify-center gap-3">
-        <Link to={startPath} className={buttonClasses('primary', 'lg')}>
-          Start Building
-          <ArrowRight aria-hidden="true" className="h-5 w-5" />
-        </Link>
+        <StartLink>Start Building</StartLink>
         <Link to="/docs" className={buttonClasses('outline', 'lg')}>
           Read the Docs
         </Link>

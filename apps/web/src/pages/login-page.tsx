@@ -1,8 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard, AuthSwitchFooter, EmailField, inlineLinkClasses } from '../components/auth-card';
-import { Button, TextField } from '../components/ui';
+import {
+  AuthCard,
+  AuthSwitchFooter,
+  EmailField,
+  inlineLinkClasses,
+  PasswordField,
+} from '../components/auth-card';
+import { Button } from '../components/ui';
 
 /** SPEC §2 Login: email and password; success goes to /dashboard. */
 export function LoginPage() {
@@ -27,12 +33,10 @@ export function LoginPage() {
       <form className="space-y-4" onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <div className="space-y-1.5">
-          <TextField
+          <PasswordField
             label="Password"
-            type="password"
             name="password"
             autoComplete="current-password"
-            required
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />

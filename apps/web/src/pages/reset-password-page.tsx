@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { AuthCard, inlineLinkClasses } from '../components/auth-card';
-import { Alert, Button, TextField } from '../components/ui';
+import { AuthCard, inlineLinkClasses, NewPasswordFields } from '../components/auth-card';
+import { Alert, Button } from '../components/ui';
 import { api, errorDetail } from '../lib/api';
 import { notify } from '../lib/notify';
 
@@ -13,8 +13,7 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [passwords, setPasswords] = useState({ password: '', confirm: '' });
 
   const reset = useMutation({
     mutationFn: (input: ResetInput) => api('/reset-password', { json: input }),
@@ -31,11 +30,15 @@ export function ResetPasswordPage() {
       notify.error('Invalid Link', 'Token missing');
       return;
     }
-    if (password !== confirm) {
+    if (passwords.password !== passwords.confirm) {
       notify.error('Error', 'Passwords do not match');
       return;
     }
-    reset.mutate({ token, new_password: password, confirm_password: confirm });
+    reset.mutate({
+      token,
+      new_password: passwords.password,
+      confirm_password: passwords.confirm,
+    });
   }
 
   return (
@@ -60,24 +63,11 @@ export function ResetPasswordPage() {
         </Alert>
       )}
       <form className="space-y-4" onSubmit={submit}>
-        <TextField
-          label="New Password"
-          type="password"
+        <NewPasswordFields
+          labels={{ password: 'New Password', confirm: 'Confirm New Password' }}
           name="new_password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          hint="At least 8 characters."
-        />
-        <TextField
-          label="Confirm New Password"
-          type="password"
-          name="confirm_password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
+          value={passwords}
+          onChange={setPasswords}
         />
         <Button type="submit" className="w-full" loading={reset.isPending}>
           Reset Password

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard, AuthSwitchFooter, EmailField } from '../components/auth-card';
+import { AuthCard, AuthSwitchFooter, EmailField, NewPasswordFields } from '../components/auth-card';
 import { Alert, Button, TextField } from '../components/ui';
 import { notify } from '../lib/notify';
 
@@ -15,10 +15,8 @@ export function SignupPage() {
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const [mismatch, setMismatch] = useState(false);
 
-  const set = (field: keyof typeof form) => (event: { target: { value: string } }) => {
+  const set = (field: 'username' | 'email') => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
-    if (field === 'password' || field === 'confirm') setMismatch(false);
-  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -53,25 +51,15 @@ export function SignupPage() {
           placeholder="ada_lovelace"
         />
         <EmailField value={form.email} onChange={set('email')} />
-        <TextField
-          label="Password"
-          type="password"
+        <NewPasswordFields
+          labels={{ password: 'Password', confirm: 'Confirm Password' }}
           name="password"
-          autoComplete="new-password"
-          required
-          value={form.password}
-          onChange={set('password')}
-          hint="At least 8 characters."
-        />
-        <TextField
-          label="Confirm Password"
-          type="password"
-          name="confirm_password"
-          autoComplete="new-password"
-          required
-          value={form.confirm}
-          onChange={set('confirm')}
-          aria-invalid={mismatch || undefined}
+          value={form}
+          onChange={({ password, confirm }) => {
+            setForm((current) => ({ ...current, password, confirm }));
+            setMismatch(false);
+          }}
+          mismatch={mismatch}
         />
         {mismatch && <Alert>{PASSWORDS_DO_NOT_MATCH}</Alert>}
         {/* Busy through the signup call and the automatic login after it. */}

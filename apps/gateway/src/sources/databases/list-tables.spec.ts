@@ -3,6 +3,7 @@ import { parseDatabaseUri } from './database-uri';
 import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
 import { checkDataSourceTarget } from './network-guard';
 import { listDatabaseTables } from './probe-database';
+import { rejectionOf } from './probe-database.spec-helper';
 import { listen, TestTcpServer } from '../../testing/tcp-forwarder';
 
 const TIMEOUT_MS = 1000;
@@ -12,15 +13,6 @@ async function list(type: TDatabaseSourceType, uri: string, database: string): P
   const parsed = parseDatabaseUri(type, uri);
   const addresses = await checkDataSourceTarget(parsed, { strict: false, platformEndpoints: [] });
   return listDatabaseTables(parsed, database, { timeoutMs: TIMEOUT_MS, addresses });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => new Error('expected a rejection'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
 }
 
 describe('listDatabaseTables', () => {

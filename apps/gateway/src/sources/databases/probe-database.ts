@@ -1,9 +1,9 @@
 import { ParsedDatabaseUri } from './database-uri';
 import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
-import { listMongoCollections, probeMongo } from './probe-mongo';
-import { listMysqlTables, probeMysql } from './probe-mysql';
-import { listPostgresTables, probePostgres } from './probe-postgres';
-import { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
+import { mongoDriver } from './probe-mongo';
+import { mysqlDriver } from './probe-mysql';
+import { postgresDriver } from './probe-postgres';
+import { DatabaseDriver, DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
 
 export type { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
 
@@ -26,14 +26,11 @@ export async function probeDatabase(
   if (!endpoint) {
     throw new Error('probeDatabase needs the addresses returned by checkDataSourceTarget.');
   }
-  switch (parsed.type) {
-    case 'postgres':
-      return probePostgres(parsed, checked, options, endpoint);
-    case 'mysql':
-      return probeMysql(parsed, checked, options, endpoint);
-    case 'mongo':
-      return probeMongo(parsed, checked, options, endpoint);
-  }
+  const driver = driverFor(parsed.type);
+  driver.checkTableName?.(checked);
+  return driver.open(parsed, checked.database, options, endpoint, (session, deadline) =>
+    driver.inspect(session, checked, deadline),
+  );
 }
 
 /**
@@ -59,14 +56,26 @@ export async function listDatabaseTables(
   if (!endpoint) {
     throw new Error('listDatabaseTables needs the addresses returned by checkDataSourceTarget.');
   }
-  switch (parsed.type) {
-    case 'postgres':
-      return listPostgresTables(parsed, name, options, endpoint);
-    case 'mysql':
-      return listMysqlTables(parsed, name, options, endpoint);
-    case 'mongo':
-      return listMongoCollections(parsed, name, options, endpoint);
-  }
+  const driver = driverFor(parsed.type);
+  return driver.open(parsed, name, options, endpoint, (session, deadline) =>
+    driver.listTables(session, name, deadline),
+  );
+}
+
+type ServerType = Exclude<ParsedDatabaseUri['type'], 'sqlite'>;
+
+/**
+ * Each driver is typed by its own session (a pg Client, a mysql2 Connection, a Mongo Db); here
+ * only the pairing matters: the session open() hands to its work goes back to the same driver.
+ */
+const DRIVERS: Record<ServerType, DatabaseDriver<unknown>> = {
+  postgres: postgresDriver,
+  mysql: mysqlDriver,
+  mongo: mongoDriver,
+};
+
+function driverFor(type: ServerType): DatabaseDriver<unknown> {
+  return DRIVERS[type];
 }
 
 function checkTarget(target: ProbeTarget): ProbeTarget {

@@ -16,6 +16,7 @@ import {
   ProbeTarget,
   runProbe,
   tableNotFound,
+  DatabaseDriver,
 } from './probe-support';
 
 const SAMPLE_SIZE = 20;
@@ -38,42 +39,30 @@ const BSON_TYPE_NAMES: Record<string, string> = {
   MaxKey: 'maxKey',
 };
 
-/**
- * Connects to one checked address with directConnection: the driver then never follows the
- * replica-set member list a server advertises, which could name unchecked (private) hosts. Reads
- * from a secondary are allowed on a direct connection, so any member can answer the probe.
- */
-export async function probeMongo(
-  parsed: ParsedDatabaseUri,
-  target: ProbeTarget,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
-): Promise<DatabaseProbeReport> {
-  return withMongo(parsed, target.database, options, endpoint, (db, deadline) =>
-    inspect(db, target, deadline),
-  );
-}
+export const mongoDriver: DatabaseDriver<Db> = {
+  open: withMongo,
+  inspect,
+  listTables,
+};
 
 /** The collections and views of the database, without MongoDB's own system collections. */
-export async function listMongoCollections(
-  parsed: ParsedDatabaseUri,
-  database: string,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
-): Promise<string[]> {
-  return withMongo(parsed, database, options, endpoint, async (db) => {
-    const found = await db
-      .listCollections({}, { nameOnly: true, authorizedCollections: true })
-      .toArray();
-    return found
-      .map((info) => info.name)
-      .filter((name) => !name.startsWith('system.'))
-      .sort()
-      .slice(0, MAX_LISTED_TABLES);
-  });
+async function listTables(db: Db): Promise<string[]> {
+  const found = await db
+    .listCollections({}, { nameOnly: true, authorizedCollections: true })
+    .toArray();
+  return found
+    .map((info) => info.name)
+    .filter((name) => !name.startsWith('system.'))
+    .sort()
+    .slice(0, MAX_LISTED_TABLES);
 }
 
-/** One client under the probe's deadline and error wording, for `work` to use. */
+/**
+ * One client under the probe's deadline and error wording, for `work` to use. It connects to one
+ * checked address with directConnection: the driver then never follows the replica-set member
+ * list a server advertises, which could name unchecked (private) hosts. Reads from a secondary
+ * are allowed on a direct connection, so any member can answer the probe.
+ */
 async function withMongo<T>(
   parsed: ParsedDatabaseUri,
   database: string,

@@ -15,6 +15,7 @@ import {
   ProbeTarget,
   runProbe,
   tableNotFound,
+  DatabaseDriver,
 } from './probe-support';
 
 const TABLE_SQL = `
@@ -45,35 +46,27 @@ const ZColumn = z.object({ name: z.string(), type: z.string() });
 
 type SslMode = 'disabled' | 'required' | 'verify-ca' | 'verify-identity';
 
-export async function probeMysql(
-  parsed: ParsedDatabaseUri,
-  target: ProbeTarget,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
-): Promise<DatabaseProbeReport> {
-  return withMysql(parsed, target.database, options, endpoint, (connection, deadline) =>
-    inspect(connection, target, deadline),
-  );
-}
+export const mysqlDriver: DatabaseDriver<Connection> = {
+  open: withMysql,
+  inspect,
+  listTables,
+};
 
 /** The tables and views of the database that the login can see. */
-export async function listMysqlTables(
-  parsed: ParsedDatabaseUri,
+async function listTables(
+  connection: Connection,
   database: string,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
+  deadline: Deadline,
 ): Promise<string[]> {
-  return withMysql(parsed, database, options, endpoint, async (connection, deadline) => {
-    const [rows] = await connection.execute<RowDataPacket[]>({
-      sql: LIST_SQL,
-      values: [database],
-      timeout: deadline.remainingMs(),
-    });
-    return z
-      .array(ZListed)
-      .parse(rows)
-      .map((row) => row.name);
+  const [rows] = await connection.execute<RowDataPacket[]>({
+    sql: LIST_SQL,
+    values: [database],
+    timeout: deadline.remainingMs(),
   });
+  return z
+    .array(ZListed)
+    .parse(rows)
+    .map((row) => row.name);
 }
 
 /** One connection under the probe's deadline and error wording, for `work` to use. */

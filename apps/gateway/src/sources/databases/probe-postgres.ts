@@ -17,6 +17,7 @@ import {
   runProbe,
   splitQualifiedName,
   tableNotFound,
+  DatabaseDriver,
 } from './probe-support';
 
 // Views, materialized views, foreign and partitioned tables are as queryable as plain tables.
@@ -61,32 +62,20 @@ const LIST_SQL = `
 
 const ZListed = z.object({ name: z.string() });
 
-export async function probePostgres(
-  parsed: ParsedDatabaseUri,
-  target: ProbeTarget,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
-): Promise<DatabaseProbeReport> {
-  const relation = splitQualifiedName(target.table, 'public');
-  return withPostgres(parsed, target.database, options, endpoint, (client, deadline) =>
-    inspect(client, relation, target, deadline),
-  );
-}
+export const postgresDriver: DatabaseDriver<Client> = {
+  open: withPostgres,
+  checkTableName: (target) => void splitQualifiedName(target.table, 'public'),
+  inspect,
+  listTables,
+};
 
-/** The tables and views the login can reach, `schema.table` outside `public`. */
-export async function listPostgresTables(
-  parsed: ParsedDatabaseUri,
-  database: string,
-  options: ProbeOptions,
-  endpoint: CheckedTarget,
-): Promise<string[]> {
-  return withPostgres(parsed, database, options, endpoint, async (client) => {
-    const found = await client.query(LIST_SQL, [MAX_LISTED_TABLES]);
-    return z
-      .array(ZListed)
-      .parse(found.rows)
-      .map((row) => row.name);
-  });
+/** The tables and views the login can reach (the session's database), `schema.table` outside `public`. */
+async function listTables(client: Client): Promise<string[]> {
+  const found = await client.query(LIST_SQL, [MAX_LISTED_TABLES]);
+  return z
+    .array(ZListed)
+    .parse(found.rows)
+    .map((row) => row.name);
 }
 
 /** One connection under the probe's deadline and error wording, for `work` to use. */
@@ -197,10 +186,10 @@ function sslmodeFromSslFlag(flag: string | null): string {
 
 async function inspect(
   client: Client,
-  relation: { schema: string; table: string },
   target: ProbeTarget,
   deadline: Deadline,
 ): Promise<DatabaseProbeReport> {
+  const relation = splitQualifiedName(target.table, 'public');
   const found = await client.query(RELATION_SQL, [relation.schema, relation.table]);
   const row = found.rows[0] === undefined ? undefined : ZRelation.parse(found.rows[0]);
   if (!row) {

@@ -1,6 +1,6 @@
 import type { TDatabaseColumn } from '@agentloom/contracts';
 import { Logger } from '@nestjs/common';
-import { DatabaseUriParts, redactSecret } from './database-uri';
+import { DatabaseUriParts, ParsedDatabaseUri, redactSecret } from './database-uri';
 import {
   InvalidDataSourceError,
   RefusedDataSourceError,
@@ -95,6 +95,30 @@ export class Deadline {
 }
 
 class DeadlineExpired extends Error {}
+
+/**
+ * What the probe needs of one database engine: a session on one checked address, and the two
+ * questions the wizard asks of it. probe-database.ts does the rest the same way for every engine.
+ */
+export interface DatabaseDriver<Session> {
+  /**
+   * Opens a session on `database` at the checked address, runs `work` under the probe's deadline
+   * and error wording (runProbe), and closes the session whatever happened.
+   */
+  open<T>(
+    parsed: ParsedDatabaseUri,
+    database: string,
+    options: ProbeOptions,
+    endpoint: CheckedTarget,
+    work: (session: Session, deadline: Deadline) => Promise<T>,
+  ): Promise<T>;
+  /** Refuses a table name the engine cannot take, before anything connects. */
+  checkTableName?(target: ProbeTarget): void;
+  /** The table's (or collection's) columns and approximate row count; tableNotFound if absent. */
+  inspect(session: Session, target: ProbeTarget, deadline: Deadline): Promise<DatabaseProbeReport>;
+  /** The tables the login can see, named as `inspect` takes them, at most MAX_LISTED_TABLES. */
+  listTables(session: Session, database: string, deadline: Deadline): Promise<string[]>;
+}
 
 /**
  * Runs one probe under the deadline, turns every failure into a user-facing error without the

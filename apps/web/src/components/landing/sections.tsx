@@ -1,6 +1,6 @@
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useStartPath } from '../../auth/start-path';
+import { StartLink } from '../start-link';
 import { buttonClasses, Card } from '../ui';
 import { FEATURES, HOW_IT_WORKS } from './content';
 
@@ -107,7 +107,6 @@ export function FeatureHighlights() {
 
 /** SPEC §1 call-to-action banner; the landing buttons lead to /login and /features (§2). */
 export function CtaBanner() {
-  const startPath = useStartPath();
   return (
     <section aria-labelledby="cta-title" className="py-20">
       <div className="mx-auto max-w-5xl px-4 sm:px-6 lg:px-8">
@@ -120,10 +119,7 @@ export function CtaBanner() {
             a project to deploy.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <Link to={startPath} className={buttonClasses('inverse', 'lg')}>
-              Start Building
-              <ArrowRight aria-hidden="true" className="h-5 w-5" />
-            </Link>
+            <StartLink variant="inverse">Start Building</StartLink>
             <Link to="/features" className={buttonClasses('outlineInverse', 'lg')}>
               Explore Features
             </Link>

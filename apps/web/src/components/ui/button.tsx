@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { type ButtonHTMLAttributes, type Ref } from 'react';
+import { type ButtonHTMLAttributes, type ComponentType, type Ref, type SVGProps } from 'react';
 import { Spinner } from './feedback';
 
 export type ButtonVariant =
@@ -85,5 +85,51 @@ export function Button({
       {loading && <Spinner size="sm" label={null} />}
       {children}
     </button>
+  );
+}
+
+/**
+ * A small button that shows only an icon. `label` is its accessible name, so it says what the
+ * button does and to what ("Delete Acme key"); a `title` can add a shorter tooltip.
+ */
+export function IconButton({
+  icon: Icon,
+  label,
+  iconClassName,
+  variant = 'ghost',
+  ...rest
+}: Omit<ButtonProps, 'children' | 'size' | 'aria-label'> & {
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  label: string;
+  iconClassName?: string;
+}) {
+  return (
+    <Button variant={variant} size="sm" aria-label={label} {...rest}>
+      <Icon aria-hidden="true" className={clsx('h-4 w-4', iconClassName)} />
+    </Button>
+  );
+}
+
+/** A form's closing row, on the right: Cancel (held while the form saves) and its submit button. */
+export function CancelAndSubmit({
+  submitLabel,
+  busy,
+  onCancel,
+  className,
+}: {
+  submitLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={clsx('flex flex-wrap justify-end gap-2', className)}>
+      <Button variant="outline" onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={busy}>
+        {submitLabel}
+      </Button>
+    </div>
   );
 }

@@ -92,3 +92,41 @@ export function Alert({
     </div>
   );
 }
+
+/**
+ * A 0–100 bar with its accessible name. `valueText` reads the value in words where a number
+ * alone says little ("Step 3 of 9: …"); `fillClassName` gives the fill its colour and speed.
+ */
+export function ProgressBar({
+  label,
+  percent,
+  valueText,
+  className,
+  fillClassName,
+}: {
+  label: string;
+  percent: number;
+  valueText?: string;
+  className?: string;
+  fillClassName?: string;
+}) {
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={valueText}
+      className={clsx('overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800', className)}
+    >
+      <div
+        className={clsx(
+          'h-full rounded-full transition-[width] motion-reduce:transition-none',
+          fillClassName,
+        )}
+        style={{ width: `${percent}%` }}
+      />
+    </div>
+  );
+}

@@ -67,40 +67,33 @@ function FieldWrapper({
   );
 }
 
-/** The control's id (given, or generated) and the ARIA links to the hint and error under it. */
-function useFieldControl(id: string | undefined, hint: unknown, error: unknown) {
+/**
+ * Splits a field's props: the chrome goes to FieldWrapper, the rest to the control, which also
+ * gets its id (given, or generated) and the ARIA links to the hint and error under it.
+ */
+function useLabelledControl<P extends FieldChrome & { id?: string; required?: boolean }>(props: P) {
+  const { label, hint, error, wrapperClassName, id, ...rest } = props;
   const autoId = useId();
   const controlId = id ?? autoId;
   const described = [hint ? `${controlId}-hint` : null, error ? `${controlId}-error` : null];
   return {
-    id: controlId,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': described.filter(Boolean).join(' ') || undefined,
+    wrapper: { id: controlId, label, hint, error, wrapperClassName, required: rest.required },
+    control: {
+      id: controlId,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': described.filter(Boolean).join(' ') || undefined,
+    },
+    rest,
   };
 }
 
 export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldChrome;
 
 /** A labelled <input>. */
-export function TextField({
-  label,
-  hint,
-  error,
-  wrapperClassName,
-  id,
-  className,
-  ...rest
-}: TextFieldProps) {
-  const control = useFieldControl(id, hint, error);
+export function TextField({ className, ...props }: TextFieldProps) {
+  const { wrapper, control, rest } = useLabelledControl(props);
   return (
-    <FieldWrapper
-      id={control.id}
-      label={label}
-      hint={hint}
-      error={error}
-      wrapperClassName={wrapperClassName}
-      required={rest.required}
-    >
+    <FieldWrapper {...wrapper}>
       <input
         {...control}
         className={clsx(
@@ -118,25 +111,10 @@ export function TextField({
 export type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldChrome;
 
 /** A labelled <textarea>. */
-export function TextArea({
-  label,
-  hint,
-  error,
-  wrapperClassName,
-  id,
-  className,
-  ...rest
-}: TextAreaProps) {
-  const control = useFieldControl(id, hint, error);
+export function TextArea({ className, ...props }: TextAreaProps) {
+  const { wrapper, control, rest } = useLabelledControl(props);
   return (
-    <FieldWrapper
-      id={control.id}
-      label={label}
-      hint={hint}
-      error={error}
-      wrapperClassName={wrapperClassName}
-      required={rest.required}
-    >
+    <FieldWrapper {...wrapper}>
       <textarea {...control} className={clsx(controlClasses, className)} {...rest} />
     </FieldWrapper>
   );
@@ -152,27 +130,10 @@ export type SelectProps = SelectHTMLAttributes<HTMLSelectElement> &
   };
 
 /** A labelled native <select>. */
-export function Select({
-  label,
-  hint,
-  error,
-  wrapperClassName,
-  id,
-  className,
-  options,
-  placeholder,
-  ...rest
-}: SelectProps) {
-  const control = useFieldControl(id, hint, error);
+export function Select({ className, options, placeholder, ...props }: SelectProps) {
+  const { wrapper, control, rest } = useLabelledControl(props);
   return (
-    <FieldWrapper
-      id={control.id}
-      label={label}
-      hint={hint}
-      error={error}
-      wrapperClassName={wrapperClassName}
-      required={rest.required}
-    >
+    <FieldWrapper {...wrapper}>
       <select {...control} className={clsx(controlClasses, 'pr-8', className)} {...rest}>
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (

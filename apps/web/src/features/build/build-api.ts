@@ -32,9 +32,8 @@ const LIVE_CHECK_MS = 15_000;
  * state, and the screen falls back to polling if the socket cannot connect.
  */
 export function useBuild(sessionId: string) {
-  const { token } = useAuth();
   const queryClient = useQueryClient();
-  const [live, setLive] = useState(false);
+  const live = useBuildFeed(sessionId);
   const queryKey = buildQueryKey(sessionId);
 
   const query = useQuery({
@@ -57,6 +56,15 @@ export function useBuild(sessionId: string) {
         : false;
     },
   });
+
+  return { ...query, live };
+}
+
+/** The build's Socket.IO feed, written into the query cache; true while it is subscribed. */
+function useBuildFeed(sessionId: string): boolean {
+  const { token } = useAuth();
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState(false);
 
   useEffect(() => {
     if (!sessionId || !token) return;
@@ -120,7 +128,7 @@ export function useBuild(sessionId: string) {
     };
   }, [sessionId, token, queryClient]);
 
-  return { ...query, live };
+  return live;
 }
 
 /** The agent's name, shown above the stages. */

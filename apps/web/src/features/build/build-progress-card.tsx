@@ -1,7 +1,7 @@
 import type { TBuildView } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { CheckCircle2, Circle, XCircle } from 'lucide-react';
-import { Badge, Card, Spinner } from '../../components/ui';
+import { Badge, Card, ProgressBar, Spinner } from '../../components/ui';
 import {
   currentStageIndex,
   progressPercent,
@@ -64,7 +64,7 @@ export function BuildProgress({
         )}
       </div>
 
-      <ProgressBar percent={percent} status={view.status} />
+      <BuildProgressBar percent={percent} status={view.status} />
 
       <StageList states={states} />
       {view.status === 'Building' && index === 0 && view.stages.length === 0 && (
@@ -100,29 +100,23 @@ function StageIcon({ state }: { state: StageState }) {
   }
 }
 
-function ProgressBar({ percent, status }: { percent: number; status: TBuildView['status'] }) {
+/** The build's bar, coloured by its outcome, with the percentage beside it. */
+function BuildProgressBar({ percent, status }: { percent: number; status: TBuildView['status'] }) {
   return (
     <div className="mt-6 flex items-center gap-3">
-      <div
-        role="progressbar"
-        aria-label="Build progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="h-3 flex-1 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-      >
-        <div
-          className={clsx(
-            'h-full rounded-full transition-[width] duration-500 motion-reduce:transition-none',
-            status === 'Failed'
-              ? 'bg-red-600 dark:bg-red-400'
-              : status === 'Built'
-                ? 'bg-green-600 dark:bg-green-400'
-                : 'bg-indigo-600 dark:bg-indigo-400',
-          )}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressBar
+        label="Build progress"
+        percent={percent}
+        className="h-3 flex-1"
+        fillClassName={clsx(
+          'duration-500',
+          status === 'Failed'
+            ? 'bg-red-600 dark:bg-red-400'
+            : status === 'Built'
+              ? 'bg-green-600 dark:bg-green-400'
+              : 'bg-indigo-600 dark:bg-indigo-400',
+        )}
+      />
       <span className="w-12 text-right text-sm font-semibold text-slate-900 tabular-nums dark:text-white">
         {percent}%
       </span>

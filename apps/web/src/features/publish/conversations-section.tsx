@@ -1,5 +1,5 @@
 import { Download, ThumbsDown, ThumbsUp, Trash2 } from 'lucide-react';
-import { Button } from '../../components/ui';
+import { Button, IconButton } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { exportConversations, useConversations, useDeleteConversation } from './publish-api';
@@ -46,19 +46,17 @@ export function ConversationsSection({ agentId }: { agentId: string }) {
                 <ThumbsDown aria-hidden="true" className="inline h-4 w-4" />{' '}
                 {conversation.thumbs_down}
               </span>
-              <Button
-                size="sm"
+              <IconButton
+                icon={Trash2}
                 variant="dangerGhost"
-                aria-label={`Delete conversation ${conversation.title}`}
+                label={`Delete conversation ${conversation.title}`}
                 onClick={() =>
                   remove.mutate(conversation.id, {
                     onError: (error) =>
                       notify.error('Could not delete', errorDetail(error) ?? 'Please try again.'),
                   })
                 }
-              >
-                <Trash2 aria-hidden="true" className="h-4 w-4" />
-              </Button>
+              />
             </li>
           ))}
         </ul>

@@ -77,22 +77,41 @@ export function DatabaseTablePicker({
           {current.detail}
         </p>
       )}
-      {current?.state === 'listed' &&
-        (current.tables.length === 0 ? (
-          <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
-            No tables were found in this database; type the name instead.
-          </p>
-        ) : (
-          <Select
-            label="Tables in this database"
-            hint="Picking one fills in the table above."
-            placeholder="Pick a table"
-            options={current.tables.map((name) => ({ value: name, label: name }))}
-            value={current.tables.includes(table.trim()) ? table.trim() : ''}
-            onChange={(event) => event.target.value && onPick(event.target.value)}
-            disabled={disabled}
-          />
-        ))}
+      {current?.state === 'listed' && (
+        <TableChoices tables={current.tables} table={table} disabled={disabled} onPick={onPick} />
+      )}
     </div>
+  );
+}
+
+/** The tables found, to pick from; the one typed above is shown as picked if it is among them. */
+function TableChoices({
+  tables,
+  table,
+  disabled,
+  onPick,
+}: {
+  tables: string[];
+  table: string;
+  disabled: boolean;
+  onPick: (table: string) => void;
+}) {
+  if (tables.length === 0) {
+    return (
+      <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
+        No tables were found in this database; type the name instead.
+      </p>
+    );
+  }
+  return (
+    <Select
+      label="Tables in this database"
+      hint="Picking one fills in the table above."
+      placeholder="Pick a table"
+      options={tables.map((name) => ({ value: name, label: name }))}
+      value={tables.includes(table.trim()) ? table.trim() : ''}
+      onChange={(event) => event.target.value && onPick(event.target.value)}
+      disabled={disabled}
+    />
   );
 }

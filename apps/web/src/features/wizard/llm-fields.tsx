@@ -12,7 +12,7 @@ import { clsx } from 'clsx';
 import { useId } from 'react';
 import { Button, Select, TextField } from '../../components/ui';
 import { useApiKeys } from '../../pages/dashboard/dashboard-api';
-import { ChoiceSelect, StepForm, SubmitButton } from './step-fields';
+import { ChoiceSelect, StepForm, SubmitButton } from './step-form';
 import type { LlmKey } from './wizard-api';
 import { API_KEY_PLACEHOLDERS } from './wizard-content';
 

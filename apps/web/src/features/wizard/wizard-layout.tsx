@@ -2,7 +2,7 @@ import { clsx } from 'clsx';
 import { ArrowLeft, Check, ChevronLeft } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Badge, Button, Card, PageContainer } from '../../components/ui';
+import { Badge, Button, Card, PageContainer, ProgressBar } from '../../components/ui';
 import { stepPercent } from './step-navigation';
 
 /**
@@ -56,7 +56,13 @@ export function WizardLayout({
       </h1>
       <p className="mt-1 text-sm text-slate-600 sm:text-base dark:text-slate-300">{description}</p>
 
-      <WizardProgress percent={percent} text={`Step ${step} of ${total}: ${label}`} />
+      <ProgressBar
+        label="Wizard progress"
+        percent={percent}
+        valueText={`Step ${step} of ${total}: ${label}`}
+        className="mt-5 h-2 w-full"
+        fillClassName="bg-indigo-600 duration-300 dark:bg-indigo-400"
+      />
       <StepList labels={labels} step={step} />
 
       <Card as="section" className="mt-6 p-5 sm:p-8">
@@ -102,25 +108,6 @@ function useStepFocus(step: number) {
     }
   }, [step]);
   return heading;
-}
-
-function WizardProgress({ percent, text }: { percent: number; text: string }) {
-  return (
-    <div
-      role="progressbar"
-      aria-label="Wizard progress"
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={percent}
-      aria-valuetext={text}
-      className="mt-5 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-    >
-      <div
-        className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400"
-        style={{ width: `${percent}%` }}
-      />
-    </div>
-  );
 }
 
 /** Every step with its state: done (ticked), current, or still to do. */

@@ -1,5 +1,5 @@
 import type { TAgentType } from '@agentloom/contracts';
-import { useCallback, useEffect, type ComponentType } from 'react';
+import { useCallback, useLayoutEffect, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, buttonClasses, PageContainer, Spinner } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
@@ -48,8 +48,9 @@ export function WizardShell({
   const { busy } = mutations;
   const { mutateAsync } = mutations.save;
 
-  useEffect(() => {
-    // SPEC §9: the build screens still read the session from local storage.
+  // SPEC §9: the build screens still read the session from local storage. A layout effect, so it
+  // is stored by the time the step the new session opens is on screen (not a paint later).
+  useLayoutEffect(() => {
     if (sessionId) localStorage.setItem(STORAGE_KEYS.sessionId, sessionId);
   }, [sessionId]);
 

@@ -1,6 +1,6 @@
 import { LLM_PROVIDER_LABELS, LLM_PROVIDERS, type TLlmProvider } from '@agentloom/contracts';
 import { useState, type FormEvent } from 'react';
-import { Button, Card, Select, TextField } from '../../components/ui';
+import { CancelAndSubmit, Card, Select, TextField } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { useCreateApiKey } from './dashboard-api';
@@ -66,14 +66,12 @@ export function AddKeyForm({ onDone }: { onDone: () => void }) {
           onChange={(event) => setKey(event.target.value)}
           placeholder="sk-…"
         />
-        <div className="flex justify-end gap-2 md:col-span-3">
-          <Button variant="outline" onClick={onDone} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Save Key
-          </Button>
-        </div>
+        <CancelAndSubmit
+          submitLabel="Save Key"
+          busy={create.isPending}
+          onCancel={onDone}
+          className="md:col-span-3"
+        />
       </form>
     </Card>
   );

@@ -1,7 +1,7 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import { ChevronDown, Download, History, Pencil, Play, Rocket, Trash2 } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { Badge, Button, buttonClasses, Card } from '../../components/ui';
+import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
 import { PublishPanel } from '../../features/publish/publish-panel';
 import { wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
@@ -110,15 +110,13 @@ function AgentCardButtons({
           <ChevronDown aria-hidden="true" className="h-4 w-4" />
         </Button>
       )}
-      <Button
-        size="sm"
+      <IconButton
+        icon={Trash2}
         variant="dangerGhost"
         className="ml-auto"
-        aria-label={`Delete ${agent.name}`}
+        label={`Delete ${agent.name}`}
         onClick={() => actions.onDelete(agent)}
-      >
-        <Trash2 aria-hidden="true" className="h-4 w-4" />
-      </Button>
+      />
     </div>
   );
 }

@@ -30,6 +30,19 @@ function useAgentPreview() {
   return { preview, setPreview, previewError, startPreview };
 }
 
+/** SPEC §7: an agent's latest Built zip, saved as {type}-agent-{id}.zip. */
+function useAgentDownload() {
+  return useMutation({
+    mutationFn: (agent: TPipelineListItem) =>
+      saveZip(
+        `/${agent.type}/builds/${encodeURIComponent(agent.id)}/download`,
+        `${agent.type}-agent-${agent.id}.zip`,
+      ),
+    onError: (error) =>
+      notify.error('Download failed', errorDetail(error) ?? 'Could not download the agent.'),
+  });
+}
+
 /** SPEC §2 Agents view. */
 export function AgentsView({ onBack }: { onBack: () => void }) {
   // SPEC §8: a failed list load is silently ignored (the view shows its empty state).
@@ -40,16 +53,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const [openBuilds, setOpenBuilds] = useState<string | null>(null);
   const [openPublish, setOpenPublish] = useState<string | null>(null);
 
-  const download = useMutation({
-    // SPEC §7: the latest Built zip, saved as {type}-agent-{id}.zip.
-    mutationFn: (agent: TPipelineListItem) =>
-      saveZip(
-        `/${agent.type}/builds/${encodeURIComponent(agent.id)}/download`,
-        `${agent.type}-agent-${agent.id}.zip`,
-      ),
-    onError: (error) =>
-      notify.error('Download failed', errorDetail(error) ?? 'Could not download the agent.'),
-  });
+  const download = useAgentDownload();
 
   function confirmDelete() {
     if (!toDelete) return;

@@ -3,7 +3,7 @@ import { useMutation, useMutationState } from '@tanstack/react-query';
 import { Check, Copy, Eye, EyeOff, KeyRound, Plus, Trash2, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Alert, Badge, Button, Card, Spinner } from '../../components/ui';
+import { Alert, Badge, Button, Card, IconButton, Spinner } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
@@ -153,17 +153,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
       {/* SPEC §8's message, announced once by the alert role (no toast as well). A failed
           refetch keeps the list it already has below the alert. */}
       {keys.isError && (
-        <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <span>Failed to load API keys</span>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() => void keys.refetch()}
-            loading={keys.isFetching}
-          >
-            Retry
-          </Button>
-        </Alert>
+        <LoadFailed onRetry={() => void keys.refetch()} retrying={keys.isFetching} />
       )}
 
       <KeyList pending={keys.isPending} list={keys.data} secrets={secrets} onDelete={setToDelete} />
@@ -178,6 +168,18 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         busy={remove.isPending}
       />
     </section>
+  );
+}
+
+/** The list could not be loaded: SPEC §8's words and a way to try again. */
+function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">
+      <span>Failed to load API keys</span>
+      <Button variant="outline" size="sm" onClick={onRetry} loading={retrying}>
+        Retry
+      </Button>
+    </Alert>
   );
 }
 
@@ -236,6 +238,7 @@ function KeyRow({
 }) {
   const secret = state.secrets[key.id];
   const shown = state.revealed[key.id] && secret !== undefined;
+  const copied = state.copiedId === key.id;
   const label = key.name
     ? `${key.name} (${providerLabel(key.provider)})`
     : providerLabel(key.provider);
@@ -263,43 +266,28 @@ function KeyRow({
         <VaultKeyCheck apiKey={key} />
       </div>
       <div className="flex shrink-0 gap-1">
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
+        <IconButton
+          icon={shown ? EyeOff : Eye}
+          label={shown ? `Hide ${label} key` : `Reveal ${label} key`}
           title={shown ? 'Hide key' : 'Reveal key'}
           onClick={() => state.toggleReveal(key.id)}
           loading={state.revealing.has(key.id)}
-        >
-          {shown ? (
-            <EyeOff aria-hidden="true" className="h-4 w-4" />
-          ) : (
-            <Eye aria-hidden="true" className="h-4 w-4" />
-          )}
-        </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={`Copy ${label} key`}
+        />
+        <IconButton
+          icon={copied ? Check : Copy}
+          iconClassName={copied ? 'text-green-700 dark:text-green-400' : undefined}
+          label={`Copy ${label} key`}
           title="Copy key"
           onClick={() => state.copy(key.id)}
           loading={state.copying.has(key.id)}
-        >
-          {state.copiedId === key.id ? (
-            <Check aria-hidden="true" className="h-4 w-4 text-green-700 dark:text-green-400" />
-          ) : (
-            <Copy aria-hidden="true" className="h-4 w-4" />
-          )}
-        </Button>
-        <Button
+        />
+        <IconButton
+          icon={Trash2}
           variant="dangerGhost"
-          size="sm"
-          aria-label={`Delete ${label} key`}
+          label={`Delete ${label} key`}
           title="Delete key"
           onClick={onDelete}
-        >
-          <Trash2 aria-hidden="true" className="h-4 w-4" />
-        </Button>
+        />
       </div>
     </Card>
   );

@@ -2,7 +2,15 @@ import { PROFILE_PICTURE_TYPES, type TUserProfile } from '@agentloom/contracts';
 import { CalendarDays, FileText, Mail, Pencil, Phone, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { Alert, Button, Card, Spinner, TextArea, TextField } from '../../components/ui';
+import {
+  Alert,
+  Button,
+  CancelAndSubmit,
+  Card,
+  Spinner,
+  TextArea,
+  TextField,
+} from '../../components/ui';
 import { API_URL, errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
@@ -213,14 +221,12 @@ function ProfileEditor({ profile, onDone }: { profile: TUserProfile; onDone: () 
           {update.isError && errorDetail(update.error) && (
             <Alert className="md:col-span-2">{errorDetail(update.error)}</Alert>
           )}
-          <div className="flex flex-wrap justify-end gap-2 md:col-span-2">
-            <Button variant="outline" onClick={onDone} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save Changes
-            </Button>
-          </div>
+          <CancelAndSubmit
+            submitLabel="Save Changes"
+            busy={update.isPending}
+            onCancel={onDone}
+            className="md:col-span-2"
+          />
         </form>
       </Card>
     </>

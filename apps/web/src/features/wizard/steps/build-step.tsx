@@ -10,7 +10,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
-import { BuildSummary, llmAndUiRows, type SummaryRow } from '../step-fields';
+import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import type { WizardStepProps } from '../wizard-step';
 import { embeddingLabel } from './embedding-step';

@@ -6,7 +6,7 @@ import {
 } from '@agentloom/contracts';
 import { useState } from 'react';
 import { Button, Spinner } from '../../../components/ui';
-import { ChoiceSelect } from '../step-fields';
+import { ChoiceSelect } from '../step-form';
 import { ragCalls } from '../wizard-api';
 import { StepActions } from '../wizard-layout';
 import { checked, type WizardStepProps } from '../wizard-step';

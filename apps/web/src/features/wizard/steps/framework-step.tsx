@@ -7,7 +7,8 @@ import {
   type TSqlFramework,
 } from '@agentloom/contracts';
 import { useState } from 'react';
-import { ChoiceCards, StepForm, SubmitButton, type Choice } from '../step-fields';
+import { ChoiceCards, type Choice } from '../choice-cards';
+import { StepForm, SubmitButton } from '../step-form';
 import { sqlCalls } from '../wizard-api';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import { checked, type WizardStepProps } from '../wizard-step';

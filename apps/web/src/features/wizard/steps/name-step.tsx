@@ -2,7 +2,7 @@ import { ZCreatePipelineRequest, type TAgentType } from '@agentloom/contracts';
 import { useState } from 'react';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
-import { AgentNameFields } from '../step-fields';
+import { AgentNameFields } from '../agent-name-fields';
 import { checked, type WizardStepProps } from '../wizard-step';
 
 const TYPE_LABELS: Record<TAgentType, string> = { rag: 'RAG Agent', sql: 'SQL Agent' };

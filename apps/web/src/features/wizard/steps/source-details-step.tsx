@@ -15,7 +15,7 @@ import {
   FileUploadFields,
   URI_PLACEHOLDERS,
   type DatabaseFieldsValue,
-} from '../step-fields';
+} from '../source-fields';
 import { DatabaseTablePicker } from '../database-tables';
 import { SourceSample } from '../source-sample';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';

@@ -10,7 +10,7 @@ import {
   type TSqlSourceType,
 } from '@agentloom/contracts';
 import { Database, FileSpreadsheet, FileText, FileType } from 'lucide-react';
-import { ChoiceCards, type Choice } from '../step-fields';
+import { ChoiceCards, type Choice } from '../choice-cards';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 

@@ -1,6 +1,6 @@
 import { ZSystemPromptRequest, type TAgentType } from '@agentloom/contracts';
 import { useState } from 'react';
-import { SystemPromptFields } from '../step-fields';
+import { SystemPromptFields } from '../system-prompt-fields';
 import { ragCalls, sqlCalls } from '../wizard-api';
 import { RAG_PROMPT_TEMPLATES, SQL_PROMPT_TEMPLATES } from '../wizard-content';
 import { checked, type WizardStepProps } from '../wizard-step';

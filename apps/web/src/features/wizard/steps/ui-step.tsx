@@ -1,5 +1,5 @@
 import { ZUiRequest, type TAgentType, type TUiFramework } from '@agentloom/contracts';
-import { UiTypeCards } from '../step-fields';
+import { UiTypeCards } from '../ui-type-cards';
 import { ragCalls, sqlCalls } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 

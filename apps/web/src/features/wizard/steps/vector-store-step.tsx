@@ -13,7 +13,8 @@ import {
 } from '@agentloom/contracts';
 import { useState } from 'react';
 import { Select, TextField } from '../../../components/ui';
-import { ChoiceCards, StepForm, SubmitButton, type Choice } from '../step-fields';
+import { ChoiceCards, type Choice } from '../choice-cards';
+import { StepForm, SubmitButton } from '../step-form';
 import { ragCalls } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 

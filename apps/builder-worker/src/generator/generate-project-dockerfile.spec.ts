@@ -1,0 +1,54 @@
+import { generateProject } from '.';
+import {
+  pandasaiInput,
+  ragInput,
+  sqlInput,
+  text,
+  useSourceCsv,
+} from './generate-project.spec-helper';
+
+useSourceCsv();
+
+describe('generateProject', () => {
+  it('builds a non-root image with a health check on the UI port', async () => {
+    const streamlit = text(await generateProject(ragInput()), 'Dockerfile');
+    expect(streamlit).toMatch(/^FROM python:3\.11-slim$/m);
+    expect(streamlit).toMatch(/^USER agent$/m);
+    expect(streamlit).toContain('http://127.0.0.1:8501/_stcore/health');
+    expect(streamlit).toMatch(/^CMD \["streamlit", "run", "app.py", .*"--server.port=8501"\]$/m);
+
+    const gradio = text(await generateProject(sqlInput()), 'Dockerfile');
+    expect(gradio).toContain('http://127.0.0.1:7860/');
+    expect(gradio).toMatch(/^EXPOSE 7860$/m);
+    for (const dockerfile of [streamlit, gradio]) {
+      expect(dockerfile).not.toMatch(/chown/);
+      expect(dockerfile).toMatch(/^COPY \. \.\nUSER agent$/m);
+    }
+  });
+
+  it('installs from the locks, PyTorch’s index for torch alone, the model before the code', async () => {
+    const local = text(await generateProject(ragInput()), 'Dockerfile');
+    const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
+    expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
+    expect(local).toContain(
+      'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\\n' +
+        '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
+        '    && pip install --require-hashes -r requirements.lock',
+    );
+    // The model's layer comes before the code's, so a code edit does not download it again.
+    expect(local.indexOf('SentenceTransformer(')).toBeGreaterThan(0);
+    expect(local.indexOf('SentenceTransformer(')).toBeLessThan(local.indexOf('COPY . .'));
+
+    const api = text(await generateProject(sqlInput()), 'Dockerfile');
+    expect(api).not.toMatch(/pytorch|torch|SentenceTransformer/);
+    expect(api).toContain('RUN pip install --require-hashes -r requirements.lock');
+  });
+
+  it('lets a PandasAI agent write its charts, and nothing else', async () => {
+    const dockerfile = text(await generateProject(pandasaiInput()), 'Dockerfile');
+    // After the code is copied in as root, before the unprivileged user takes over.
+    expect(dockerfile).toMatch(
+      /^COPY \. \.\n#.*\nRUN mkdir -p exports\/charts && chown agent exports\/charts\nUSER agent$/m,
+    );
+  });
+});
