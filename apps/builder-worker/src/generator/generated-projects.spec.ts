@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCKS_DIR } from './requirements';
-import { SCENARIOS, pool, writeScenarioProjects } from '../testing/project-scenarios';
+import { pool } from '../testing/pool';
+import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
 import { universeVenv } from '../testing/python-tools';
 import { runProcess, type ProcessRun } from '../testing/run-process';
 

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type {
   TDatabaseSource,
-  TPipelineConfig,
+  TLlmProvider,
   TRagPipelineConfig,
   TSqlPipelineConfig,
   TUploadedFile,
@@ -31,23 +31,6 @@ export const HOSTILE =
   '\r\n\u2028 émoji 🤖';
 export const HOSTILE_TABLE = 'Robert"); DROP TABLE x;--';
 const NOW = '2026-11-21T10:00:00.000Z';
-
-export async function pool<T, R>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
-}
 
 // ---- fixture files ----
 
@@ -137,10 +120,7 @@ function sessionId(): string {
   return `3f2a6c1e-9b7d-4c1a-8e2f-${String(counter).padStart(12, '0')}`;
 }
 
-const llm = (provider: NonNullable<TPipelineConfig['llm']>['provider'], model: string) => ({
-  provider,
-  model,
-});
+const llm = (provider: TLlmProvider, model: string) => ({ provider, model });
 
 function rag(
   title: string,
