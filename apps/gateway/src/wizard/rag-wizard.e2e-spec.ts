@@ -2,7 +2,8 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import {
   createMariaDbSource,
   createPostgresSource,
@@ -34,8 +35,8 @@ describe('RAG wizard API', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     fixtures = mkdtempSync(path.join(tmpdir(), 'rag-wizard-'));
     await Promise.all([createMariaDbSource(), createPostgresSource()]);
     forwarder = await startTcpForwarder(5432);
@@ -579,7 +580,7 @@ describe('RAG wizard API', () => {
     it('a file over the size limit → 413 naming the limit, and nothing is kept', async () => {
       const small = await createTestApp({ UPLOAD_MAX_BYTES: '2048' });
       try {
-        const carol = await signUpAndLogIn(small.http, 'carol');
+        const carol = await signUpAndLogIn(small.url, 'carol');
         const created = await small.http
           .post('/pipelines')
           .set(carol.auth)
@@ -705,7 +706,7 @@ describe('RAG wizard API', () => {
     it('refuses loopback and private addresses in strict mode', async () => {
       const strict = await createTestApp({ DATA_SOURCE_STRICT: 'true' });
       try {
-        const dave = await signUpAndLogIn(strict.http, 'dave');
+        const dave = await signUpAndLogIn(strict.url, 'dave');
         const created = await strict.http
           .post('/pipelines')
           .set(dave.auth)
