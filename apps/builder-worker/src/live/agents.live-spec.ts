@@ -7,12 +7,8 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { SWITCHED_OFF_START, LIVE_CASES, type LiveCase } from './live-cases';
-import {
-  HOSTILE_TABLE,
-  SCENARIOS,
-  pool,
-  writeScenarioProjects,
-} from '../testing/project-scenarios';
+import { SCENARIOS, pool, writeScenarioProjects } from '../testing/project-scenarios';
+import { HOSTILE_TABLE } from '../testing/scenario-fixtures';
 import { startPineconeTestServer, type PineconeTestServer } from '../testing/pinecone-test-server';
 import { installLockedProject, pythonTools, toolVenv } from '../testing/python-tools';
 import { runProcess, type ProcessRun } from '../testing/run-process';

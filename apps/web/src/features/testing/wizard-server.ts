@@ -15,170 +15,192 @@ import { formOf, textOf, type Call, type Reply } from './render';
 export const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
 const NOW = '2025-01-01T00:00:00.000Z';
 
+/** What the stand-in keeps of one agent's wizard: its name, configuration and secrets. */
+interface WizardState {
+  type: TAgentType;
+  name: string;
+  config: TPipelineConfig;
+  keys: { llm: string; llmId: string; vectorDb: string; uri: string };
+}
+
 /**
  * A stand-in for the gateway's wizard endpoints in the wizard's unit tests: it keeps what each
  * call saved and answers `GET /pipelines/{id}` from it, as the real gateway does, so the screens
  * read their answers back the way they do in the app. Anything else answers `[]` or "Saved.".
  */
 export function wizardServer(type: TAgentType) {
-  let name = '';
-  const config: TPipelineConfig = {};
-  const keys = { llm: '', llmId: '', vectorDb: '', uri: '' };
+  const state: WizardState = {
+    type,
+    name: '',
+    config: {},
+    keys: { llm: '', llmId: '', vectorDb: '', uri: '' },
+  };
+  return { reply: (call: Call) => reply(state, call) };
+}
 
-  function save(path: string, form: Record<string, string>, file: File | null): void {
-    const field = path.split('/').slice(-2).join('/');
-    switch (field) {
-      case 'api/source':
-      case 'config/source':
-        config.source_type = form.source_type as TPipelineConfig['source_type'];
-        return;
-      case 'source/upload':
-      case 'config/source-details':
-        config.file = {
-          original_name: file?.name ?? '',
-          size_bytes: file?.size ?? 0,
-          // Only the kind matters to the wizard: it tells whether the file fits the source.
-          summary: { kind: config.source_type, columns: [], rows: 0 } as unknown as TUploadSummary,
-          uploaded_at: NOW,
-        };
-        return;
-      case 'source/db':
-      case 'source-details/db':
-        keys.uri = form.uri ?? form.db_uri ?? '';
-        config.database = {
-          type: config.source_type as never,
-          uri: keys.uri,
-          database: form.database ?? form.db_name ?? '',
-          table: form.collection_or_table ?? form.table_name ?? '',
-          columns: null,
-          approximate_rows: null,
-          checked_at: NOW,
-        };
-        return;
-      case 'embeddings/model':
-        config.embedding_model = form.model_name as never;
-        return;
-      case 'api/vectordb':
-        config.vector_store = { vector_db: form.vector_db as never };
-        return;
-      case 'credentials/remote':
-        keys.vectorDb = form.api_key ?? '';
-        config.vector_store = { ...config.vector_store!, ...form };
-        return;
-      case 'credentials/local':
-        config.vector_store = { vector_db: form.vector_db as never, url: form.url };
-        return;
-      case 'llm/provider':
-      case 'config/llm':
-        config.llm = { provider: (form.provider ?? form.llm_provider) as never };
-        keys.llm = keys.llmId = '';
-        return;
-      case 'llm/credentials':
-      case 'config/llm-key':
-      case 'config/model':
-        keys.llm = form.api_key ?? (form.api_key_id ? '' : keys.llm);
-        keys.llmId = form.api_key_id ?? (form.api_key ? '' : keys.llmId);
-        config.llm = { ...config.llm, model: form.model_name ?? form.model ?? config.llm?.model };
-        return;
-      case 'api/system-prompt':
-      case 'config/system-prompt':
-        config.system_prompt = form.prompt;
-        return;
-      case 'config/framework':
-        config.framework = form.framework as never;
-        return;
-      case 'api/ui':
-      case 'config/ui':
-        config.ui = form.ui as never;
-    }
+/** Keeps what one wizard call saved, as the gateway stores it. */
+function save(
+  { config, keys }: WizardState,
+  path: string,
+  form: Record<string, string>,
+  file: File | null,
+): void {
+  const field = path.split('/').slice(-2).join('/');
+  switch (field) {
+    case 'api/source':
+    case 'config/source':
+      config.source_type = form.source_type as TPipelineConfig['source_type'];
+      return;
+    case 'source/upload':
+    case 'config/source-details':
+      config.file = {
+        original_name: file?.name ?? '',
+        size_bytes: file?.size ?? 0,
+        // Only the kind matters to the wizard: it tells whether the file fits the source.
+        summary: { kind: config.source_type, columns: [], rows: 0 } as unknown as TUploadSummary,
+        uploaded_at: NOW,
+      };
+      return;
+    case 'source/db':
+    case 'source-details/db':
+      keys.uri = form.uri ?? form.db_uri ?? '';
+      config.database = {
+        type: config.source_type as never,
+        uri: keys.uri,
+        database: form.database ?? form.db_name ?? '',
+        table: form.collection_or_table ?? form.table_name ?? '',
+        columns: null,
+        approximate_rows: null,
+        checked_at: NOW,
+      };
+      return;
+    case 'embeddings/model':
+      config.embedding_model = form.model_name as never;
+      return;
+    case 'api/vectordb':
+      config.vector_store = { vector_db: form.vector_db as never };
+      return;
+    case 'credentials/remote':
+      keys.vectorDb = form.api_key ?? '';
+      config.vector_store = { ...config.vector_store!, ...form };
+      return;
+    case 'credentials/local':
+      config.vector_store = { vector_db: form.vector_db as never, url: form.url };
+      return;
+    case 'llm/provider':
+    case 'config/llm':
+      config.llm = { provider: (form.provider ?? form.llm_provider) as never };
+      keys.llm = keys.llmId = '';
+      return;
+    case 'llm/credentials':
+    case 'config/llm-key':
+    case 'config/model':
+      keys.llm = form.api_key ?? (form.api_key_id ? '' : keys.llm);
+      keys.llmId = form.api_key_id ?? (form.api_key ? '' : keys.llmId);
+      config.llm = { ...config.llm, model: form.model_name ?? form.model ?? config.llm?.model };
+      return;
+    case 'api/system-prompt':
+    case 'config/system-prompt':
+      config.system_prompt = form.prompt;
+      return;
+    case 'config/framework':
+      config.framework = form.framework as never;
+      return;
+    case 'api/ui':
+    case 'config/ui':
+      config.ui = form.ui as never;
   }
+}
 
-  function detail(): TPipelineDetail {
-    const steps = wizardSteps(type, config, {
-      sourceFile: Boolean(config.file),
-      sourceUri: Boolean(keys.uri),
-      llmKey: Boolean(keys.llm || keys.llmId),
-      vectorDbKey: Boolean(keys.vectorDb),
-    });
-    const llm = {
-      provider: config.llm?.provider ?? null,
-      model: config.llm?.model ?? null,
-      api_key: keys.llm ? maskApiKey(keys.llm) : null,
-      api_key_id: keys.llmId || null,
-    };
-    const common = {
-      source_type: (config.source_type ?? null) as never,
-      file: config.file ?? null,
-      database: config.database ?? null,
-      llm,
-      system_prompt: config.system_prompt ?? null,
-      ui: config.ui ?? null,
-    };
-    const store = config.vector_store;
-    return {
-      id: SESSION,
-      session_id: SESSION,
-      name,
-      description: '',
-      status: 'Draft',
-      created_at: NOW,
-      updated_at: NOW,
-      steps,
-      missing_steps: steps.filter((step) => !step.complete).map((step) => step.label),
-      agent_type: type,
-      config:
-        type === 'rag'
-          ? {
-              ...common,
-              embedding_model: config.embedding_model ?? null,
-              vector_store: store
-                ? {
-                    vector_db: store.vector_db,
-                    url: store.url ?? null,
-                    dimensions: null,
-                    distance_metric: null,
-                    environment: store.environment ?? null,
-                    index_name: store.index_name ?? null,
-                    api_key: keys.vectorDb ? maskApiKey(keys.vectorDb) : null,
-                  }
-                : null,
-            }
-          : { ...common, framework: config.framework ?? null },
-    };
+/** The agent as `GET /pipelines/{id}` answers it: configuration, masked keys and steps. */
+function detail({ type, name, config, keys }: WizardState): TPipelineDetail {
+  const steps = wizardSteps(type, config, {
+    sourceFile: Boolean(config.file),
+    sourceUri: Boolean(keys.uri),
+    llmKey: Boolean(keys.llm || keys.llmId),
+    vectorDbKey: Boolean(keys.vectorDb),
+  });
+  const llm = {
+    provider: config.llm?.provider ?? null,
+    model: config.llm?.model ?? null,
+    api_key: keys.llm ? maskApiKey(keys.llm) : null,
+    api_key_id: keys.llmId || null,
+  };
+  const common = {
+    source_type: (config.source_type ?? null) as never,
+    file: config.file ?? null,
+    database: config.database ?? null,
+    llm,
+    system_prompt: config.system_prompt ?? null,
+    ui: config.ui ?? null,
+  };
+  return {
+    id: SESSION,
+    session_id: SESSION,
+    name,
+    description: '',
+    status: 'Draft',
+    created_at: NOW,
+    updated_at: NOW,
+    steps,
+    missing_steps: steps.filter((step) => !step.complete).map((step) => step.label),
+    agent_type: type,
+    config:
+      type === 'rag'
+        ? {
+            ...common,
+            embedding_model: config.embedding_model ?? null,
+            vector_store: vectorStoreView(config, keys),
+          }
+        : { ...common, framework: config.framework ?? null },
+  };
+}
+
+/** The RAG agent's vector store as the detail shows it: URL or Pinecone's fields, key masked. */
+function vectorStoreView(config: TPipelineConfig, keys: WizardState['keys']) {
+  const store = config.vector_store;
+  if (!store) return null;
+  return {
+    vector_db: store.vector_db,
+    url: store.url ?? null,
+    dimensions: null,
+    distance_metric: null,
+    environment: store.environment ?? null,
+    index_name: store.index_name ?? null,
+    api_key: keys.vectorDb ? maskApiKey(keys.vectorDb) : null,
+  };
+}
+
+/** The answer to one call of the wizard's screens. */
+function reply(state: WizardState, call: Call): Reply {
+  if (call.method === 'POST' && call.path === '/pipelines') {
+    state.name = (JSON.parse(textOf(call)) as { name: string }).name;
+    return { status: 201, json: { session_id: SESSION, id: SESSION, name: state.name } };
   }
-
-  function reply(call: Call): Reply {
-    if (call.method === 'POST' && call.path === '/pipelines') {
-      name = (JSON.parse(textOf(call)) as { name: string }).name;
-      return { status: 201, json: { session_id: SESSION, id: SESSION, name } };
-    }
-    if (call.path === `/pipelines/${SESSION}`) return { json: detail() };
-    if (call.path === '/apikeys') return { json: [] };
-    if (call.path === `/wizard/${SESSION}/source/sample` && config.file) {
-      // The gateway reads the file back; this stand-in only knows its name and size.
-      const kind = config.file.summary.kind;
-      const counts = `${config.file.size_bytes} bytes`;
-      return { json: { kind, counts, columns: [], rows: [], passages: [] } };
-    }
-    if (call.path === '/llm/keys/check') {
-      // The gateway's answer for a key the provider takes: its current models.
-      const { provider } = JSON.parse(textOf(call)) as TKeyCheckRequest;
-      const models = pickableSpecModels(provider).map((model) => LLM_MODEL_CATALOGUE[model].apiId);
-      const detail = `Connected — ${models.length} models available`;
-      return { json: { ok: true, rejected: false, models, detail } };
-    }
-    if (call.method === 'POST') {
-      const multipart = call.body instanceof FormData ? call.body : null;
-      const file = multipart?.get('file');
-      const form = multipart
-        ? Object.fromEntries([...multipart].filter(([, v]) => typeof v === 'string'))
-        : formOf(call);
-      save(call.path, form as Record<string, string>, file instanceof File ? file : null);
-    }
-    return { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
+  if (call.path === `/pipelines/${SESSION}`) return { json: detail(state) };
+  if (call.path === '/apikeys') return { json: [] };
+  if (call.path === `/wizard/${SESSION}/source/sample` && state.config.file) {
+    // The gateway reads the file back; this stand-in only knows its name and size.
+    const kind = state.config.file.summary.kind;
+    const counts = `${state.config.file.size_bytes} bytes`;
+    return { json: { kind, counts, columns: [], rows: [], passages: [] } };
   }
-
-  return { reply };
+  if (call.path === '/llm/keys/check') {
+    // The gateway's answer for a key the provider takes: its current models.
+    const { provider } = JSON.parse(textOf(call)) as TKeyCheckRequest;
+    const models = pickableSpecModels(provider).map((model) => LLM_MODEL_CATALOGUE[model].apiId);
+    const detail = `Connected — ${models.length} models available`;
+    return { json: { ok: true, rejected: false, models, detail } };
+  }
+  if (call.method === 'POST') {
+    const multipart = call.body instanceof FormData ? call.body : null;
+    const file = multipart?.get('file');
+    const form = multipart
+      ? Object.fromEntries([...multipart].filter(([, v]) => typeof v === 'string'))
+      : formOf(call);
+    save(state, call.path, form as Record<string, string>, file instanceof File ? file : null);
+  }
+  return { json: { session_id: SESSION, message: 'Saved.', saved: {} } };
 }
 
 /** For a test file: a fresh stand-in for every test, answering through the returned function. */
