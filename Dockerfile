@@ -39,12 +39,14 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY apps/builder-worker/package.json apps/builder-worker/
 COPY apps/gateway/package.json apps/gateway/
+COPY apps/system-tests/package.json apps/system-tests/
 COPY apps/web/package.json apps/web/
 COPY packages/agent-runtime/package.json packages/agent-runtime/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY packages/source-readers/package.json packages/source-readers/
+COPY packages/test-kit/package.json packages/test-kit/
 COPY packages/vault/package.json packages/vault/
 # The root postinstall (`prisma generate`) reads the schema through prisma.config.ts.
 COPY prisma.config.ts ./

@@ -44,7 +44,13 @@ export default tseslint.config(
   },
   {
     // Tests assert on loosely typed HTTP bodies; `any` there is the response, not a design choice.
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.faults-spec.ts', '**/testing/**'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.faults-spec.ts',
+      '**/testing/**',
+      'packages/test-kit/**',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -2,21 +2,20 @@ import { RAG_BUILD_STAGES } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { E2E } from '../playwright.config';
+import { configureRagAgent, startBuild } from '@agentloom/test-kit';
+import { E2E, GATEWAY_URL } from '../playwright.config';
 import {
-  configureRagAgentThroughApi,
   holdSourceRead,
+  salesRagAgent,
   screenshotBothThemes,
   signInThroughApi,
-  startRagBuildThroughApi,
 } from './wizard-support';
 
 test('the build screen follows a build live over Socket.IO, without reloading', async ({
   page,
-  request,
 }) => {
-  const { token } = await signInThroughApi(page, request);
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Live build bot');
+  const user = await signInThroughApi(page);
+  const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Live build bot'));
   const heard: string[] = [];
   page.on('websocket', (socket) =>
     socket.on('framereceived', ({ payload }) => heard.push(String(payload))),
@@ -27,7 +26,7 @@ test('the build screen follows a build live over Socket.IO, without reloading', 
   await expect(page.getByText('This agent has not been built yet.')).toBeVisible();
   await expect.poll(() => heard.some((frame) => frame.includes('build:snapshot'))).toBe(true);
 
-  await startRagBuildThroughApi(request, token, sessionId);
+  expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,
   });
@@ -45,10 +44,9 @@ test('the build screen follows a build live over Socket.IO, without reloading', 
 
 test('a reload mid-build resumes from the server’s state, then the build completes', async ({
   page,
-  request,
 }) => {
-  const { token } = await signInThroughApi(page, request);
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Reload build bot');
+  const user = await signInThroughApi(page);
+  const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Reload build bot'));
   const stages = page.getByRole('list', { name: 'Build stages' });
   const stage = (name: string) => stages.getByRole('listitem').filter({ hasText: name });
   const progress = page.getByRole('progressbar', { name: 'Build progress' });
@@ -57,7 +55,7 @@ test('a reload mid-build resumes from the server’s state, then the build compl
   const hold = await holdSourceRead(sessionId);
   try {
     await page.goto(`/build/rag/${sessionId}`);
-    await startRagBuildThroughApi(request, token, sessionId);
+    expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
     await expect(stage('initializing environment')).toContainText('(done)');
     await expect(stage('training embeddings')).toContainText('(in progress)');
 
@@ -82,15 +80,15 @@ test('a reload mid-build resumes from the server’s state, then the build compl
   await expect(progress).toHaveAttribute('aria-valuenow', '100');
 });
 
-test('a failed build shows the server’s reason', async ({ page, request }) => {
-  const { token } = await signInThroughApi(page, request);
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Broken build bot');
+test('a failed build shows the server’s reason', async ({ page }) => {
+  const user = await signInThroughApi(page);
+  const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Broken build bot'));
   // The uploaded file disappears from the shared data folder: the builder cannot read it.
   await rm(path.join(E2E.dataDir, 'uploads', sessionId), { recursive: true, force: true });
 
   await page.goto(`/build/rag/${sessionId}`);
   await expect(page.getByText('This agent has not been built yet.')).toBeVisible();
-  await startRagBuildThroughApi(request, token, sessionId);
+  expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
   await expect(page.getByRole('heading', { name: 'Build Failed' })).toBeVisible({
     timeout: 60_000,
   });

@@ -8,10 +8,9 @@ const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
 
 test('image agent: launch, preview, generate with a Gemini key, download, then edit', async ({
   page,
-  request,
 }) => {
   test.setTimeout(90_000);
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   await page.goto('/build/image');
   await expect(page.getByRole('heading', { name: 'AI Image Generation Agent' })).toBeVisible();
   for (const step of [
@@ -67,11 +66,8 @@ test('image agent: launch, preview, generate with a Gemini key, download, then e
   await expect(page.getByText('Preview failed to load.')).toHaveCount(0);
 });
 
-test('image agent: a launch the server refuses shows the SPEC message', async ({
-  page,
-  request,
-}) => {
-  await signInThroughApi(page, request);
+test('image agent: a launch the server refuses shows the SPEC message', async ({ page }) => {
+  await signInThroughApi(page);
   // The one failure a user can meet here is the gateway refusing (e.g. its Redis is down).
   await page.route('**/img/launch-streamlit-app', (route) =>
     route.fulfill({ status: 503, json: { detail: 'Previews are unavailable right now.' } }),
@@ -97,9 +93,8 @@ async function closedPort(): Promise<number> {
 
 test('image agent: a preview whose app cannot be reached says it failed to load', async ({
   page,
-  request,
 }) => {
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   // The launch succeeds but the app behind the URL is gone (stopped, or crashed after starting).
   const url = `http://127.0.0.1:${await closedPort()}/`;
   await page.route('**/img/launch-streamlit-app', (route) => route.fulfill({ json: { url } }));

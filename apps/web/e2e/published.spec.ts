@@ -1,12 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { configureRagAgent, startBuild } from '@agentloom/test-kit';
 import { GATEWAY_URL, WEB_URL } from '../playwright.config';
-import {
-  configureRagAgentThroughApi,
-  signInThroughApi,
-  startRagBuildThroughApi,
-} from './wizard-support';
+import { salesRagAgent, signInThroughApi } from './wizard-support';
 
 /**
  * A site of its own (its own origin: another port) serving one page. The widget and the share
@@ -33,9 +30,9 @@ test('a published agent: share page when on (404 when off) and a widget only all
   browser,
 }) => {
   test.setTimeout(120_000);
-  const { token } = await signInThroughApi(page, request);
-  const agentId = await configureRagAgentThroughApi(request, token, 'Published sales bot');
-  await startRagBuildThroughApi(request, token, agentId);
+  const user = await signInThroughApi(page);
+  const agentId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Published sales bot'));
+  expect((await startBuild(GATEWAY_URL, user, agentId)).status).toBe(200);
 
   // Published from the build screen.
   await page.goto(`/build/rag/${agentId}`);

@@ -1,11 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { LLM_URL } from '../playwright.config';
-import {
-  configureRagAgentThroughApi,
-  signInThroughApi,
-  startRagBuildThroughApi,
-} from './wizard-support';
+import { configureRagAgent, startBuild } from '@agentloom/test-kit';
+import { GATEWAY_URL, LLM_URL } from '../playwright.config';
+import { salesRagAgent, signInThroughApi } from './wizard-support';
 
 /**
  * The provider stand-in refuses a key from now on, as a provider refuses a revoked key: on its
@@ -22,8 +19,8 @@ test('LLM step: a refused key is explained beside it; a good key brings the live
   page,
   request,
 }) => {
-  const { token } = await signInThroughApi(page, request);
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Key check bot');
+  const user = await signInThroughApi(page);
+  const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Key check bot'));
   const refused = uniqueKey('sk-refused-');
   await revokeAtProvider(request, refused);
 
@@ -78,10 +75,14 @@ test('preview: a refused key in plain words with the way to fix it, no sources, 
   request,
 }) => {
   test.setTimeout(120_000);
-  const { token } = await signInThroughApi(page, request);
+  const user = await signInThroughApi(page);
   const key = uniqueKey('AIza-revoked-');
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Revoked key bot', key);
-  await startRagBuildThroughApi(request, token, sessionId);
+  const sessionId = await configureRagAgent(
+    GATEWAY_URL,
+    user,
+    salesRagAgent('Revoked key bot', key),
+  );
+  expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
   await page.goto(`/build/rag/${sessionId}`);
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,

@@ -1,23 +1,22 @@
 import { RAG_BUILD_STAGES } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
+import { addVaultKey, projectFiles } from '@agentloom/test-kit';
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_URL } from '../playwright.config';
 import {
-  addVaultKey,
   checkPhoneWidth,
   SALES_CSV,
   screenshotBothThemes,
   signInThroughApi,
-  zipEntries,
 } from './wizard-support';
 
 test('RAG wizard: CSV upload through all nine steps, live build, download, live preview', async ({
   page,
-  request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const { token } = await signInThroughApi(page, request);
+  const user = await signInThroughApi(page);
   const vaultKey = `sk-e2e-${randomBytes(16).toString('hex')}`;
-  await addVaultKey(request, token, { provider: 'openai', name: 'E2E team key', key: vaultKey });
+  await addVaultKey(GATEWAY_URL, user, { provider: 'openai', name: 'E2E team key', key: vaultKey });
 
   await page.goto('/pipeline/rag');
   const badge = (step: number) => page.getByText(`Step ${step} of 9`, { exact: true });
@@ -143,7 +142,7 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   const zipPath = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(zipPath);
   // The project sits in one top-level folder; compare the paths inside it.
-  const files = (await zipEntries(zipPath)).map((entry) => entry.replace(/^[^/]+\//, ''));
+  const files = await projectFiles(zipPath);
   for (const required of [
     'app.py',
     'agent.json',
@@ -187,8 +186,8 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await screenshotBothThemes(page, 'rag-build-preview');
 });
 
-test('RAG wizard: validation messages and the Previous button', async ({ page, request }) => {
-  await signInThroughApi(page, request);
+test('RAG wizard: validation messages and the Previous button', async ({ page }) => {
+  await signInThroughApi(page);
   await page.goto('/pipeline/rag');
   await page.getByPlaceholder('Enter a unique name for your agent').fill('   ');
   await page.getByRole('button', { name: 'Create & Continue' }).click();
@@ -219,8 +218,8 @@ test('RAG wizard: validation messages and the Previous button', async ({ page, r
   await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
 });
 
-test('an unknown pipeline type shows Invalid pipeline type.', async ({ page, request }) => {
-  await signInThroughApi(page, request);
+test('an unknown pipeline type shows Invalid pipeline type.', async ({ page }) => {
+  await signInThroughApi(page);
   await page.goto('/pipeline/xyz');
   await expect(page.getByText('Invalid pipeline type.')).toBeVisible();
 });

@@ -1,14 +1,19 @@
+import {
+  apiCall,
+  configureRagAgent,
+  downloadZip,
+  projectFileText,
+  startBuild,
+  waitForBuild,
+} from '@agentloom/test-kit';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { writeFile } from 'node:fs/promises';
 import { GATEWAY_URL } from '../playwright.config';
 import {
-  configureRagAgentThroughApi,
   holdSourceRead,
   SALES_CSV,
-  signInThroughApi,
-  startRagBuildThroughApi,
+  salesRagAgent,
   screenshotBothThemes,
-  zipText,
+  signInThroughApi,
 } from './wizard-support';
 
 /**
@@ -31,11 +36,10 @@ async function reloadKeeps(page: Page, step: number, total: number, answers?: ()
 
 test('RAG wizard: every step survives a reload, Back/Forward and a new tab', async ({
   page,
-  request,
   context,
 }) => {
   test.setTimeout(90_000);
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   await page.goto('/pipeline/rag');
   await page.getByPlaceholder('Enter a unique name for your agent').fill('Resumable docs bot');
   await page.getByRole('button', { name: 'Create & Continue' }).click();
@@ -167,9 +171,9 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
   await tab.close();
 });
 
-test('SQL wizard: every step survives a reload', async ({ page, request }) => {
+test('SQL wizard: every step survives a reload', async ({ page }) => {
   test.setTimeout(90_000);
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   await page.goto('/pipeline/sql');
   await page.getByPlaceholder('Enter a unique name for your agent').fill('Resumable analyst');
   await page.getByRole('button', { name: 'Create & Continue' }).click();
@@ -241,7 +245,7 @@ test('SQL wizard: every step survives a reload', async ({ page, request }) => {
 });
 
 test('a draft continues from My Agents at its first unfinished step', async ({ page, request }) => {
-  const { token } = await signInThroughApi(page, request);
+  const { token } = await signInThroughApi(page);
   const headers = { Authorization: `Bearer ${token}` };
   const created = await request.post(`${GATEWAY_URL}/pipelines`, {
     headers,
@@ -270,32 +274,23 @@ test('a draft continues from My Agents at its first unfinished step', async ({ p
 
 test('a built agent edited with a new prompt and rebuilt: the old zip stays downloadable until the new one is Built', async ({
   page,
-  request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const { token } = await signInThroughApi(page, request);
-  const headers = { Authorization: `Bearer ${token}` };
-  const sessionId = await configureRagAgentThroughApi(request, token, 'Editable bot');
-  await startRagBuildThroughApi(request, token, sessionId);
+  const user = await signInThroughApi(page);
+  const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Editable bot'));
+  expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
+  expect((await waitForBuild(GATEWAY_URL, user, sessionId)).status).toBe('Built');
   const buildStatus = async () =>
-    (
-      (await (await request.get(`${GATEWAY_URL}/builds/${sessionId}`, { headers })).json()) as {
-        status: string;
-      }
-    ).status;
-  await expect.poll(buildStatus, { timeout: 60_000 }).toBe('Built');
+    (await apiCall(GATEWAY_URL, `/builds/${sessionId}`, { token: user.token })).body
+      .status as string;
 
-  /** The zip the agent's Download serves right now, and its system prompt. */
-  const downloadedPrompt = async (name: string) => {
-    const answer = await request.get(`${GATEWAY_URL}/rag/builds/${sessionId}/download`, {
-      headers,
-    });
-    expect(answer.status()).toBe(200);
-    const file = testInfo.outputPath(name);
-    await writeFile(file, await answer.body());
-    return zipText(file, 'prompts/system.txt');
+  /** The zip the agent's Download serves right now: its system prompt. */
+  const downloadedPrompt = async () => {
+    const answer = await downloadZip(GATEWAY_URL, user, `/rag/builds/${sessionId}/download`);
+    expect(answer.status).toBe(200);
+    return projectFileText(answer.zip, 'prompts/system.txt');
   };
-  expect(await downloadedPrompt('first.zip')).toBe('Answer from the sales table only.');
+  expect(await downloadedPrompt()).toBe('Answer from the sales table only.');
 
   await page.goto('/dashboard?view=agents');
   const card = page.getByRole('article', { name: 'Editable bot' });
@@ -315,14 +310,14 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
     await page.getByRole('button', { name: 'Build & Deploy RAG Agent' }).click();
     await page.waitForURL(`**/build/rag/${sessionId}`);
     expect(await buildStatus()).toBe('Building');
-    expect(await downloadedPrompt('during.zip')).toBe('Answer from the sales table only.');
+    expect(await downloadedPrompt()).toBe('Answer from the sales table only.');
   } finally {
     await held.release();
   }
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,
   });
-  expect(await downloadedPrompt('second.zip')).toBe('Answer in French, from the sales table only.');
+  expect(await downloadedPrompt()).toBe('Answer in French, from the sales table only.');
 
   // The agent's builds, told apart: numbers, what changed, each zip under its own name.
   await page.goto('/dashboard?view=agents');
@@ -339,7 +334,9 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
   expect(download.suggestedFilename()).toBe(`rag-agent-${sessionId}-build-1.zip`);
   const first = testInfo.outputPath('build-1.zip');
   await download.saveAs(first);
-  expect(await zipText(first, 'prompts/system.txt')).toBe('Answer from the sales table only.');
+  expect(await projectFileText(first, 'prompts/system.txt')).toBe(
+    'Answer from the sales table only.',
+  );
 });
 
 /** Presses Tab until `target` has the focus (a keyboard user's way there), at most 40 times. */
@@ -353,10 +350,9 @@ async function tabTo(page: Page, target: Locator) {
 
 test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves nor advances', async ({
   page,
-  request,
 }) => {
   test.setTimeout(90_000);
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   const saves: string[] = [];
   page.on('request', (sent) => {
     if (sent.method() === 'POST') saves.push(new URL(sent.url()).pathname);

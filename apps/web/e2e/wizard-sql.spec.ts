@@ -1,14 +1,14 @@
 import { SQL_BUILD_STAGES } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
+import { projectFiles } from '@agentloom/test-kit';
 import { randomBytes } from 'node:crypto';
-import { SALES_CSV, screenshotBothThemes, signInThroughApi, zipEntries } from './wizard-support';
+import { SALES_CSV, screenshotBothThemes, signInThroughApi } from './wizard-support';
 
 test('SQL wizard over a CSV: typed key, file framework, build animation, download', async ({
   page,
-  request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await signInThroughApi(page, request);
+  await signInThroughApi(page);
   await page.goto('/pipeline/sql');
   const badge = (step: number) => page.getByText(`Step ${step} of 8`, { exact: true });
 
@@ -76,6 +76,6 @@ test('SQL wizard over a CSV: typed key, file framework, build animation, downloa
   expect(download.suggestedFilename()).toBe(`sql-agent-${sessionId}.zip`);
   const zipPath = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(zipPath);
-  const files = (await zipEntries(zipPath)).map((entry) => entry.replace(/^[^/]+\//, ''));
+  const files = await projectFiles(zipPath);
   expect(files).toEqual(expect.arrayContaining(['app.py', 'Dockerfile', 'README.md']));
 });

@@ -1,58 +1,28 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { signUpAndLogIn, type RagAgentOptions, type TestUser } from '@agentloom/test-kit';
+import { expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { constants, mkdirSync } from 'node:fs';
 import { link, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { E2E, GATEWAY_URL } from '../playwright.config';
-import { uniqueUser } from './support';
 
 /**
  * Helpers of the wizard, build and image specs. Signing in goes through the real gateway's API
- * (signup, then login) and stores the session the way the app does after a login (SPEC §3:
- * `token` and `user` in local storage) — these specs are about the wizards, and the signup
- * screen has its own spec.
+ * (the test kit's signup, then login) and stores the session the way the app does after a login
+ * (SPEC §3: `token` and `user` in local storage) — these specs are about the wizards, and the
+ * signup screen has its own spec.
  */
-export async function signInThroughApi(
-  page: Page,
-  request: APIRequestContext,
-): Promise<{ token: string; email: string }> {
-  const user = uniqueUser();
-  const signup = await request.post(`${GATEWAY_URL}/auth/signup`, {
-    data: { ...user, confirm_password: user.password },
-  });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const login = await request.post(`${GATEWAY_URL}/auth/login`, {
-    data: { email: user.email, password: user.password },
-  });
-  expect(login.ok()).toBe(true);
-  const { access_token: token, user: publicUser } = (await login.json()) as {
-    access_token: string;
-    user: unknown;
-  };
+export async function signInThroughApi(page: Page): Promise<TestUser> {
+  const user = await signUpAndLogIn(GATEWAY_URL, 'e2e');
   await page.goto('/');
   await page.evaluate(
     ([storedToken, storedUser]) => {
       localStorage.setItem('token', storedToken);
       localStorage.setItem('user', storedUser);
     },
-    [token, JSON.stringify(publicUser)] as const,
+    [user.token, JSON.stringify(user.profile)] as const,
   );
-  return { token, email: user.email };
-}
-
-/** Stores a key in the user's vault, as the dashboard's keys view would. */
-export async function addVaultKey(
-  request: APIRequestContext,
-  token: string,
-  key: { provider: string; key: string; name?: string },
-): Promise<string> {
-  const answer = await request.post(`${GATEWAY_URL}/apikeys`, {
-    data: key,
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(answer.status(), await answer.text()).toBe(201);
-  return ((await answer.json()) as { id: string }).id;
+  return user;
 }
 
 const SCREENSHOTS = path.join(import.meta.dirname, '..', 'e2e-artifacts', 'screenshots');
@@ -88,23 +58,6 @@ export async function checkPhoneWidth(page: Page, name: string): Promise<void> {
   if (size) await page.setViewportSize(size);
 }
 
-/** The entries of a zip file, read with yauzl (no extraction). */
-export function zipEntries(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
-
 /** A small CSV the wizards upload: the gateway inspects it and the builder chunks it. */
 export const SALES_CSV = {
   name: 'sales.csv',
@@ -123,65 +76,19 @@ export const SALES_CSV = {
 };
 
 /**
- * A RAG agent configured through the wizard's own API calls (SPEC §7), ready to build: for specs
- * about the build screen, which start where the wizard ends.
+ * The RAG agent the build screen's specs start from, where the wizard ends (SPEC §7): sales.csv,
+ * Qdrant, Gemini (the key the LLM test server takes, or the spec's own) and gradio, configured
+ * through the wizard's own API calls by the test kit.
  */
-export async function configureRagAgentThroughApi(
-  request: APIRequestContext,
-  token: string,
-  name: string,
-  geminiKey = 'AIza-e2e-0123456789abcdef',
-): Promise<string> {
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await request.post(`${GATEWAY_URL}/pipelines`, {
-    headers,
-    data: { name, agent_type: 'rag' },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const sessionId = ((await created.json()) as { session_id: string }).session_id;
-  const form = (path: string, fields: Record<string, string>) =>
-    request.post(`${GATEWAY_URL}${path}`, { headers, form: { session_id: sessionId, ...fields } });
-  const steps = [
-    () => form('/rag/api/source', { source_type: 'csv' }),
-    () =>
-      request.post(`${GATEWAY_URL}/rag/api/source/upload`, {
-        headers,
-        multipart: { session_id: sessionId, file: SALES_CSV },
-      }),
-    () => form('/rag/api/embeddings/model', { model_name: 'all-MiniLM-L6-v2' }),
-    () => form('/rag/api/vectordb', { vector_db: 'qdrant' }),
-    () =>
-      form('/rag/api/vectordb/credentials/local', {
-        vector_db: 'qdrant',
-        url: 'http://localhost:6333',
-      }),
-    () => form('/rag/api/llm/provider', { provider: 'gemini' }),
-    () =>
-      form('/rag/api/llm/credentials', {
-        api_key: geminiKey,
-        model_name: 'gemini-2.0-flash',
-      }),
-    () => form('/rag/api/system-prompt', { prompt: 'Answer from the sales table only.' }),
-    () => form('/rag/api/ui', { ui: 'gradio' }),
-  ];
-  for (const step of steps) {
-    const answer = await step();
-    expect(answer.status(), await answer.text()).toBe(200);
-  }
-  return sessionId;
-}
-
-/** Starts the build the way the wizard's last step does. */
-export async function startRagBuildThroughApi(
-  request: APIRequestContext,
-  token: string,
-  sessionId: string,
-): Promise<void> {
-  const answer = await request.post(`${GATEWAY_URL}/rag/api/build/agent`, {
-    headers: { Authorization: `Bearer ${token}` },
-    form: { session_id: sessionId },
-  });
-  expect(answer.status(), await answer.text()).toBe(200);
+export function salesRagAgent(name: string, geminiKey = 'AIza-e2e-0123456789abcdef') {
+  return {
+    name,
+    file: { name: SALES_CSV.name, content: SALES_CSV.buffer, type: SALES_CSV.mimeType },
+    vectorStore: { vector_db: 'qdrant', url: 'http://localhost:6333' },
+    llm: { provider: 'gemini', api_key: geminiKey, model_name: 'gemini-2.0-flash' },
+    prompt: 'Answer from the sales table only.',
+    ui: 'gradio',
+  } satisfies RagAgentOptions;
 }
 
 /**
@@ -227,28 +134,4 @@ export async function holdSourceRead(sessionId: string): Promise<{ release: () =
       await rm(pipe);
     },
   };
-}
-
-/** The text of one file of a zip, found by its path inside the project's top-level folder. */
-export function zipText(file: string, inner: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.replace(/^[^/]+\//, '') !== inner) return zip.readEntry();
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            zip.close();
-            resolve(Buffer.concat(chunks).toString('utf8'));
-          });
-        });
-      });
-      zip.on('end', () => reject(new Error(`${inner} is not in ${file}`)));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }

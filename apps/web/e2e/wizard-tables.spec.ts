@@ -46,7 +46,7 @@ test('SQL wizard: connects a real MariaDB database and picks its table from the 
   page,
   request,
 }) => {
-  const { token } = await signInThroughApi(page, request);
+  const { token } = await signInThroughApi(page);
   await page.goto('/pipeline/sql');
   const badge = (step: number) => page.getByText(`Step ${step} of 8`, { exact: true });
   await page.getByPlaceholder('Enter a unique name for your agent').fill('Orders analyst');

@@ -16,7 +16,7 @@ import {
   testWorkerConfig,
   type SeedOptions,
 } from '../testing/build-fixtures';
-import { readZip } from '../testing/read-zip';
+import { readZip } from '@agentloom/test-kit';
 import { installLockedProject } from '../testing/python-tools';
 import { runProcess } from '../testing/run-process';
 import { startWorkerHarness } from '../testing/worker-harness';

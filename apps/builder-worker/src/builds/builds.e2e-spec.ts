@@ -18,7 +18,7 @@ import {
   testPrisma,
   testWorkerConfig,
 } from '../testing/build-fixtures';
-import { readZip } from '../testing/read-zip';
+import { readZip } from '@agentloom/test-kit';
 import { WorkerModule } from '../worker.module';
 import { BuildProcessor } from './build.processor';
 

@@ -1,4 +1,4 @@
-import { freshDatabase } from './fresh-database';
+import { freshDatabase } from '@agentloom/test-kit';
 
 /** A fresh, migrated database for the worker's tests (its own name: suites never collide). */
 export default async function globalSetup(): Promise<void> {

@@ -1,22 +1,23 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type {
-  TDatabaseSource,
-  TLlmProvider,
-  TRagPipelineConfig,
-  TSqlPipelineConfig,
-  TUploadedFile,
-} from '@agentloom/contracts';
+import type { TLlmProvider, TRagPipelineConfig, TSqlPipelineConfig } from '@agentloom/contracts';
 import {
-  chunkText,
   generateProject,
   writeChunksJsonl,
   projectFolderName,
   type ProjectInput,
   type SourceChunk,
 } from '../generator';
+import {
+  csvChunks,
+  database,
+  HOSTILE,
+  HOSTILE_TABLE,
+  orderChunks,
+  textChunks,
+  uploaded,
+  writeFixtureFiles,
+} from './scenario-fixtures';
 
 /**
  * A spread of agent configurations that together cover every option of the wizard (both UIs,
@@ -25,82 +26,6 @@ import {
  * checks (generated-projects.spec.ts) and the live check of the projects with their real
  * libraries (agents.live-spec.ts) generate the same projects.
  */
-
-export const HOSTILE =
-  'Robert"); DROP TABLE x;-- """ ${process.env} {{7*7}} `rm -rf` \n../../etc/passwd \\ \'\'\' ' +
-  '\r\n\u2028 émoji 🤖';
-export const HOSTILE_TABLE = 'Robert"); DROP TABLE x;--';
-const NOW = '2026-11-21T10:00:00.000Z';
-
-// ---- fixture files ----
-
-export const CSV = [
-  'region,amount,note',
-  'North,10.5,first sale of the year',
-  'South,20,"refund requested, then cancelled"',
-  'East,7.25,',
-  'West,12,bulk order for the Oslo office',
-].join('\n');
-
-const TEXT = [
-  'Refund policy',
-  '',
-  'Refunds are paid back within five working days after the returned item arrives.',
-  'Shipping to Norway takes two weeks by sea and three days by air.',
-  '',
-  'Support answers the phone from 9 to 5 on weekdays. '.repeat(30),
-].join('\n');
-
-async function writePdf(file: string): Promise<void> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const line of [
-    'Refunds are paid back within five working days.',
-    'Shipping to Norway takes two weeks by sea.',
-  ]) {
-    pdf.addPage([400, 200]).drawText(line, { x: 20, y: 150, size: 11, font });
-  }
-  await writeFile(file, await pdf.save());
-}
-
-async function writeXlsx(file: string): Promise<void> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Sales');
-  sheet.addRow(['region', 'amount', 'note']);
-  sheet.addRow(['North', 10.5, 'first sale']);
-  sheet.addRow(['South', 20, 'refund requested']);
-  sheet.addRow(['East', 7.25, null]);
-  workbook.addWorksheet('Notes').addRow(['not read']);
-  await workbook.xlsx.writeFile(file);
-}
-
-function uploaded(kind: 'pdf' | 'csv' | 'excel' | 'text_file', name: string): TUploadedFile {
-  const summaries = {
-    pdf: { kind: 'pdf' as const, pages: 2, characters: 90 },
-    text_file: { kind: 'text_file' as const, lines: 6, characters: TEXT.length },
-    csv: { kind: 'csv' as const, columns: ['region', 'amount', 'note'], rows: 4 },
-    excel: {
-      kind: 'excel' as const,
-      sheet: 'Sales',
-      sheets: ['Sales', 'Notes'],
-      columns: ['region', 'amount', 'note'],
-      rows: 3,
-    },
-  };
-  return { original_name: name, size_bytes: 1000, summary: summaries[kind], uploaded_at: NOW };
-}
-
-function database(type: TDatabaseSource['type'], table: string): TDatabaseSource {
-  return {
-    type,
-    uri: `${type}://app:****@db.example.com/shop`,
-    database: 'shop',
-    table,
-    columns: type === 'sqlite' ? null : [{ name: 'id', type: 'integer' }],
-    approximate_rows: 3,
-    checked_at: NOW,
-  };
-}
 
 // ---- scenarios ----
 
@@ -161,22 +86,6 @@ function sql(
     },
   };
 }
-
-const csvChunks: SourceChunk[] = CSV.split('\n')
-  .slice(1)
-  .map((line, index) => ({
-    text: line.replace(/,/g, '; '),
-    source: 'sales.csv',
-    row: index + 1,
-  }));
-const textChunks: SourceChunk[] = chunkText(TEXT, 800, 100).map((text) => ({
-  text,
-  source: 'policy.txt',
-}));
-const orderChunks: SourceChunk[] = [
-  { text: 'id: 1; item: lamp; status: shipped', source: 'orders', row: 1 },
-  { text: 'id: 2; item: desk; status: refunded', source: 'orders', row: 2 },
-];
 
 export const SCENARIOS: Scenario[] = [
   rag(
@@ -365,11 +274,7 @@ export async function writeScenarioProjects(
   scenarios: readonly Scenario[] = SCENARIOS,
 ): Promise<GeneratedScenario[]> {
   const fixtures = path.join(root, 'fixtures');
-  await mkdir(fixtures);
-  await writeFile(path.join(fixtures, 'sales.csv'), CSV);
-  await writeFile(path.join(fixtures, 'policy.txt'), TEXT);
-  await writePdf(path.join(fixtures, 'policy.pdf'));
-  await writeXlsx(path.join(fixtures, 'sales.xlsx'));
+  await writeFixtureFiles(fixtures);
   const extensions = { pdf: '.pdf', csv: '.csv', excel: '.xlsx', text_file: '.txt' };
 
   return Promise.all(

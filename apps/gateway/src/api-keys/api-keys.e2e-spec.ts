@@ -1,4 +1,5 @@
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const OPENAI_KEY = 'sk-proj-AbCdEfGh1234567890ijklMNOP';
 const GROQ_KEY = 'gsk_ZYXWVUTS9876543210abcdefghij';
@@ -10,8 +11,8 @@ describe('API-key vault', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
   });
   afterAll(() => t.close());
 

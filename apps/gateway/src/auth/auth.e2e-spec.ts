@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createTestApp, resetLoginThrottle, signUpAndLogIn, TestApp } from '../testing/test-app';
+import { signUpAndLogIn } from '@agentloom/test-kit';
+import { createTestApp, resetLoginThrottle, type TestApp } from '../testing/test-app';
 
 describe('accounts: signup and login', () => {
   let t: TestApp;
@@ -107,7 +108,7 @@ describe('accounts: signup and login', () => {
   });
 
   it('gives a wrong password and an unknown e-mail the same status and body', async () => {
-    const user = await signUpAndLogIn(t.http);
+    const user = await signUpAndLogIn(t.url);
     await resetLoginThrottle(t.redis);
     const wrongPassword = await t.http
       .post('/auth/login')
@@ -139,7 +140,7 @@ describe('accounts: login throttling', () => {
   });
 
   it('answers 429 with a detail after repeated failures, even for the right password', async () => {
-    const user = await signUpAndLogIn(t.http);
+    const user = await signUpAndLogIn(t.url);
     await resetLoginThrottle(t.redis);
     for (let i = 0; i < 3; i += 1) {
       await t.http
@@ -165,8 +166,8 @@ describe('accounts: login throttling', () => {
 
   it("an attacker's own successful logins do not reset the count of guesses at a victim", async () => {
     await resetLoginThrottle(t.redis);
-    const victim = await signUpAndLogIn(t.http, 'victim');
-    const attacker = await signUpAndLogIn(t.http, 'attacker');
+    const victim = await signUpAndLogIn(t.url, 'victim');
+    const attacker = await signUpAndLogIn(t.url, 'attacker');
     for (let guess = 0; guess < 2; guess += 1) {
       await login(victim.email, `guess-${guess}`).expect(401);
       await login(attacker.email, attacker.password).expect(200);
@@ -179,7 +180,7 @@ describe('accounts: login throttling', () => {
 
   it('counts guesses at one account from many addresses against the account', async () => {
     await resetLoginThrottle(t.redis);
-    const victim = await signUpAndLogIn(t.http, 'victim');
+    const victim = await signUpAndLogIn(t.url, 'victim');
     for (let guess = 0; guess < 3; guess += 1) {
       await login(victim.email, `guess-${guess}`, `198.51.100.${guess + 1}`).expect(401);
     }
@@ -190,7 +191,7 @@ describe('accounts: login throttling', () => {
 
   it("a successful login clears that account's own count only", async () => {
     await resetLoginThrottle(t.redis);
-    const user = await signUpAndLogIn(t.http);
+    const user = await signUpAndLogIn(t.url);
     for (let i = 0; i < 2; i += 1) await login(user.email, 'wrong-password').expect(401);
     await login(user.email, user.password).expect(200);
     // The account starts again from zero; a fresh address has its own count.

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Express } from 'express';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const b64url = (value: object | string) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -80,7 +81,7 @@ describe('access tokens and the route inventory', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    user = await signUpAndLogIn(t.http, 'jwt');
+    user = await signUpAndLogIn(t.url, 'jwt');
     routes = routeInventory(t.app.getHttpAdapter().getInstance());
     protectedRoutes = routes.filter((route) => !PUBLIC_ROUTES.includes(route));
   });

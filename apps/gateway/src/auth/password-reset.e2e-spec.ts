@@ -1,12 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SmtpCatcher } from '../testing/smtp-catcher';
-import {
-  createTestApp,
-  resetLoginThrottle,
-  signUpAndLogIn,
-  TestApp,
-  TestUser,
-} from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, resetLoginThrottle, type TestApp } from '../testing/test-app';
 
 const RESET_LINK = /http:\/\/localhost:5173\/reset-password\?token=([\w-]+)/;
 
@@ -42,7 +37,7 @@ describe('password recovery over real SMTP', () => {
     (await t.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash;
 
   it('e-mails a link, the link resets the password, and the new password logs in', async () => {
-    const user = await signUpAndLogIn(t.http, 'reset');
+    const user = await signUpAndLogIn(t.url, 'reset');
     const token = await requestReset(user);
 
     const mail = await smtp.waitFor(user.email);
@@ -68,7 +63,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('answers both forgot-password paths identically for known and unknown e-mails, without the token', async () => {
-    const user = await signUpAndLogIn(t.http, 'known');
+    const user = await signUpAndLogIn(t.url, 'known');
     const answers = await Promise.all([
       t.http.post('/auth/forgot-password').query({ email: user.email }),
       t.http.post('/auth/forgot-password').query({ email: `nobody_${randomUUID()}@example.com` }),
@@ -84,7 +79,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('stores only a SHA-256 of the token', async () => {
-    const user = await signUpAndLogIn(t.http, 'hashed');
+    const user = await signUpAndLogIn(t.url, 'hashed');
     const token = await requestReset(user, '/forgot-password');
     const rows = await t.prisma.passwordResetToken.findMany({ where: { userId: user.id } });
     expect(rows).toHaveLength(1);
@@ -93,7 +88,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('refuses a reused token and leaves the password as the first reset set it', async () => {
-    const user = await signUpAndLogIn(t.http, 'reuse');
+    const user = await signUpAndLogIn(t.url, 'reuse');
     const token = await requestReset(user);
     const body = {
       token,
@@ -118,7 +113,7 @@ describe('password recovery over real SMTP', () => {
     ['an empty token', ''],
     ['a made-up token', 'made-up-token-value-that-was-never-issued'],
   ])('refuses %s and changes nothing', async (_case, token) => {
-    const user = await signUpAndLogIn(t.http, 'forged');
+    const user = await signUpAndLogIn(t.url, 'forged');
     await requestReset(user);
     const hash = await passwordHash(user);
     const res = await t.http
@@ -130,7 +125,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('refuses an expired token', async () => {
-    const user = await signUpAndLogIn(t.http, 'expired');
+    const user = await signUpAndLogIn(t.url, 'expired');
     const token = await requestReset(user);
     await t.prisma.passwordResetToken.updateMany({
       where: { userId: user.id },
@@ -145,7 +140,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('voids the earlier token when a new one is issued', async () => {
-    const user = await signUpAndLogIn(t.http, 'voided');
+    const user = await signUpAndLogIn(t.url, 'voided');
     const first = await requestReset(user);
     const second = await requestReset(user);
     expect(second).not.toBe(first);
@@ -160,7 +155,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('refuses mismatched new passwords and keeps the token usable', async () => {
-    const user = await signUpAndLogIn(t.http, 'mismatch');
+    const user = await signUpAndLogIn(t.url, 'mismatch');
     const token = await requestReset(user);
     const res = await t.http
       .post('/reset-password')
@@ -174,7 +169,7 @@ describe('password recovery over real SMTP', () => {
   });
 
   it('signs out access tokens issued before the reset, on every replica', async () => {
-    const user = await signUpAndLogIn(t.http, 'signout');
+    const user = await signUpAndLogIn(t.url, 'signout');
     // A second gateway process on the same Postgres and Redis, like a second replica.
     const replica = await createTestApp();
     // Both replicas have seen (and cached) the principal before the reset.
@@ -209,7 +204,7 @@ describe('password recovery: same-second tokens and rate limits', () => {
     t.http.post('/auth/forgot-password').set('X-Forwarded-For', address).query({ email });
 
   it('signs out a token issued earlier in the same second as the password change', async () => {
-    const user = await signUpAndLogIn(t.http, 'samesecond');
+    const user = await signUpAndLogIn(t.url, 'samesecond');
     const claims = JSON.parse(
       Buffer.from(user.token.split('.')[1]!, 'base64url').toString('utf8'),
     ) as { iat: number };

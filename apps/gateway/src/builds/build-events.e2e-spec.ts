@@ -10,12 +10,11 @@ import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io, Socket } from 'socket.io-client';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { BuildQueue } from './build-queue';
 
 describe('Live build events (Socket.IO /builds)', () => {
@@ -29,10 +28,9 @@ describe('Live build events (Socket.IO /builds)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}${BUILDS_NAMESPACE}`;
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    url = `${t.url}${BUILDS_NAMESPACE}`;
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     fixtures = mkdtempSync(path.join(tmpdir(), 'build-events-'));
     csv = path.join(fixtures, 'sales.csv');
     await writeFile(csv, 'region,amount\nNorth,120\n');
@@ -65,7 +63,7 @@ describe('Live build events (Socket.IO /builds)', () => {
   });
 
   it('user B cannot subscribe to user A’s agent', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     const socket = connect(bob.token);
     await connected(socket);
     const ack: unknown = await socket.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id });
@@ -73,7 +71,7 @@ describe('Live build events (Socket.IO /builds)', () => {
   });
 
   it('streams every stage in order and the completion; a late subscriber gets the final state', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     const socket = connect(alice.token);
     await connected(socket);
     const snapshot = new Promise((resolve) => socket.once(BUILD_EVENTS.snapshot, resolve));

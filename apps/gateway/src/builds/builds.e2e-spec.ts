@@ -6,8 +6,13 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
-import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
+import {
+  configureRagAgent,
+  signUpAndLogIn,
+  type TestUser,
+  WIZARD_LLM_KEY,
+} from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { BuildQueue } from './build-queue';
 
 /** Reads a download's body as text (the test zips are plain text files). */
@@ -22,8 +27,8 @@ describe('Builds (gateway side)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     fixtures = mkdtempSync(path.join(tmpdir(), 'builds-'));
     csv = path.join(fixtures, 'sales.csv');
     await writeFile(csv, 'region,amount\nNorth,120\nSouth,80\n');
@@ -51,7 +56,7 @@ describe('Builds (gateway side)', () => {
   });
 
   it('records the build, enqueues one job by build id carrying ids only, and a double click reuses it', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     const [first, second] = await Promise.all([build(alice, id), build(alice, id)]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
@@ -97,7 +102,7 @@ describe('Builds (gateway side)', () => {
   });
 
   it('user B cannot build, read or download user A’s agent (404)', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     expect((await build(bob, id).expect(404)).body).toEqual({ detail: 'Agent not found.' });
     await t.http.get(`/builds/${id}`).set(bob.auth).expect(404);
     await t.http.get(`/rag/builds/${id}/download`).set(bob.auth).expect(404);
@@ -119,8 +124,8 @@ describe('Builds (gateway side)', () => {
 
     const down = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
     try {
-      const carol = await signUpAndLogIn(down.http, 'carol');
-      const id = await configureRagAgent(down, carol, csv);
+      const carol = await signUpAndLogIn(down.url, 'carol');
+      const id = await configureRagAgent(down.url, carol, { file: csv });
       const started = Date.now();
       const { body } = await down.http
         .post('/rag/api/build/agent')
@@ -167,7 +172,7 @@ describe('Builds (gateway side)', () => {
       });
 
   it('numbers the builds, says what changed, and keeps the previous zip until the new one is Built', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     const first = await startBuild(id);
     await finish(id, first, 'zip of build one');
 
@@ -226,7 +231,7 @@ describe('Builds (gateway side)', () => {
   });
 
   it('answers 404 for another user’s agent, an unknown build, and a build still running', async () => {
-    const id = await configureRagAgent(t, alice, csv);
+    const id = await configureRagAgent(t.url, alice, { file: csv });
     const running = await startBuild(id);
     await t.http.get(`/pipelines/${id}/builds`).set(bob.auth).expect(404);
     await t.http.get(`/rag/builds/${id}/download?build=${running}`).set(bob.auth).expect(404);

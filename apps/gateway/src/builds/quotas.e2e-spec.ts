@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { BuildQueue } from './build-queue';
 
 /** One user cannot take the platform's builders or storage for everyone (issue 16, finding 7). */
@@ -33,9 +33,9 @@ describe('per-user quotas', () => {
     t.http.post('/rag/api/build/agent').set(user.auth).type('form').send({ session_id: id });
 
   it('answers 429 to a build beyond MAX_CONCURRENT_BUILDS_PER_USER, and others still build', async () => {
-    const mallory = await signUpAndLogIn(t.http, 'builder');
+    const mallory = await signUpAndLogIn(t.url, 'builder');
     const ids = [];
-    for (let i = 0; i < 3; i += 1) ids.push(await configureRagAgent(t, mallory, csv));
+    for (let i = 0; i < 3; i += 1) ids.push(await configureRagAgent(t.url, mallory, { file: csv }));
     await build(mallory, ids[0]!).expect(200);
     await build(mallory, ids[1]!).expect(200);
     const third = await build(mallory, ids[2]!);
@@ -49,12 +49,12 @@ describe('per-user quotas', () => {
     const refused = await t.prisma.pipeline.findUniqueOrThrow({ where: { id: ids[2] } });
     expect(refused.status).not.toBe('Building');
 
-    const alice = await signUpAndLogIn(t.http, 'neighbour');
-    await build(alice, await configureRagAgent(t, alice, csv)).expect(200);
+    const alice = await signUpAndLogIn(t.url, 'neighbour');
+    await build(alice, await configureRagAgent(t.url, alice, { file: csv })).expect(200);
   });
 
   it('answers 429 to an agent beyond MAX_PIPELINES_PER_USER', async () => {
-    const user = await signUpAndLogIn(t.http, 'collector');
+    const user = await signUpAndLogIn(t.url, 'collector');
     const create = (n: number) =>
       t.http
         .post('/pipelines')
@@ -70,7 +70,7 @@ describe('per-user quotas', () => {
   });
 
   it('answers 413 to an upload beyond MAX_STORED_BYTES_PER_USER; a replaced file is not counted', async () => {
-    const user = await signUpAndLogIn(t.http, 'hoarder');
+    const user = await signUpAndLogIn(t.url, 'hoarder');
     // About `bytes` long, in whole rows.
     const csvOf = (bytes: number) =>
       Buffer.from(`region,amount\n${'North,1\n'.repeat(Math.floor((bytes - 14) / 8))}`);

@@ -1,4 +1,5 @@
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /** Client mistakes answer 4xx with a {detail}, never a 500 (issue 16, finding 8). */
 describe('bad input answers 4xx with a detail', () => {
@@ -8,7 +9,7 @@ describe('bad input answers 4xx with a detail', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'badinput');
+    alice = await signUpAndLogIn(t.url, 'badinput');
     const { body } = await t.http
       .post('/pipelines')
       .set(alice.auth)

@@ -11,15 +11,14 @@ import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BuildQueue } from '../builds/build-queue';
 import { csvChunks, markBuilt } from '../testing/built-agents';
 import { FaultProxy, startFaultProxy } from '../testing/tcp-forwarder';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { TEST_DATABASE_URL } from '../testing/test-env';
-import { configureRagAgent } from '../testing/wizard-flows';
 
 const FAULT_MS = 3_000;
 const SILENCE_MS = 2_000;
@@ -128,13 +127,12 @@ describe('fault suite', () => {
       OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
       PROVIDER_TIMEOUT_MS: String(SILENCE_MS),
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    user = await signUpAndLogIn(t.http, 'faults');
+    base = t.url;
+    user = await signUpAndLogIn(t.url, 'faults');
     fixtures = mkdtempSync(path.join(tmpdir(), 'fault-suite-'));
     csv = path.join(fixtures, 'sales.csv');
     writeFileSync(csv, [HEADER, ...ROWS].map((row) => row.join(',')).join('\n') + '\n');
-    const previewed = await configureRagAgent(t, user, csv);
+    const previewed = await configureRagAgent(t.url, user, { file: csv });
     await markBuilt(
       t.prisma,
       t.config.DATA_DIR,
@@ -181,7 +179,7 @@ describe('fault suite', () => {
 
   /** Redis stalled or cut: reads from Postgres, builds refused in time, one job after recovery. */
   async function redisScenario(name: string, fault: () => void) {
-    const buildable = await configureRagAgent(t, user, csv);
+    const buildable = await configureRagAgent(t.url, user, { file: csv });
     const load = new Load(base, authReads());
     await sleep(300);
     fault();
@@ -356,7 +354,7 @@ describe('fault suite', () => {
     let small: TestApp | undefined;
     try {
       small = await createTestApp({ DATA_DIR: disk });
-      const owner = await signUpAndLogIn(small.http, 'diskfull');
+      const owner = await signUpAndLogIn(small.url, 'diskfull');
       const created = await small.http
         .post('/pipelines')
         .set(owner.auth)
@@ -373,8 +371,7 @@ describe('fault suite', () => {
       await writeFile(big, 'region,amount\n' + 'North,120\n'.repeat(60_000)); // ~600 kB
       const filler = path.join(disk, 'filler');
       await writeFile(filler, Buffer.alloc(1_700_000)); // leaves well under 600 kB free
-      await small.app.listen(0, '127.0.0.1');
-      const smallBase = `http://127.0.0.1:${(small.app.getHttpServer().address() as AddressInfo).port}`;
+      const smallBase = small.url;
       const load = new Load(smallBase, [
         { path: '/users/me', headers: { Authorization: `Bearer ${owner.token}` } },
         { path: '/pipelines', headers: { Authorization: `Bearer ${owner.token}` } },

@@ -1,4 +1,5 @@
-import { createTestApp, signUpAndLogIn, TestApp } from '../testing/test-app';
+import { signUpAndLogIn } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 describe('health, docs and the HTTP surface', () => {
   let t: TestApp;
@@ -87,7 +88,7 @@ describe('health with Redis unreachable', () => {
   });
 
   it('still signs users up and in, and authenticates them from Postgres', async () => {
-    const user = await signUpAndLogIn(t.http, 'noredis');
+    const user = await signUpAndLogIn(t.url, 'noredis');
     const me = await t.http.get('/users/me').set(user.auth).expect(200);
     expect(me.body.email).toBe(user.email);
   });

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createServer } from 'node:net';
-import { createTestApp, signUpAndLogIn, TestApp } from '../testing/test-app';
+import { signUpAndLogIn } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /** A local port that refuses connections: taken from the OS, then released. */
 async function refusingPort(): Promise<number> {
@@ -24,7 +25,7 @@ describe('mail that cannot be delivered', () => {
 
   it('answers the user as always, and tells the operator on /health', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error');
-    const user = await signUpAndLogIn(t.http, 'nomail');
+    const user = await signUpAndLogIn(t.url, 'nomail');
     const health = await t.http.get('/health').expect(200);
     expect(health.body.mail).toBe('unknown');
 

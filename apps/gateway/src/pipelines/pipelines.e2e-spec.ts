@@ -1,4 +1,5 @@
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 describe('Pipelines', () => {
   let t: TestApp;
@@ -7,8 +8,8 @@ describe('Pipelines', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
   });
   afterAll(() => t.close());
 
@@ -69,7 +70,7 @@ describe('Pipelines', () => {
   });
 
   it('lists only the caller’s agents, newest first, with a human description', async () => {
-    const carol = await signUpAndLogIn(t.http, 'carol');
+    const carol = await signUpAndLogIn(t.url, 'carol');
     const first = await create(carol, { name: 'First', agent_type: 'rag' }).expect(201);
     const second = await create(carol, { name: 'Second', agent_type: 'sql' }).expect(201);
     const { body } = await t.http.get('/pipelines').set(carol.auth).expect(200);

@@ -6,12 +6,16 @@ import {
 } from '@agentloom/agent-runtime/testing';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
-import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
+import {
+  configureRagAgent,
+  signUpAndLogIn,
+  type TestUser,
+  WIZARD_LLM_KEY,
+} from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const HEADER = ['region', 'product', 'units'];
 const ROWS = [
@@ -44,12 +48,11 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
       OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
       PROVIDER_TIMEOUT_MS: String(SILENCE_MS),
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    user = await signUpAndLogIn(t.http, 'providerfault');
+    base = t.url;
+    user = await signUpAndLogIn(t.url, 'providerfault');
     const csv = path.join(fixtures, 'sales.csv');
     writeFileSync(csv, [HEADER, ...ROWS].map((row) => row.join(',')).join('\n') + '\n');
-    const id = await configureRagAgent(t, user, csv);
+    const id = await configureRagAgent(t.url, user, { file: csv });
     pipelineId = id;
     await markBuilt(
       t.prisma,

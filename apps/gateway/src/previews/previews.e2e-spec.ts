@@ -9,9 +9,17 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import {
+  configureRagAgent,
+  configureSqlAgent,
+  launchImageAgent,
+  signUpAndLogIn,
+  WIZARD_LLM_KEY,
+  type DatabaseTable,
+  type TestUser,
+} from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { configureRagAgent, WIZARD_LLM_KEY } from '../testing/wizard-flows';
 
 /** A fact only the CSV holds: no model could answer it without retrieving that row. */
 const SALES_HEADER = ['region', 'product', 'units'];
@@ -63,8 +71,8 @@ describe('live previews', () => {
       DEEPSEEK_BASE_URL: llm.baseUrls.deepseek ?? '',
       GEMINI_BASE_URL: llm.baseUrls.gemini ?? '',
     });
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     salesCsv = path.join(fixtures, 'sales.csv');
     writeFileSync(salesCsv, SALES_CSV);
   });
@@ -76,15 +84,11 @@ describe('live previews', () => {
 
   /** A configured RAG agent over sales.csv, Built. */
   async function builtRagAgent(user: TestUser, embeddingModel?: string): Promise<string> {
-    const id = await configureRagAgent(t, user, salesCsv);
-    if (embeddingModel) {
-      await t.http
-        .post('/rag/api/embeddings/model')
-        .set(user.auth)
-        .type('form')
-        .send({ session_id: id, model_name: embeddingModel })
-        .expect(200);
-    }
+    const id = await configureRagAgent(t.url, user, {
+      name: `Buildable ${Math.random()}`,
+      file: salesCsv,
+      embeddingModel,
+    });
     await markBuilt(
       t.prisma,
       t.config.DATA_DIR,
@@ -213,64 +217,36 @@ describe('live previews', () => {
     });
 
     it('an agent that is not built yet cannot be previewed (422 saying why)', async () => {
-      const id = await configureRagAgent(t, alice, salesCsv);
+      const id = await configureRagAgent(t.url, alice, { file: salesCsv });
       const { body } = await t.http.post(`/rag/previews/${id}/start`).set(alice.auth).expect(422);
       expect(body.detail).toBe('Build the agent first: only a built agent can be previewed.');
     });
   });
 
   describe('SQL', () => {
-    const form = (user: TestUser, route: string, fields: Record<string, string>) =>
-      t.http.post(`/sql/config/${route}`).set(user.auth).type('form').send(fields).expect(200);
+    type SqlSource = { file: string } | { database: DatabaseTable };
 
-    async function sqlAgent(user: TestUser, source: (id: string) => Promise<void>) {
+    async function sqlAgent(user: TestUser, source: SqlSource) {
       const started = await startSqlAgent(user, source);
       expect(started.status).toBe(200);
       return tokenOf(started.body.preview_url as string);
     }
 
     /** A Built SQL agent over `source`, and the answer to starting its preview. */
-    async function startSqlAgent(user: TestUser, source: (id: string) => Promise<void>) {
-      const { body } = await t.http
-        .post('/pipelines')
-        .set(user.auth)
-        .send({ name: `Analyst ${Math.random()}`, agent_type: 'sql' })
-        .expect(201);
-      const id = body.session_id as string;
-      await source(id);
-      await form(user, 'llm', { session_id: id, llm_provider: 'Deepseek' });
-      await form(user, 'llm-key', { session_id: id, api_key: WIZARD_LLM_KEY });
-      await form(user, 'model', { session_id: id, model: 'deepseek-chat' });
-      await form(user, 'system-prompt', { session_id: id, prompt: 'Answer with numbers.' });
-      await form(user, 'ui', { session_id: id, ui: 'streamlit' });
+    async function startSqlAgent(user: TestUser, source: SqlSource) {
+      const id = await configureSqlAgent(t.url, user, source);
       await markBuilt(t.prisma, t.config.DATA_DIR, { id, userId: user.id, type: 'sql' });
       return t.http.post(`/sql/previews/previews/${id}/start`).set(user.auth);
     }
 
-    const sqliteSource = (user: TestUser, uri: string) => async (id: string) => {
-      await form(user, 'source', { session_id: id, source_type: 'sqlite' });
-      await form(user, 'source-details/db', {
-        session_id: id,
-        db_uri: uri,
-        db_name: 'main',
-        table_name: 'parcels',
-      });
-      await form(user, 'framework', { session_id: id, framework: 'sql_query_db' });
-    };
+    const sqliteSource = (uri: string): SqlSource => ({
+      database: { type: 'sqlite', uri, database: 'main', table: 'parcels' },
+    });
 
-    const csvSource = (user: TestUser) => async (id: string) => {
-      await form(user, 'source', { session_id: id, source_type: 'csv' });
-      await t.http
-        .post('/sql/config/source-details')
-        .set(user.auth)
-        .field('session_id', id)
-        .attach('file', salesCsv)
-        .expect(200);
-      await form(user, 'framework', { session_id: id, framework: 'sql_query_file' });
-    };
+    const csvSource = (): SqlSource => ({ file: salesCsv });
 
     it('over a CSV: runs the SQL the model wrote, shows it and the table, answers the count', async () => {
-      const token = await sqlAgent(alice, csvSource(alice));
+      const token = await sqlAgent(alice, csvSource());
       const page = await t.http.get(`/p/${token}/`).expect(200);
       expect(page.text).toContain('class="ui-streamlit kind-sql"');
       // The page shows the table it queries, with its columns, so a person knows what to ask.
@@ -289,7 +265,7 @@ describe('live previews', () => {
     });
 
     it('over a CSV: refuses DROP, UPDATE and a hidden second statement; the table is intact', async () => {
-      const token = await sqlAgent(alice, csvSource(alice));
+      const token = await sqlAgent(alice, csvSource());
       for (const written of [
         'DROP TABLE sales',
         "UPDATE sales SET units = '0'",
@@ -315,7 +291,7 @@ describe('live previews', () => {
           'CREATE TABLE couriers (name TEXT)',
         ]);
         const before = await readFile(file);
-        const token = await sqlAgent(alice, sqliteSource(alice, 'sqlite:///depot.db'));
+        const token = await sqlAgent(alice, sqliteSource('sqlite:///depot.db'));
 
         const { events } = await ask(token, 'How many parcels are there?');
         expect(eventOf(events, 'sql').sql).toMatch(/FROM "?parcels"?/i);
@@ -330,7 +306,7 @@ describe('live previews', () => {
 
       it('outside the shared folder: the preview does not start, and says why', async () => {
         for (const uri of ['sqlite:////etc/passwd', 'sqlite:///../previews.db']) {
-          const started = await startSqlAgent(alice, sqliteSource(alice, uri));
+          const started = await startSqlAgent(alice, sqliteSource(uri));
           expect(started.status).toBe(422);
           expect(started.body.detail).toMatch(
             /is outside the folder this server shares for previews/,
@@ -359,15 +335,13 @@ describe('live previews', () => {
       });
 
       it('answers a count by running the model’s SQL, refuses writes, and the table is intact', async () => {
-        const token = await sqlAgent(alice, async (id) => {
-          await form(alice, 'source', { session_id: id, source_type: 'mysql' });
-          await form(alice, 'source-details/db', {
-            session_id: id,
-            db_uri: `mysql://root@127.0.0.1:3306/${PREVIEW_DB.database}`,
-            db_name: PREVIEW_DB.database,
-            table_name: PREVIEW_DB.table,
-          });
-          await form(alice, 'framework', { session_id: id, framework: 'sql_query_db' });
+        const token = await sqlAgent(alice, {
+          database: {
+            type: 'mysql',
+            uri: `mysql://root@127.0.0.1:3306/${PREVIEW_DB.database}`,
+            database: PREVIEW_DB.database,
+            table: PREVIEW_DB.table,
+          },
         });
         const { events } = await ask(token, 'How many shipments are there?');
         expect(eventOf(events, 'table').rows[0]?.[0]).toBe(5);
@@ -403,8 +377,7 @@ describe('live previews', () => {
     });
 
     it('launches a page, lists the owner’s Gemini keys, generates with a typed or saved key', async () => {
-      const launched = await t.http.post('/img/launch-streamlit-app').set(alice.auth).expect(200);
-      const token = tokenOf(launched.body.url as string);
+      const token = tokenOf(await launchImageAgent(t.url, alice));
       const page = await t.http.get(`/p/${token}/`).expect(200);
       expect(page.text).toContain('AI Image Generation Agent');
       expect(page.text).toContain('/p/_assets/image.js');
@@ -461,8 +434,7 @@ describe('live previews', () => {
     });
 
     it('the image page is not an agent preview, and an agent preview is not an image page', async () => {
-      const launched = await t.http.post('/img/launch-streamlit-app').set(bob.auth).expect(200);
-      const token = tokenOf(launched.body.url as string);
+      const token = tokenOf(await launchImageAgent(t.url, bob));
       await t.http.get(`/p/${token}/info`).expect(404);
       await t.http.post(`/p/${token}/ask`).send({ question: 'hi' }).expect(404);
       await t.http.post('/img/launch-streamlit-app').expect(401);

@@ -1,13 +1,12 @@
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const HEADER = ['region', 'product', 'units'];
 const ROWS = [
@@ -41,10 +40,9 @@ describe('published agents', () => {
     csvPath = path.join(fixtures, 'sales.csv');
     writeFileSync(csvPath, CSV);
     t = await createTestApp({ OPENAI_BASE_URL: llm.baseUrls.openai ?? '' });
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    baseUrl = t.url;
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
   });
   afterAll(async () => {
     await t.close();
@@ -53,7 +51,7 @@ describe('published agents', () => {
   });
 
   async function builtAgent(user: TestUser): Promise<string> {
-    const id = await configureRagAgent(t, user, csvPath);
+    const id = await configureRagAgent(t.url, user, { file: csvPath });
     await markBuilt(
       t.prisma,
       t.config.DATA_DIR,

@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const HEADER = ['region', 'product', 'units'];
 const ROWS = [
@@ -30,8 +30,8 @@ describe('share page and widget of a published agent', () => {
       OPENAI_BASE_URL: llm.baseUrls.openai ?? '',
       PUBLISHED_VISITOR_RATE_PER_MINUTE: '3',
     });
-    alice = await signUpAndLogIn(t.http, 'alice');
-    id = await configureRagAgent(t, alice, csvPath);
+    alice = await signUpAndLogIn(t.url, 'alice');
+    id = await configureRagAgent(t.url, alice, { file: csvPath });
     await markBuilt(
       t.prisma,
       t.config.DATA_DIR,

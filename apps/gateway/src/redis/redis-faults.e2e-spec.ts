@@ -5,8 +5,8 @@ import path from 'node:path';
 import { BuildQueue } from '../builds/build-queue';
 import { TEST_DATABASE_URL } from '../testing/test-env';
 import { FaultProxy, startFaultProxy } from '../testing/tcp-forwarder';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
-import { configureRagAgent } from '../testing/wizard-flows';
+import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
@@ -32,7 +32,7 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     const url = new URL(redisUrl);
     url.port = String(proxy.port);
     t = await createTestApp({ REDIS_URL: url.toString() });
-    user = await signUpAndLogIn(t.http, 'redisfault');
+    user = await signUpAndLogIn(t.url, 'redisfault');
     fixtures = mkdtempSync(path.join(tmpdir(), 'redis-faults-'));
     csv = path.join(fixtures, 'sales.csv');
     await writeFile(csv, 'region,amount\nNorth,120\nSouth,80\n');
@@ -68,7 +68,7 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     });
     expect(Date.now() - started).toBeLessThan(t.config.HEALTH_TIMEOUT_MS + 500);
 
-    const id = await configureRagAgent(t, user, csv);
+    const id = await configureRagAgent(t.url, user, { file: csv });
     const building = Date.now();
     const build = await t.http
       .post('/rag/api/build/agent')
@@ -91,7 +91,7 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     const cached = await t.redis.client.keys(`agentloom:principal:${user.id}:v*`);
     expect(cached.length).toBeGreaterThan(0);
     // Builds work again too (BullMQ's queue object does not keep a failure from the stall).
-    const id = await configureRagAgent(t, user, csv);
+    const id = await configureRagAgent(t.url, user, { file: csv });
     const build = await t.http
       .post('/rag/api/build/agent')
       .set(user.auth)
@@ -156,7 +156,7 @@ describe('Postgres stalled, connections killed and back (fault proxy)', () => {
       DATABASE_POOL_TIMEOUT_MS: '500',
       DATABASE_STATEMENT_TIMEOUT_MS: '500',
     });
-    user = await signUpAndLogIn(t.http, 'pgfault');
+    user = await signUpAndLogIn(t.url, 'pgfault');
   });
   afterEach(() => proxy.heal());
   afterAll(async () => {

@@ -1,4 +1,5 @@
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
  * A production gateway must not reach the services beside it (issue 16, finding 4): the probe
@@ -33,7 +34,7 @@ describe('data sources on a production gateway', () => {
 
   it('refuses a loopback database by default', async () => {
     t = await createTestApp(production);
-    alice = await signUpAndLogIn(t.http, 'strict');
+    alice = await signUpAndLogIn(t.url, 'strict');
     const res = await connect('mysql://root@127.0.0.1:3306/mysql', 'user');
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
@@ -43,7 +44,7 @@ describe('data sources on a production gateway', () => {
 
   it('lets an allowlisted on-premises host through', async () => {
     t = await createTestApp({ ...production, DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1' });
-    alice = await signUpAndLogIn(t.http, 'onprem');
+    alice = await signUpAndLogIn(t.url, 'onprem');
     // Reaches the server this time: a wrong password answers like any failure to connect.
     const res = await connect('mysql://nobody:wrong@127.0.0.1:3306/mysql', 'user');
     expect(res.status).toBe(422);

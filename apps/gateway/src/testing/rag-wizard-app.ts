@@ -9,7 +9,8 @@ import {
   dropPostgresSource,
 } from './source-databases';
 import { startTcpForwarder } from './tcp-forwarder';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from './test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from './test-app';
 
 export const OPENAI_KEY = 'sk-proj-RagWizardKey-1234567890abcdWXYZ';
 export const PINECONE_KEY = 'pcsk_PineconeSecret_0987654321_qrst';
@@ -33,8 +34,8 @@ export function useRagWizardApp() {
   const app = {} as RagWizardApp;
   beforeAll(async () => {
     app.t = await createTestApp();
-    app.alice = await signUpAndLogIn(app.t.http, 'alice');
-    app.bob = await signUpAndLogIn(app.t.http, 'bob');
+    app.alice = await signUpAndLogIn(app.t.url, 'alice');
+    app.bob = await signUpAndLogIn(app.t.url, 'bob');
     app.fixtures = mkdtempSync(path.join(tmpdir(), 'rag-wizard-'));
     await Promise.all([createMariaDbSource(), createPostgresSource()]);
     app.forwarder = await startTcpForwarder(5432);

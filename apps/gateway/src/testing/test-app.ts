@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@agentloom/db';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../app.module';
@@ -13,13 +13,19 @@ import { RedisService } from '../redis/redis.service';
 export interface TestApp {
   app: NestExpressApplication;
   http: TestAgent;
+  /** Where the app listens (http://127.0.0.1:<port>), for the test kit's API driver. */
+  url: string;
   config: AppConfig;
   prisma: PrismaClient;
   redis: RedisService;
   close: () => Promise<void>;
 }
 
-/** Boots the real AppModule with the real setup (filters, pipes, helmet, CORS, Swagger). */
+/**
+ * Boots the real AppModule with the real setup (filters, pipes, helmet, CORS, Swagger),
+ * listening on a free loopback port: supertest drives it in process, and `url` lets the test
+ * kit, Socket.IO clients and plain fetch reach it as any client would.
+ */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, ...overrides }, () => undefined);
   const moduleRef = await Test.createTestingModule({
@@ -30,46 +36,17 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     logger: false,
   });
   configureApp(app, config);
-  await app.init();
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
   const redis = app.get(RedisService);
   return {
     app,
     http: request(app.getHttpServer()),
+    url: `http://127.0.0.1:${port}`,
     config,
     prisma: app.get(PrismaService).client,
     redis,
     close: () => app.close(),
-  };
-}
-
-export interface TestUser {
-  id: string;
-  username: string;
-  email: string;
-  password: string;
-  token: string;
-  auth: { Authorization: string };
-}
-
-/** Signs a fresh, unique user up and in through the public API. */
-export async function signUpAndLogIn(http: TestAgent, prefix = 'user'): Promise<TestUser> {
-  const suffix = randomUUID().slice(0, 8);
-  const username = `${prefix}_${suffix}`;
-  const email = `${username}@example.com`;
-  const password = 'correct horse battery';
-  await http
-    .post('/auth/signup')
-    .send({ username, email, password, confirm_password: password })
-    .expect(201);
-  const login = await http.post('/auth/login').send({ email, password }).expect(200);
-  const token = login.body.access_token as string;
-  return {
-    id: login.body.user.id as string,
-    username,
-    email,
-    password,
-    token,
-    auth: { Authorization: `Bearer ${token}` },
   };
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -19,7 +20,7 @@ describe('profile: GET and PUT /users/me', () => {
     t = await createTestApp();
   });
   beforeEach(async () => {
-    user = await signUpAndLogIn(t.http, 'profile');
+    user = await signUpAndLogIn(t.url, 'profile');
   });
   afterAll(() => t.close());
 

@@ -1,5 +1,6 @@
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 const GOOD_KEY = 'sk-good-key-abcdefghijklmnop';
 const REVOKED_KEY = 'sk-revoked-key-abcdefghijkl';
@@ -17,8 +18,8 @@ describe('POST /llm/keys/check', () => {
       ANTHROPIC_BASE_URL: llm.baseUrls.claude ?? '',
       GEMINI_BASE_URL: llm.baseUrls.gemini ?? '',
     });
-    alice = await signUpAndLogIn(t.http, 'keycheck');
-    bob = await signUpAndLogIn(t.http, 'keycheckb');
+    alice = await signUpAndLogIn(t.url, 'keycheck');
+    bob = await signUpAndLogIn(t.url, 'keycheckb');
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { useRagWizardApp } from '../testing/rag-wizard-app';
 import { MARIADB, POSTGRES_SOURCE_DB } from '../testing/source-databases';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 describe('RAG wizard API', () => {
   const { app, form, newPipeline, detail } = useRagWizardApp();
@@ -110,7 +111,7 @@ describe('RAG wizard API', () => {
     it('refuses loopback and private addresses in strict mode', async () => {
       const strict = await createTestApp({ DATA_SOURCE_STRICT: 'true' });
       try {
-        const dave = await signUpAndLogIn(strict.http, 'dave');
+        const dave = await signUpAndLogIn(strict.url, 'dave');
         const created = await strict.http
           .post('/pipelines')
           .set(dave.auth)

@@ -9,7 +9,8 @@ import {
   zip,
 } from '@agentloom/source-readers/testing';
 import { SALES_CSV, useRagWizardApp } from '../testing/rag-wizard-app';
-import { createTestApp, signUpAndLogIn, type TestApp, type TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 describe('RAG wizard API', () => {
   const { app, form, upload, newPipeline, fixture, detail, storedFiles } = useRagWizardApp();
@@ -167,7 +168,7 @@ describe('RAG wizard API', () => {
     it('a file over the size limit → 413 naming the limit, and nothing is kept', async () => {
       const small = await createTestApp({ UPLOAD_MAX_BYTES: '2048' });
       try {
-        const carol = await signUpAndLogIn(small.http, 'carol');
+        const carol = await signUpAndLogIn(small.url, 'carol');
         const created = await small.http
           .post('/pipelines')
           .set(carol.auth)

@@ -1,5 +1,6 @@
 import { OPENAI_KEY, useRagWizardApp } from '../testing/rag-wizard-app';
-import type { TestApp, TestUser } from '../testing/test-app';
+import type { TestUser } from '@agentloom/test-kit';
+import type { TestApp } from '../testing/test-app';
 
 describe('RAG wizard API', () => {
   const { app, form, newPipeline, detail } = useRagWizardApp();

@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import {
   createTableListingSources,
   dropTableListingSources,
@@ -25,8 +26,8 @@ describe('Source step: the tables of a database', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     await createTableListingSources();
     // The platform's own Postgres is refused as a source: reach the same server another way.
     forwarder = await startTcpForwarder(5432);
@@ -153,7 +154,7 @@ describe('Source step: the tables of a database', () => {
   it('strict mode refuses loopback exactly as connecting does', async () => {
     const strict = await createTestApp({ DATA_SOURCE_STRICT: 'true' });
     try {
-      const dave = await signUpAndLogIn(strict.http, 'dave');
+      const dave = await signUpAndLogIn(strict.url, 'dave');
       const id = await newPipeline(dave, 'rag', strict.http);
       const fields = { source_type: 'mysql', uri: mysqlUri(), database: names.database };
       const listed = await tables(dave, id, fields, strict.http).expect(422);
@@ -192,7 +193,7 @@ describe('Source step: the tables of a database', () => {
     await writeFile(path.join(shared, 'notes.db'), 'not a database, just notes\n'.repeat(200));
     const app = await createTestApp({ SQLITE_PREVIEW_DIR: shared });
     try {
-      const erin = await signUpAndLogIn(app.http, 'erin');
+      const erin = await signUpAndLogIn(app.url, 'erin');
       const id = await newPipeline(erin, 'sql', app.http);
       const list = (uri: string) =>
         tables(erin, id, { source_type: 'sqlite', uri, database: 'main' }, app.http);

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 import { createMariaDbSource, dropMariaDbSource, MARIADB } from '../testing/source-databases';
 import { peopleWorkbook } from '@agentloom/source-readers/testing';
 
@@ -16,8 +17,8 @@ describe('SQL wizard API', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'alice');
-    bob = await signUpAndLogIn(t.http, 'bob');
+    alice = await signUpAndLogIn(t.url, 'alice');
+    bob = await signUpAndLogIn(t.url, 'bob');
     fixtures = mkdtempSync(path.join(tmpdir(), 'sql-wizard-'));
     await createMariaDbSource();
   });

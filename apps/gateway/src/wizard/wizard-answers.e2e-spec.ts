@@ -19,7 +19,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
-import { createTestApp, signUpAndLogIn, TestApp, TestUser } from '../testing/test-app';
+import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
  * Every wizard step answers exactly its own schema (the one /docs shows for it): the schemas are
@@ -33,7 +34,7 @@ describe('wizard step answers', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = await signUpAndLogIn(t.http, 'answers');
+    alice = await signUpAndLogIn(t.url, 'answers');
     const dir = await mkdtemp(path.join(tmpdir(), 'wizard-answers-'));
     csv = path.join(dir, 'sales.csv');
     await writeFile(csv, 'region,amount\nnorth,10\nsouth,20\n');

@@ -1,5 +1,6 @@
 import { closedPort } from '../fixtures.spec-helper';
-import { startLlmTestServer, testEmbedding, type LlmTestServer } from './llm-test-server';
+import { testEmbedding } from './llm-test-replies';
+import { startLlmTestServer, type LlmTestServer } from './llm-test-server';
 
 let server: LlmTestServer;
 

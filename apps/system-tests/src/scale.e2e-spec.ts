@@ -6,31 +6,34 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { WorkerConfig } from '../config/env';
-import { AppProcess, assertBuilt } from '../testing/app-process';
-import { testPrisma, testWorkerConfig } from '../testing/build-fixtures';
-import { freshDatabase } from '../testing/fresh-database';
 import {
   apiCall,
   BuildFeed,
-  createRagAgent,
-  download,
+  configureRagAgent,
+  downloadZip,
+  readZip,
   signUpAndLogIn,
-  startRagBuild,
+  startBuild,
   type HeardEvent,
-} from '../testing/gateway-api';
-import { startGatewayReplica, type GatewayReplica } from '../testing/gateway-replica';
-import { QueueClient } from '../testing/queue-client';
-import { readZip } from '../testing/read-zip';
-import { S3HoldingProxy } from '../testing/s3-holding-proxy';
-import { S3TestServer } from '../testing/s3-test-server';
-import { workerEnvironment } from '../testing/worker-process';
+} from '@agentloom/test-kit';
+import {
+  AppProcess,
+  assertBuilt,
+  S3TestServer,
+  testPrisma,
+  testWorkerConfig,
+  workerEnvironment,
+  type WorkerConfig,
+} from './testing/builder-worker';
+import { startGatewayReplica, type GatewayReplica } from './testing/gateway-replica';
+import { QueueClient } from './testing/queue-client';
+import { S3HoldingProxy } from './testing/s3-holding-proxy';
 
 /**
  * Issue 7, "Scale proven without Docker": what `docker compose up --scale builder-worker=2` with
  * two gateway replicas runs, as built processes on one Postgres and one Redis. Two gateways
  * (A and B, each on its own port) and two workers share the database, the queue prefix, the
- * object store (S3: moto's server, testing/s3-test-server.ts) and the secrets, and nothing else:
+ * object store (S3: moto's server, builder-worker's testing/s3-test-server.ts) and the secrets, and nothing else:
  * each process has a data folder of its own, as on separate machines. A user signs in on A, the
  * build screen listens on B, agents are configured through both, built concurrently, and one
  * worker is SIGKILLed in the middle of its builds. Three builds are held where their worker
@@ -38,14 +41,11 @@ import { workerEnvironment } from '../testing/worker-process';
  * mid-build when one is killed. Every wait is on an event or a condition with a generous limit;
  * nothing asserts on elapsed time.
  *
- * Runs in `npm test` with the worker's other specs and alone with `npm run test:scale`. Its own
- * database (SCALE_TEST_DATABASE_URL, default agentloom_scale_test) and queue prefix keep it out
- * of the other suites' way.
+ * Runs in `npm test` with the other system tests and alone with `npm run test:scale`. The system
+ * tests' database (SCALE_TEST_DATABASE_URL, default agentloom_scale_test) and a queue prefix of
+ * its own keep it out of the other suites' way.
  */
 
-const SCALE_DATABASE_URL =
-  process.env.SCALE_TEST_DATABASE_URL ??
-  'postgresql://postgres@127.0.0.1:5432/agentloom_scale_test';
 const AGENTS = 6;
 /** Builds held at the stage that reads their source until a worker has been killed. */
 const HELD = 3;
@@ -112,13 +112,8 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
     // Fail at once, with the command to run, rather than after starting anything.
     assertBuilt('builder-worker');
     assertBuilt('gateway');
-    // `npm run test:scale` points the global setup at this database already (fresh); in the
-    // full suite the global setup prepares the worker's database and this one is made here.
-    if (process.env.WORKER_TEST_DATABASE_URL !== SCALE_DATABASE_URL) {
-      await freshDatabase(SCALE_DATABASE_URL);
-    }
+    // The system tests' database (SCALE_TEST_DATABASE_URL), made fresh by the global setup.
     config = testWorkerConfig({
-      DATABASE_URL: SCALE_DATABASE_URL,
       QUEUE_PREFIX: `agentloom-scale-${process.pid}-${randomBytes(3).toString('hex')}`,
       VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
       WORKER_CONCURRENCY: '2',
@@ -204,19 +199,18 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
   }
 
   it('builds several agents concurrently: each completes once, live on the other gateway, and a SIGKILLed worker loses nothing', async () => {
-    const { token } = await signUpAndLogIn(gatewayA.url);
+    const user = await signUpAndLogIn(gatewayA.url, 'scale');
+    const { token } = user;
     const hosts = [gatewayA.url, gatewayB.url];
 
     // Configured through both replicas in turn: an upload taken by one gateway is read by the
     // next step on the other and, later, by whichever worker builds the agent.
     const sessions = await Promise.all(
       Array.from({ length: AGENTS }, (_, index) =>
-        createRagAgent(
-          index % 2 ? [...hosts].reverse() : hosts,
-          token,
-          `Scale ${index}`,
-          csvOf(index),
-        ),
+        configureRagAgent(index % 2 ? [...hosts].reverse() : hosts, user, {
+          name: `Scale ${index}`,
+          file: { name: 'sales.csv', content: csvOf(index) },
+        }),
       ),
     );
 
@@ -238,7 +232,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
 
     // Every agent is built at once, the requests spread over both gateways.
     const requested = await Promise.all(
-      sessions.map((sessionId, index) => startRagBuild(hosts[index % 2]!, token, sessionId)),
+      sessions.map((sessionId, index) => startBuild(hosts[index % 2]!, user, sessionId)),
     );
     for (const reply of requested) {
       expect(reply).toMatchObject({ status: 200, body: { status: 'Building' } });
@@ -310,7 +304,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
       const storedZip = (await objects.localPath(zipKey))!;
       const stored = await readFile(storedZip);
       for (const host of hosts) {
-        const zip = await download(host, token, `/rag/builds/${sessionId}/download`);
+        const zip = await downloadZip(host, user, `/rag/builds/${sessionId}/download`);
         expect(zip).toMatchObject({
           status: 200,
           contentType: 'application/zip',
@@ -353,7 +347,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
   });
 
   it('counts failed logins across replicas: the limit reached through A and B holds on both', async () => {
-    const { token, email, password } = await signUpAndLogIn(gatewayA.url);
+    const { token, email, password } = await signUpAndLogIn(gatewayA.url, 'scale');
     // The token signed by A is good on B: the replicas share the secret, not sessions.
     expect(await apiCall(gatewayB.url, '/users/me', { token })).toMatchObject({
       status: 200,

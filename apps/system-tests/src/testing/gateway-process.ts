@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { WorkerConfig } from '../config/env';
-import type { AppProcess } from './app-process';
+import type { AppProcess, WorkerConfig } from './builder-worker';
 import { startGatewayReplica } from './gateway-replica';
 
 export interface GatewayProcess {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { WorkerConfig } from '../config/env';
+import type { WorkerConfig } from './builder-worker';
 
 export interface HeldSource {
   /** Lets the build read its source (the next reader of the pipe gets `content`). */

@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import { REPO_ROOT } from './app-process';
+
+/** The repository's root (this file runs from packages/test-kit/dist). */
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 /**
- * Drops the database `url` names (with its connections) and creates it again through
- * `scripts/db-migrate.mjs`: the worker's own test database (global setup), and any spec that
- * wants a database of its own so it never collides with the other suites.
+ * Drops the database `url` names (with its connections) and creates it again through the
+ * project's own `scripts/db-migrate.mjs`, so the tests also prove the migrations apply from zero:
+ * each suite's test database (global setup), and any spec that wants a database of its own so it
+ * never collides with the other suites.
  */
 export async function freshDatabase(url: string): Promise<void> {
   const target = new URL(url);

@@ -7,7 +7,7 @@ import {
 } from '@agentloom/contracts';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { WorkerConfig } from '../config/env';
+import type { WorkerConfig } from './builder-worker';
 
 /**
  * The producer side of the builds queue as the gateway has it (apps/gateway/src/builds/

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import type { WorkerConfig } from '../config/env';
-import { AppProcess, assertBuilt } from './app-process';
-import { freePort } from './redis-server';
+import { AppProcess, assertBuilt, freePort, type WorkerConfig } from './builder-worker';
 
 export interface RuntimeReplica {
   app: AppProcess;

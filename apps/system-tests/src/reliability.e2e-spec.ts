@@ -2,16 +2,21 @@ import type { Build, PrismaClient } from '@agentloom/db';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { WorkerConfig } from '../config/env';
-import { BUILD_INTERRUPTED } from './build.processor';
-import { seedRagBuild, testPrisma, testWorkerConfig } from '../testing/build-fixtures';
-import { holdSource } from '../testing/held-source';
-import { QueueClient } from '../testing/queue-client';
-import { readZip } from '../testing/read-zip';
-import { RedisServer } from '../testing/redis-server';
-import { AppProcess, assertBuilt } from '../testing/app-process';
-import { startGatewayProcess } from '../testing/gateway-process';
-import { startWorkerProcess } from '../testing/worker-process';
+import { readZip } from '@agentloom/test-kit';
+import {
+  AppProcess,
+  assertBuilt,
+  BUILD_INTERRUPTED,
+  RedisServer,
+  seedRagBuild,
+  startWorkerProcess,
+  testPrisma,
+  testWorkerConfig,
+  type WorkerConfig,
+} from './testing/builder-worker';
+import { startGatewayProcess } from './testing/gateway-process';
+import { holdSource } from './testing/held-source';
+import { QueueClient } from './testing/queue-client';
 
 /**
  * SECURITY.md "Reliability", against the real built worker (`node dist/main.js`) as child

@@ -2,20 +2,25 @@ import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime
 import type { PrismaClient } from '@agentloom/db';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { WorkerConfig } from '../config/env';
-import { AppProcess, assertBuilt } from '../testing/app-process';
-import { testPrisma, testWorkerConfig } from '../testing/build-fixtures';
-import { freshDatabase } from '../testing/fresh-database';
 import {
   apiCall,
-  createRagAgent,
+  configureRagAgent,
+  freshDatabase,
   signUpAndLogIn,
-  startRagBuild,
+  startBuild,
   type ApiAnswer,
-} from '../testing/gateway-api';
-import { startGatewayReplica, type GatewayReplica } from '../testing/gateway-replica';
-import { startRuntimeReplica, type RuntimeReplica } from '../testing/runtime-replica';
-import { startWorkerProcess } from '../testing/worker-process';
+} from '@agentloom/test-kit';
+import {
+  AppProcess,
+  assertBuilt,
+  startWorkerProcess,
+  testPrisma,
+  testWorkerConfig,
+  type WorkerConfig,
+} from './testing/builder-worker';
+import { startGatewayReplica, type GatewayReplica } from './testing/gateway-replica';
+import { startRuntimeReplica, type RuntimeReplica } from './testing/runtime-replica';
+import { SYSTEM_DATABASE_URL } from './testing/system-database';
 
 /**
  * Issue 20, "Scale": answers for a published agent run on two agent runtime replicas (built
@@ -29,10 +34,7 @@ import { startWorkerProcess } from '../testing/worker-process';
 const WAIT_MS = 60_000;
 /** A database of its own (next to the other scale test's), so neither resets the other's. */
 const DATABASE_URL = (() => {
-  const url = new URL(
-    process.env.SCALE_TEST_DATABASE_URL ??
-      'postgresql://postgres@127.0.0.1:5432/agentloom_scale_test',
-  );
+  const url = new URL(SYSTEM_DATABASE_URL);
   url.pathname = `${url.pathname}_runtime`;
   return url.toString();
 })();
@@ -104,9 +106,13 @@ describe('Scale: two agent runtime replicas answer for one published agent (buil
 
   /** A RAG agent over CSV, built by the worker, published, with an access key. */
   async function publishedAgent(): Promise<{ id: string; key: string; token: string }> {
-    const { token } = await signUpAndLogIn(gateway.url);
-    const id = await createRagAgent([gateway.url], token, 'Runtime scale', CSV);
-    expect((await startRagBuild(gateway.url, token, id)).status).toBe(200);
+    const user = await signUpAndLogIn(gateway.url, 'scale');
+    const { token } = user;
+    const id = await configureRagAgent(gateway.url, user, {
+      name: 'Runtime scale',
+      file: { name: 'sales.csv', content: CSV },
+    });
+    expect((await startBuild(gateway.url, user, id)).status).toBe(200);
     const deadline = Date.now() + WAIT_MS;
     while ((await prisma.pipeline.findUniqueOrThrow({ where: { id } })).status !== 'Built') {
       if (Date.now() > deadline) throw new Error(`Agent ${id} not built.\n${outputs()}`);

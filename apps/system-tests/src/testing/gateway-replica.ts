@@ -1,6 +1,4 @@
-import type { WorkerConfig } from '../config/env';
-import { AppProcess, assertBuilt } from './app-process';
-import { freePort } from './redis-server';
+import { AppProcess, assertBuilt, freePort, type WorkerConfig } from './builder-worker';
 
 export interface GatewayReplica {
   app: AppProcess;
