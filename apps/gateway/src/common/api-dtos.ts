@@ -1,5 +1,7 @@
 import {
   ZAccessKey,
+  ZAgentChatAnswer,
+  ZAgentChatRequest,
   ZApiKey,
   ZApiKeySecret,
   ZBuildHistoryItem,
@@ -9,13 +11,14 @@ import {
   ZConversationSummary,
   ZCreateAccessKeyRequest,
   ZCreateApiKeyRequest,
-  ZCreatePipelineRequest,
   ZCreatedAccessKey,
+  ZCreatePipelineRequest,
   ZDatabaseSourceSaved,
   ZEmbeddingModelRequest,
   ZEmbeddingModelSaved,
   ZForgotPasswordQuery,
   ZHealth,
+  ZImageAgentLaunched,
   ZKeyCheckRequest,
   ZKeyCheckResult,
   ZLlmCredentialsRequest,
@@ -34,6 +37,7 @@ import {
   ZPipelineCreated,
   ZPipelineDetail,
   ZPipelineListItem,
+  ZPreviewStarted,
   ZPublication,
   ZPublicationSettings,
   ZRagDatabaseSourceRequest,
@@ -156,3 +160,13 @@ export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}
 export class ConversationSummaryDto extends createZodDto(ZConversationSummary) {}
 export class ConversationDto extends createZodDto(ZConversation) {}
+
+// ---- Previews ----
+
+export class PreviewStartedDto extends createZodDto(ZPreviewStarted) {}
+export class ImageAgentLaunchedDto extends createZodDto(ZImageAgentLaunched) {}
+
+// ---- Published agents: their API ----
+
+export class AgentChatRequestDto extends createZodDto(ZAgentChatRequest) {}
+export class AgentChatAnswerDto extends createZodDto(ZAgentChatAnswer) {}

@@ -1,18 +1,10 @@
-import {
-  ZImageAgentLaunched,
-  ZPreviewStarted,
-  type TImageAgentLaunched,
-  type TPreviewStarted,
-} from '@agentloom/contracts';
+import type { TImageAgentLaunched, TPreviewStarted } from '@agentloom/contracts';
 import { Controller, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { createZodDto } from 'nestjs-zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { ImageAgentLaunchedDto, PreviewStartedDto } from '../common/api-dtos';
 import { CurrentUser } from '../common/current-user.decorator';
 import { PreviewsService } from './previews.service';
-
-class PreviewStartedDto extends createZodDto(ZPreviewStarted) {}
-class ImageAgentLaunchedDto extends createZodDto(ZImageAgentLaunched) {}
 
 /** SPEC §7 "Previews and downloads": the owner starts a preview and gets its link. */
 @ApiTags('previews')

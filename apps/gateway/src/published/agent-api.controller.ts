@@ -1,4 +1,4 @@
-import { ZAgentChatAnswer, ZAgentChatRequest } from '@agentloom/contracts';
+import { ZAgentChatRequest } from '@agentloom/contracts';
 import {
   BadGatewayException,
   BadRequestException,
@@ -21,15 +21,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import { AgentChatAnswerDto, AgentChatRequestDto } from '../common/api-dtos';
 import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { collectAnswer, startAnswer, streamEvents } from './chat-stream';
 import { PublishedAgentsService } from './published-agents.service';
-
-class AgentChatRequestDto extends createZodDto(ZAgentChatRequest) {}
-class AgentChatAnswerDto extends createZodDto(ZAgentChatAnswer) {}
 
 /**
  * The API of a published agent. Public to the JWT guard: the caller is a program holding one of
