@@ -61,13 +61,20 @@ export default tseslint.config(
   },
   {
     // Sizes a newcomer can read (issue 19): no source file over 400 lines, no function over 80.
-    // Test files may hold long describe blocks; test support (testing/) follows the rule.
-    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    // Test files may hold long describe blocks; test support (testing/) follows the rule. The
+    // preview pages' scripts each wrap themselves in one function to keep their names private:
+    // that wrapper is not counted (IIFEs), the functions inside it are.
+    files: [
+      'apps/*/src/**/*.{ts,tsx}',
+      'packages/*/src/**/*.ts',
+      'scripts/**/*.mjs',
+      'apps/gateway/preview-assets/**/*.js',
+    ],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': [
         'error',
-        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: false },
       ],
     },
   },

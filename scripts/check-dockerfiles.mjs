@@ -15,14 +15,28 @@
 //    time (the worker's project templates, the gateway's preview assets) is in its image;
 //  - docker-compose.yml builds exactly these targets, and every app with an image has one.
 // It prints what it checked and exits 1 on the first run with any problem.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  commandsOf,
+  dockerignoreMatcher,
+  instructions,
+  option,
+  words,
+} from './dockerfile-syntax.mjs';
+import {
+  ciInstalls,
+  ciRuns,
+  ciTaskIds,
+  ciTasks,
+  read,
+  root,
+  rootPackage,
+  turboDry,
+  workspaceAt,
+  workspaces,
+} from './repository-facts.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const read = (file) => readFileSync(path.join(root, file), 'utf8');
-const rootPackage = JSON.parse(read('package.json'));
 const problems = [];
 let checks = 0;
 
@@ -32,141 +46,9 @@ function report(where, ok, message) {
   console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${message}`);
 }
 
-// ---- the repository: workspaces, CI's install and task graph, .dockerignore ----------------
-
-/** name → { dir, scripts } for every npm workspace. */
-const workspaces = new Map();
-for (const pattern of rootPackage.workspaces) {
-  const base = pattern.replace(/\/\*$/, '');
-  for (const entry of readdirSync(path.join(root, base), { withFileTypes: true })) {
-    const dir = `${base}/${entry.name}`;
-    if (!entry.isDirectory() || !existsSync(path.join(root, dir, 'package.json'))) continue;
-    const manifest = JSON.parse(read(`${dir}/package.json`));
-    workspaces.set(manifest.name, { dir, scripts: manifest.scripts ?? {} });
-  }
-}
-const workspaceAt = (dir) => [...workspaces].find(([, ws]) => ws.dir === dir)?.[0];
-
-function turboDry(args) {
-  const output = execFileSync(
-    path.join(root, 'node_modules', '.bin', 'turbo'),
-    ['run', ...args, '--dry=json'],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
-  );
-  return JSON.parse(output.slice(output.indexOf('{'))).tasks.map((task) => ({
-    id: task.taskId,
-    workspace: task.package,
-    task: task.task,
-    command: task.command,
-  }));
-}
-/** What CI runs: `npm test` (turbo run test) and `npm run lint` (turbo run typecheck, …). */
-const ciTasks = turboDry(['test', 'typecheck']).filter((task) => task.command !== '<NONEXISTENT>');
-const ciTaskIds = new Set(ciTasks.map((task) => task.id));
-
-/** The install commands of .ci/run, normalised (`npm ci …`, then its `npm install …` fallback). */
-const ciInstalls = read('.ci/run')
-  .split('\n')
-  .map((line) => line.match(/^\s*(?:if !\s+)?(npm (?:ci|install)(?: --[a-z-]+)*)/)?.[1])
-  .filter(Boolean);
-
-function dockerignoreMatcher() {
-  const rules = read('.dockerignore')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => {
-      const negate = line.startsWith('!');
-      const pattern = (negate ? line.slice(1) : line).replace(/^\/+|\/+$/g, '');
-      let source = '';
-      for (let i = 0; i < pattern.length; i += 1) {
-        if (pattern.startsWith('**/', i)) {
-          source += '(?:.*/)?';
-          i += 2;
-        } else if (pattern.startsWith('**', i)) {
-          source += '.*';
-          i += 1;
-        } else if (pattern[i] === '*') source += '[^/]*';
-        else if (pattern[i] === '?') source += '[^/]';
-        else source += pattern[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
-      }
-      return { negate, regex: new RegExp(`^${source}(?:/.*)?$`) };
-    });
-  return (file) => {
-    let excluded = false;
-    for (const rule of rules) if (rule.regex.test(file)) excluded = !rule.negate;
-    return excluded;
-  };
-}
-const ignored = dockerignoreMatcher();
-
-// ---- Dockerfile parsing ----------------------------------------------------------------------
-
-/** Instructions with continuation lines joined and comments dropped. */
-function instructions(text) {
-  const result = [];
-  let current = null;
-  text.split('\n').forEach((raw, index) => {
-    const line = raw.trim();
-    if (!current && (line === '' || line.startsWith('#'))) return;
-    if (current && line.startsWith('#')) return; // comment inside a continuation
-    const continues = line.endsWith('\\');
-    const body = continues ? line.slice(0, -1).trim() : line;
-    if (current) current.text += ` ${body}`;
-    else current = { line: index + 1, text: body };
-    if (!continues) {
-      const [, keyword, args] = current.text.match(/^(\S+)\s*(.*)$/);
-      result.push({ line: current.line, keyword: keyword.toUpperCase(), args });
-      current = null;
-    }
-  });
-  return result;
-}
-
-/** The words of a shell command line or of a JSON (exec form) array. */
-const words = (args) =>
-  args.startsWith('[') ? JSON.parse(args) : args.split(/\s+/).filter(Boolean);
-
-/** A RUN line's simple commands: `a && b || c` → [a, b, c], each with how it is joined. */
-function commandsOf(args) {
-  return args.split(/\s*(&&|\|\||;)\s*/).reduce((list, part, index, parts) => {
-    if (index % 2 === 0) list.push({ words: words(part), after: parts[index - 1] ?? null });
-    return list;
-  }, []);
-}
-
-function option(list, long, short) {
-  const values = [];
-  list.forEach((word, index) => {
-    if (word.startsWith(`${long}=`)) values.push(word.slice(long.length + 1));
-    else if (word === long || (short && word === short)) values.push(list[index + 1]);
-  });
-  return values;
-}
+const ignored = dockerignoreMatcher(read('.dockerignore'));
 
 // ---- checks ------------------------------------------------------------------------------------
-
-/** How CI runs workspace `name`'s script `script`: a task of its graph, or each of its commands. */
-function ciRuns(name, script) {
-  if (ciTaskIds.has(`${name}#${script}`)) return `CI runs ${name}#${script} (turbo task graph)`;
-  const workspace = workspaces.get(name);
-  const parts = workspace.scripts[script].split(/\s*&&\s*/);
-  const configs = readdirSync(path.join(root, workspace.dir))
-    .filter((file) => /\.config\.[cm]?[jt]s$/.test(file))
-    .map((file) => read(`${workspace.dir}/${file}`));
-  const where = parts.map((part) => {
-    const task = ciTasks.find(
-      (candidate) => candidate.workspace === name && candidate.command.includes(part),
-    );
-    if (task) return `\`${part}\` in ${task.id}`;
-    if (configs.some((config) => config.includes(part))) {
-      return `\`${part}\` in ${name}'s test configuration (run by ${name}#test)`;
-    }
-    return null;
-  });
-  if (where.every(Boolean)) return `CI runs every command of it: ${where.join('; ')}`;
-  return null;
-}
 
 /** Checks every instruction of `file`; returns its stages, for checkImage to check the targets. */
 function checkDockerfile(file) {
@@ -203,40 +85,9 @@ function checkDockerfile(file) {
         });
         break;
       }
-      case 'COPY': {
-        const list = words(step.args);
-        const from = option(list, '--from')[0];
-        const paths = list.filter((word) => !word.startsWith('--'));
-        const sources = paths.slice(0, -1);
-        if (from) {
-          const source = stages.find((candidate) => candidate.name === from);
-          stage.from.add(from);
-          for (const item of sources) {
-            const dist = item.match(/^\/app\/(.+)\/dist$/);
-            const name = dist && workspaceAt(dist[1]);
-            if (!dist) {
-              report(where, Boolean(source), `COPY --from=${from} ${item}: an earlier stage`);
-            } else {
-              report(
-                where,
-                Boolean(source && name && source.built.has(name)),
-                `COPY --from=${from} ${item}: earlier stage ${from} builds ${name ?? dist[1]}`,
-              );
-            }
-          }
-          break;
-        }
-        for (const item of sources) {
-          const exists = existsSync(path.join(root, item));
-          report(
-            where,
-            exists && !ignored(item),
-            `COPY ${item}: ${exists ? 'exists' : 'MISSING'}${exists && ignored(item) ? ', but .dockerignore excludes it' : ', not excluded by .dockerignore'}`,
-          );
-          stage.copied.add(item.replace(/\/$/, ''));
-        }
+      case 'COPY':
+        checkCopy(where, stages, stage, words(step.args));
         break;
-      }
       case 'RUN':
         checkRun(where, stage, step.args, sameAsCi);
         break;
@@ -255,6 +106,39 @@ function checkDockerfile(file) {
   }
 
   return stages;
+}
+
+/** A COPY: from an earlier stage (a dist/ that stage built), or from the build context. */
+function checkCopy(where, stages, stage, list) {
+  const from = option(list, '--from')[0];
+  const sources = list.filter((word) => !word.startsWith('--')).slice(0, -1);
+  if (from) {
+    const source = stages.find((candidate) => candidate.name === from);
+    stage.from.add(from);
+    for (const item of sources) {
+      const dist = item.match(/^\/app\/(.+)\/dist$/);
+      const name = dist && workspaceAt(dist[1]);
+      if (!dist) {
+        report(where, Boolean(source), `COPY --from=${from} ${item}: an earlier stage`);
+      } else {
+        report(
+          where,
+          Boolean(source && name && source.built.has(name)),
+          `COPY --from=${from} ${item}: earlier stage ${from} builds ${name ?? dist[1]}`,
+        );
+      }
+    }
+    return;
+  }
+  for (const item of sources) {
+    const exists = existsSync(path.join(root, item));
+    report(
+      where,
+      exists && !ignored(item),
+      `COPY ${item}: ${exists ? 'exists' : 'MISSING'}${exists && ignored(item) ? ', but .dockerignore excludes it' : ', not excluded by .dockerignore'}`,
+    );
+    stage.copied.add(item.replace(/\/$/, ''));
+  }
 }
 
 /** The image of `app`: the stage named after it, built with `docker build --target <app>`. */
@@ -353,91 +237,100 @@ function runtimeFolders(app) {
   return [...found].map(([folder, by]) => ({ path: folder, by }));
 }
 
+/** A RUN line: each of its commands is an npm install, an npm script, a turbo task or the system's. */
 function checkRun(where, stage, args, sameAsCi) {
   const commands = commandsOf(args);
   commands.forEach(({ words: list, after }, index) => {
     const [program, sub, ...rest] = list;
     const text = list.join(' ');
+    const command = { where, stage, text, sub, rest };
     if (program === 'npm' && (sub === 'ci' || sub === 'install') && list.includes('-g')) {
       const wanted = rootPackage.packageManager;
       const pinned = list.find((word) => word.startsWith('npm@'));
       report(where, pinned === wanted, `\`${text}\`: package.json's packageManager (${wanted})`);
-      return;
+    } else if (program === 'npm' && (sub === 'ci' || sub === 'install')) {
+      checkInstall(command, sameAsCi, { after, previous: commands[index - 1] });
+    } else if (program === 'npm' && (sub === 'run' || sub === 'run-script')) {
+      checkNpmScript(command);
+    } else if ((program === 'npx' && sub === 'turbo') || program === 'turbo') {
+      checkTurboRun({ ...command, rest: program === 'npx' ? rest : [sub, ...rest] });
+    } else {
+      console.log(`  --   \`${text}\`: system command, not a project script`);
     }
-    if (program === 'npm' && (sub === 'ci' || sub === 'install')) {
-      stage.installs = true;
-      const named = [...option(rest, '--workspace', '-w')];
-      for (const name of named) {
-        report(where, workspaces.has(name), `\`npm ${sub}\` --workspace ${name}: a workspace`);
-      }
-      const flags = rest.filter((word) => word.startsWith('--') && !word.startsWith('--workspace'));
-      const base = `npm ${sub} ${flags.filter((flag) => flag !== '--omit=dev' && flag !== '--include-workspace-root').join(' ')}`;
-      if (named.length === 0) {
-        report(where, sameAsCi(text), `\`${text}\`: .ci/run's install`);
-      } else {
-        report(
-          where,
-          sameAsCi(base) && rest.includes('--omit=dev'),
-          `\`${text}\`: .ci/run's install (\`${base}\`), production dependencies of ${named.join(', ')} only`,
-        );
-      }
-      if (sub === 'install') {
-        const previous = commands[index - 1];
-        report(
-          where,
-          after === '||' &&
-            previous?.words[1] === 'ci' &&
-            previous.words.slice(2).join(' ') === rest.join(' '),
-          `\`npm install\` only as the fallback of the same \`npm ci\`, as .ci/run does`,
-        );
-      }
-      return;
-    }
-    if (program === 'npm' && (sub === 'run' || sub === 'run-script')) {
-      const script = rest[0];
-      const name = option(rest, '--workspace', '-w')[0];
-      const scripts = name ? workspaces.get(name)?.scripts : rootPackage.scripts;
-      report(
-        where,
-        Boolean(scripts?.[script]),
-        `\`${text}\`: ${name ?? 'the root'} has script "${script}"`,
-      );
-      if (name && scripts?.[script]) {
-        const how = ciRuns(name, script);
-        report(where, Boolean(how), `\`${text}\`: ${how ?? 'not something CI runs'}`);
-        stage.built.add(name);
-      }
-      return;
-    }
-    if ((program === 'npx' && sub === 'turbo') || program === 'turbo') {
-      const turboArgs = program === 'npx' ? rest : [sub, ...rest];
-      const [command, task] = turboArgs;
-      const filters = option(turboArgs, '--filter');
-      const turbo = JSON.parse(read('turbo.json'));
-      report(
-        where,
-        command === 'run' && Boolean(turbo.tasks[task]),
-        `\`${text}\`: turbo.json has task "${task}"`,
-      );
-      for (const name of filters) {
-        const has = Boolean(workspaces.get(name)?.scripts[task]);
-        report(where, has, `\`${text}\`: ${name} is a workspace with script "${task}"`);
-        if (has) {
-          report(
-            where,
-            ciTaskIds.has(`${name}#${task}`),
-            `\`${text}\`: CI runs ${name}#${task} (turbo task graph)`,
-          );
-        }
-      }
-      // What the command builds: the filtered workspaces and what their task depends on.
-      for (const planned of turboDry([task, ...filters.map((name) => `--filter=${name}`)])) {
-        if (planned.command !== '<NONEXISTENT>') stage.built.add(planned.workspace);
-      }
-      return;
-    }
-    console.log(`  --   \`${text}\`: system command, not a project script`);
   });
+}
+
+/** `npm ci`/`npm install`: .ci/run's own, or its production-only variant for named workspaces. */
+function checkInstall({ where, stage, text, sub, rest }, sameAsCi, { after, previous }) {
+  stage.installs = true;
+  const named = [...option(rest, '--workspace', '-w')];
+  for (const name of named) {
+    report(where, workspaces.has(name), `\`npm ${sub}\` --workspace ${name}: a workspace`);
+  }
+  const flags = rest.filter((word) => word.startsWith('--') && !word.startsWith('--workspace'));
+  const base = `npm ${sub} ${flags.filter((flag) => flag !== '--omit=dev' && flag !== '--include-workspace-root').join(' ')}`;
+  if (named.length === 0) {
+    report(where, sameAsCi(text), `\`${text}\`: .ci/run's install`);
+  } else {
+    report(
+      where,
+      sameAsCi(base) && rest.includes('--omit=dev'),
+      `\`${text}\`: .ci/run's install (\`${base}\`), production dependencies of ${named.join(', ')} only`,
+    );
+  }
+  if (sub === 'install') {
+    report(
+      where,
+      after === '||' &&
+        previous?.words[1] === 'ci' &&
+        previous.words.slice(2).join(' ') === rest.join(' '),
+      `\`npm install\` only as the fallback of the same \`npm ci\`, as .ci/run does`,
+    );
+  }
+}
+
+/** `npm run S [-w W]`: a script that exists and that CI runs too. */
+function checkNpmScript({ where, stage, text, rest }) {
+  const script = rest[0];
+  const name = option(rest, '--workspace', '-w')[0];
+  const scripts = name ? workspaces.get(name)?.scripts : rootPackage.scripts;
+  report(
+    where,
+    Boolean(scripts?.[script]),
+    `\`${text}\`: ${name ?? 'the root'} has script "${script}"`,
+  );
+  if (name && scripts?.[script]) {
+    const how = ciRuns(name, script);
+    report(where, Boolean(how), `\`${text}\`: ${how ?? 'not something CI runs'}`);
+    stage.built.add(name);
+  }
+}
+
+/** `turbo run T --filter=W`: a task of turbo.json, run by CI for W; records what it builds. */
+function checkTurboRun({ where, stage, text, rest: turboArgs }) {
+  const [command, task] = turboArgs;
+  const filters = option(turboArgs, '--filter');
+  const turbo = JSON.parse(read('turbo.json'));
+  report(
+    where,
+    command === 'run' && Boolean(turbo.tasks[task]),
+    `\`${text}\`: turbo.json has task "${task}"`,
+  );
+  for (const name of filters) {
+    const has = Boolean(workspaces.get(name)?.scripts[task]);
+    report(where, has, `\`${text}\`: ${name} is a workspace with script "${task}"`);
+    if (has) {
+      report(
+        where,
+        ciTaskIds.has(`${name}#${task}`),
+        `\`${text}\`: CI runs ${name}#${task} (turbo task graph)`,
+      );
+    }
+  }
+  // What the command builds: the filtered workspaces and what their task depends on.
+  for (const planned of turboDry([task, ...filters.map((name) => `--filter=${name}`)])) {
+    if (planned.command !== '<NONEXISTENT>') stage.built.add(planned.workspace);
+  }
 }
 
 // ---- run ---------------------------------------------------------------------------------------
