@@ -14,3 +14,4 @@ export { downloadZip, startBuild, waitForBuild, type Downloaded } from './builds
 export { BuildFeed, type HeardEvent } from './build-feed';
 export { projectFiles, projectFileText, readZip } from './zip';
 export { freshDatabase, REPO_ROOT } from './fresh-database';
+export { serverSentEvents } from './server-sent-events';

@@ -18,7 +18,12 @@ import path from 'node:path';
 import { BuildQueue } from '../builds/build-queue';
 import { csvChunks, markBuilt } from '../testing/built-agents';
 import { FaultProxy, startFaultProxy } from '../testing/tcp-forwarder';
-import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import {
+  configureRagAgent,
+  signUpAndLogIn,
+  type TestUser,
+  serverSentEvents,
+} from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { TEST_DATABASE_URL } from '../testing/test-env';
 
@@ -97,13 +102,7 @@ export class Load {
   }
 }
 
-export function parseEvents(text: string): AgentEvent[] {
-  return text
-    .split('\n\n')
-    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
-    .filter((line): line is string => Boolean(line))
-    .map((line) => JSON.parse(line.slice(5)) as AgentEvent);
-}
+export const parseEvents = (text: string) => serverSentEvents<AgentEvent>(text);
 
 interface FaultSuiteApp {
   redisProxy: FaultProxy;

@@ -14,6 +14,7 @@ import {
   signUpAndLogIn,
   type TestUser,
   WIZARD_LLM_KEY,
+  serverSentEvents,
 } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
@@ -24,13 +25,7 @@ const ROWS = [
 ];
 const SILENCE_MS = 2_000;
 
-function parseEvents(text: string): AgentEvent[] {
-  return text
-    .split('\n\n')
-    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
-    .filter((line): line is string => Boolean(line))
-    .map((line) => JSON.parse(line.slice(5)) as AgentEvent);
-}
+const parseEvents = (text: string) => serverSentEvents<AgentEvent>(text);
 
 describe('previews when the provider is slow, cuts the stream, or the page goes away', () => {
   let llm: LlmTestServer;

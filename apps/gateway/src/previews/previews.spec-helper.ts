@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import { signUpAndLogIn, type TestUser, serverSentEvents } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 /** A fact only the CSV holds: no model could answer it without retrieving that row. */
@@ -18,13 +18,7 @@ export const SALES_ROWS = [
 const SALES_CSV = [SALES_HEADER, ...SALES_ROWS].map((row) => row.join(',')).join('\n') + '\n';
 
 /** Server-sent events of a finished stream, parsed. */
-function parseEvents(text: string): AgentEvent[] {
-  return text
-    .split('\n\n')
-    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
-    .filter((line): line is string => Boolean(line))
-    .map((line) => JSON.parse(line.slice(5)) as AgentEvent);
-}
+const parseEvents = (text: string) => serverSentEvents<AgentEvent>(text);
 
 /** The first event of a kind (the test fails here if there is none). */
 export function eventOf<T extends AgentEvent['type']>(events: AgentEvent[], type: T) {

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import {
+  configureRagAgent,
+  signUpAndLogIn,
+  type TestUser,
+  serverSentEvents,
+} from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 const HEADER = ['region', 'product', 'units'];
@@ -17,13 +22,7 @@ const ROWS = [
 const CSV = [HEADER, ...ROWS].map((row) => row.join(',')).join('\n') + '\n';
 
 /** The SSE events of a finished stream, parsed. */
-function parseEvents(text: string): { type: string; [key: string]: unknown }[] {
-  return text
-    .split('\n\n')
-    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
-    .filter((line): line is string => Boolean(line))
-    .map((line) => JSON.parse(line.slice(5)) as { type: string });
-}
+const parseEvents = (text: string) => serverSentEvents(text);
 
 describe('published agents', () => {
   let llm: LlmTestServer;
