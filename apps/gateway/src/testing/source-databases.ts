@@ -15,49 +15,60 @@ export const MARIADB = {
 };
 export const POSTGRES_SOURCE_DB = 'agentloom_e2e_source';
 
-export async function createMariaDbSource(): Promise<void> {
+/** A MariaDB database with a read-only, password-protected user: its name and account. */
+interface MariaDbAccount {
+  database: string;
+  user: string;
+  password: string;
+}
+
+/** A connection as MariaDB's root (no password over TCP, as Debian sets up local root). */
+async function withMariaDbRoot(work: (admin: mysql.Connection) => Promise<void>): Promise<void> {
   const admin = await mysql.createConnection({
     host: MARIADB.host,
     port: MARIADB.port,
     user: 'root',
   });
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${MARIADB.database}`);
-    await admin.query(`CREATE DATABASE ${MARIADB.database}`);
-    await admin.query(
-      `CREATE TABLE ${MARIADB.database}.orders (id INT PRIMARY KEY AUTO_INCREMENT, customer VARCHAR(80) NOT NULL, total DECIMAL(10,2) NOT NULL, placed_on DATE NOT NULL)`,
-    );
-    await admin.query(
-      `INSERT INTO ${MARIADB.database}.orders (customer, total, placed_on) VALUES ('Ada', 120.50, '2026-01-03'), ('Grace', 80.00, '2026-02-11'), ('Linus', 42.10, '2026-03-09')`,
-    );
-    await admin.query(`ANALYZE TABLE ${MARIADB.database}.orders`);
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** `database` dropped and created empty; `fill` then creates its tables as root. */
+async function freshMariaDb(
+  account: MariaDbAccount,
+  fill: (admin: mysql.Connection) => Promise<void>,
+): Promise<void> {
+  await withMariaDbRoot(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${account.database}`);
+    await admin.query(`CREATE DATABASE ${account.database}`);
+    await fill(admin);
     for (const host of ['%', 'localhost']) {
-      await admin.query(`DROP USER IF EXISTS ?@?`, [MARIADB.user, host]);
-      await admin.query(`CREATE USER ?@? IDENTIFIED BY ?`, [MARIADB.user, host, MARIADB.password]);
-      await admin.query(`GRANT SELECT ON ${MARIADB.database}.* TO ?@?`, [MARIADB.user, host]);
+      await admin.query(`DROP USER IF EXISTS ?@?`, [account.user, host]);
+      await admin.query(`CREATE USER ?@? IDENTIFIED BY ?`, [account.user, host, account.password]);
+      await admin.query(`GRANT SELECT ON ${account.database}.* TO ?@?`, [account.user, host]);
     }
-  } finally {
-    await admin.end();
-  }
-}
-
-export async function dropMariaDbSource(): Promise<void> {
-  const admin = await mysql.createConnection({
-    host: MARIADB.host,
-    port: MARIADB.port,
-    user: 'root',
   });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${MARIADB.database}`);
-    for (const host of ['%', 'localhost'])
-      await admin.query(`DROP USER IF EXISTS ?@?`, [MARIADB.user, host]);
-  } finally {
-    await admin.end();
-  }
 }
 
-async function withPostgresAdmin(work: (client: Client) => Promise<void>): Promise<void> {
-  const client = new Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+async function dropMariaDb(account: Pick<MariaDbAccount, 'database' | 'user'>): Promise<void> {
+  await withMariaDbRoot(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${account.database}`);
+    for (const host of ['%', 'localhost'])
+      await admin.query(`DROP USER IF EXISTS ?@?`, [account.user, host]);
+  });
+}
+
+/** A connection as Postgres's superuser to `database` (the maintenance database by default). */
+async function withPostgres(
+  work: (client: Client) => Promise<unknown>,
+  database = 'postgres',
+): Promise<void> {
+  const client = new Client({
+    connectionString: `postgresql://postgres@127.0.0.1:5432/${database}`,
+  });
   await client.connect();
   try {
     await work(client);
@@ -66,16 +77,37 @@ async function withPostgresAdmin(work: (client: Client) => Promise<void>): Promi
   }
 }
 
-export async function createPostgresSource(): Promise<void> {
-  await withPostgresAdmin(async (admin) => {
-    await admin.query(`DROP DATABASE IF EXISTS ${POSTGRES_SOURCE_DB} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${POSTGRES_SOURCE_DB}`);
+/** `database` dropped (whoever is connected) and created empty; `fill` then runs inside it. */
+async function freshPostgres(database: string, fill: (client: Client) => Promise<void>) {
+  await withPostgres(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${database}`);
   });
-  const client = new Client({
-    connectionString: `postgresql://postgres@127.0.0.1:5432/${POSTGRES_SOURCE_DB}`,
+  await withPostgres(fill, database);
+}
+
+const dropPostgres = (database: string) =>
+  withPostgres((admin) => admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+
+export function createMariaDbSource(): Promise<void> {
+  const { database } = MARIADB;
+  return freshMariaDb(MARIADB, async (admin) => {
+    await admin.query(
+      `CREATE TABLE ${database}.orders (id INT PRIMARY KEY AUTO_INCREMENT, customer VARCHAR(80) NOT NULL, total DECIMAL(10,2) NOT NULL, placed_on DATE NOT NULL)`,
+    );
+    await admin.query(
+      `INSERT INTO ${database}.orders (customer, total, placed_on) VALUES ('Ada', 120.50, '2026-01-03'), ('Grace', 80.00, '2026-02-11'), ('Linus', 42.10, '2026-03-09')`,
+    );
+    await admin.query(`ANALYZE TABLE ${database}.orders`);
   });
-  await client.connect();
-  try {
+}
+
+export function dropMariaDbSource(): Promise<void> {
+  return dropMariaDb(MARIADB);
+}
+
+export function createPostgresSource(): Promise<void> {
+  return freshPostgres(POSTGRES_SOURCE_DB, async (client) => {
     await client.query(
       `CREATE TABLE public.tickets (id serial PRIMARY KEY, subject text NOT NULL, body text, opened_at timestamptz NOT NULL DEFAULT now())`,
     );
@@ -83,15 +115,11 @@ export async function createPostgresSource(): Promise<void> {
       `INSERT INTO public.tickets (subject, body) SELECT 'Ticket ' || n, 'Body ' || n FROM generate_series(1, 25) AS n`,
     );
     await client.query('ANALYZE public.tickets');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
-export async function dropPostgresSource(): Promise<void> {
-  await withPostgresAdmin((admin) =>
-    admin.query(`DROP DATABASE IF EXISTS ${POSTGRES_SOURCE_DB} WITH (FORCE)`).then(() => undefined),
-  );
+export function dropPostgresSource(): Promise<void> {
+  return dropPostgres(POSTGRES_SOURCE_DB);
 }
 
 /**
@@ -99,7 +127,7 @@ export async function dropPostgresSource(): Promise<void> {
  * runs (another checkout's suite) never drop each other's: a few tables, a view and (Postgres) a
  * second schema, so the list shows what a person may pick and how each is written.
  */
-export function tableListingNames() {
+export function tableListingNames(): MariaDbAccount {
   const run = new URL(process.env.DATABASE_URL ?? 'postgresql://x/agentloom_test').pathname
     .slice(1)
     .replace(/[^a-z0-9_]/gi, '_');
@@ -112,38 +140,15 @@ export function tableListingNames() {
 
 export async function createTableListingSources(): Promise<void> {
   const names = tableListingNames();
-  const admin = await mysql.createConnection({
-    host: MARIADB.host,
-    port: MARIADB.port,
-    user: 'root',
-  });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${names.database}`);
-    await admin.query(`CREATE DATABASE ${names.database}`);
+  const { database } = names;
+  await freshMariaDb(names, async (admin) => {
+    await admin.query(`CREATE TABLE ${database}.orders (id INT PRIMARY KEY, total DECIMAL(10,2))`);
+    await admin.query(`CREATE TABLE ${database}.customers (id INT PRIMARY KEY, name TEXT)`);
     await admin.query(
-      `CREATE TABLE ${names.database}.orders (id INT PRIMARY KEY, total DECIMAL(10,2))`,
+      `CREATE VIEW ${database}.big_orders AS SELECT id, total FROM ${database}.orders WHERE total > 100`,
     );
-    await admin.query(`CREATE TABLE ${names.database}.customers (id INT PRIMARY KEY, name TEXT)`);
-    await admin.query(
-      `CREATE VIEW ${names.database}.big_orders AS SELECT id, total FROM ${names.database}.orders WHERE total > 100`,
-    );
-    for (const host of ['%', 'localhost']) {
-      await admin.query(`DROP USER IF EXISTS ?@?`, [names.user, host]);
-      await admin.query(`CREATE USER ?@? IDENTIFIED BY ?`, [names.user, host, names.password]);
-      await admin.query(`GRANT SELECT ON ${names.database}.* TO ?@?`, [names.user, host]);
-    }
-  } finally {
-    await admin.end();
-  }
-  await withPostgresAdmin(async (pg) => {
-    await pg.query(`DROP DATABASE IF EXISTS ${names.database} WITH (FORCE)`);
-    await pg.query(`CREATE DATABASE ${names.database}`);
   });
-  const client = new Client({
-    connectionString: `postgresql://postgres@127.0.0.1:5432/${names.database}`,
-  });
-  await client.connect();
-  try {
+  await freshPostgres(database, async (client) => {
     await client.query(`CREATE TABLE public.tickets (id serial PRIMARY KEY, subject text)`);
     await client.query(`CREATE VIEW public.open_tickets AS SELECT * FROM public.tickets`);
     await client.query(`CREATE SCHEMA sales`);
@@ -154,26 +159,11 @@ export async function createTableListingSources(): Promise<void> {
     await client.query(
       `CREATE TABLE sales.events_2026 PARTITION OF sales.events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01')`,
     );
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 export async function dropTableListingSources(): Promise<void> {
   const names = tableListingNames();
-  const admin = await mysql.createConnection({
-    host: MARIADB.host,
-    port: MARIADB.port,
-    user: 'root',
-  });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${names.database}`);
-    for (const host of ['%', 'localhost'])
-      await admin.query(`DROP USER IF EXISTS ?@?`, [names.user, host]);
-  } finally {
-    await admin.end();
-  }
-  await withPostgresAdmin((pg) =>
-    pg.query(`DROP DATABASE IF EXISTS ${names.database} WITH (FORCE)`).then(() => undefined),
-  );
+  await dropMariaDb(names);
+  await dropPostgres(names.database);
 }
