@@ -9,6 +9,7 @@ import {
   type TDatabaseSourceType,
   type TPipelineConfig,
   type TRagSourceType,
+  type TSqlFramework,
   type TSqlSourceType,
   type TStepAnswer,
   type ZDatabaseSourceSaved,
@@ -83,15 +84,11 @@ export class SourceStepService {
     if (config.source_type !== sourceType) {
       Object.assign(changes, this.clearSource(pipeline, config, sourceType));
       recordSourceType(config, sourceType);
-      if (
-        config.agent_type === 'sql' &&
-        config.framework &&
-        !frameworkFitsSource(config.framework, sourceType)
-      ) {
+      const cleared = clearUnfitFramework(config, sourceType);
+      if (cleared) {
         notes.push(
-          `The ${config.framework} framework cannot serve a ${SOURCE_TYPE_LABELS[sourceType]} source, so it was cleared.`,
+          `The ${cleared} framework cannot serve a ${SOURCE_TYPE_LABELS[sourceType]} source, so it was cleared.`,
         );
-        delete config.framework;
       }
     }
     await this.sessions.save(session, changes);
@@ -168,12 +165,7 @@ export class SourceStepService {
       request.table,
     );
 
-    if (
-      config.agent_type === 'sql' &&
-      config.framework &&
-      !frameworkFitsSource(config.framework, type)
-    )
-      delete config.framework;
+    clearUnfitFramework(config, type);
     recordSourceType(config, type);
     config.database = checked.source;
     delete config.file;
@@ -222,6 +214,18 @@ function recordSourceType(config: TPipelineConfig, type: TRagSourceType): void {
   if (config.agent_type === 'rag') config.source_type = type;
   else if (isSqlSourceType(type)) config.source_type = type;
   else throw new UnprocessableEntityException(SQL_CANNOT_USE_MONGO);
+}
+
+/** A SQL agent's framework that cannot read a `type` source is cleared; returns it, if one was. */
+function clearUnfitFramework(
+  config: TPipelineConfig,
+  type: TRagSourceType,
+): TSqlFramework | undefined {
+  if (config.agent_type !== 'sql' || !config.framework) return undefined;
+  if (frameworkFitsSource(config.framework, type)) return undefined;
+  const cleared = config.framework;
+  delete config.framework;
+  return cleared;
 }
 
 function connectedMessage(source: TDatabaseSource): string {
