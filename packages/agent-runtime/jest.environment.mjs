@@ -1,5 +1,8 @@
 import { TestEnvironment } from 'jest-environment-node';
 
+// LanceDB's native logs read the worker's real environment (tests see a copy): quiet its notes.
+process.env.LANCEDB_LOG ??= 'error';
+
 /**
  * jest's Node environment, with the test realm's typed-array constructors replaced by Node's own.
  * ONNX Runtime (the local embedding models) creates its output tensors in Node's realm and checks

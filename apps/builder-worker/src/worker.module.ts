@@ -5,7 +5,9 @@ import { ArtifactStore } from './builds/artifact-store';
 import { BuildProcessor } from './builds/build.processor';
 import { BuildPlanner } from './builds/build-plan';
 import { BuildRunner } from './builds/build-runner.service';
+import { BuildSecrets } from './builds/build-secrets';
 import { BuildSteps } from './builds/build-steps';
+import { HostedIndexStep } from './builds/hosted-index-step';
 import { BuildsRepository } from './builds/builds.repository';
 import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
@@ -32,6 +34,8 @@ export class WorkerModule {
         BuildRunner,
         BuildPlanner,
         BuildSteps,
+    BuildSecrets,
+    HostedIndexStep,
         BuildsRepository,
         ArtifactStore,
         WorkerHealthService,

@@ -14,14 +14,26 @@ export {
 } from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { RagAgent, type RagAgentOptions } from './rag-agent';
+export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
 export {
-  Bm25Index,
-  buildRetrievalIndex,
-  type Hit,
-  type RetrievalIndex,
-  type RetrievalIndexOptions,
-  type RetrievalMode,
-} from './retrieval';
+  embedderFor,
+  embedderOrKeyword,
+  EmbeddingKeyMissingError,
+  type KeywordOnly,
+  type Embedder,
+  type EmbedderOptions,
+  type OpenAiAccess,
+} from './embedders';
+export {
+  configureHostedIndexCache,
+  EXACT_SEARCH_MAX_FLOATS,
+  HostedIndexWriter,
+  openHostedIndex,
+  releaseHostedIndex,
+  WRITE_BATCH_ROWS,
+  type HostedIndexLocation,
+} from './hosted-index';
+export { writeHostedIndex, type HostedIndexSource } from './hosted-index-build';
 export { SqlAgent, type SqlAgentOptions } from './sql-agent';
 export {
   fileSqlEngine,

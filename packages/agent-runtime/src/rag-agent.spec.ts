@@ -5,7 +5,7 @@ import path from 'node:path';
 import { answerOf, closedPort, collect, TEAM } from './fixtures.spec-helper';
 import { languageModel } from './providers';
 import { RAG_INSTRUCTIONS, RagAgent } from './rag-agent';
-import { buildRetrievalIndex } from './retrieval';
+import { hostedIndexFor } from './hosted-index.spec-helper';
 import { startLlmTestServer, type LlmTestServer } from './testing';
 
 const QUESTION = 'Which city is the Zephyr project run from?';
@@ -40,7 +40,7 @@ function openAiModel(apiKey = 'sk-rag-test') {
 
 describe('RagAgent', () => {
   it('sends the earlier turns of a conversation before the question, and retrieves by the question', async () => {
-    const index = await buildRetrievalIndex(TEAM, {
+    const index = await hostedIndexFor(TEAM, {
       embeddingModel: 'text-embedding-ada-002',
       openai: { apiKey: 'sk-rag-test', baseUrl: server.baseUrls.openai },
       cacheDir,
@@ -60,7 +60,7 @@ describe('RagAgent', () => {
   });
 
   it('retrieves with OpenAI embeddings, then streams an answer citing the right row', async () => {
-    const index = await buildRetrievalIndex(TEAM, {
+    const index = await hostedIndexFor(TEAM, {
       embeddingModel: 'text-embedding-ada-002',
       openai: { apiKey: 'sk-rag-test', baseUrl: server.baseUrls.openai },
       cacheDir,
@@ -94,15 +94,15 @@ describe('RagAgent', () => {
     expect(chat?.headers.authorization).toBe('Bearer sk-rag-test');
   });
 
-  it('answers with BM25 and its note when the local embedding model cannot be loaded', async () => {
-    const index = await buildRetrievalIndex(TEAM, { embeddingModel: 'all-MiniLM-L6-v2', cacheDir });
+  it('answers with full-text search and its note when the local embedding model cannot be loaded', async () => {
+    const index = await hostedIndexFor(TEAM, { embeddingModel: 'all-MiniLM-L6-v2', cacheDir });
     const agent = new RagAgent({ model: openAiModel(), systemPrompt: '', index, topK: 2 });
     const events = await collect(agent.ask(QUESTION));
 
     expect(events[0]).toMatchObject({
       type: 'retrieval',
       mode: 'keyword',
-      note: 'The embedding model all-MiniLM-L6-v2 could not be loaded (fetch failed), so this preview answers with keyword (BM25) retrieval.',
+      note: 'The embedding model all-MiniLM-L6-v2 could not be loaded (fetch failed), so this agent answers with keyword (full-text) search.',
     });
     if (events[0]?.type !== 'retrieval') throw new Error('the retrieval event comes first');
     expect(events[0].sources.map((source) => source.citation)[0]).toBe('team.csv, row 4');
@@ -112,7 +112,7 @@ describe('RagAgent', () => {
   });
 
   it('ends with one human error when the provider rejects the key, never the key itself', async () => {
-    const index = await buildRetrievalIndex(TEAM, {
+    const index = await hostedIndexFor(TEAM, {
       embeddingModel: 'text-embedding-ada-002',
       cacheDir,
     });
@@ -134,7 +134,7 @@ describe('RagAgent', () => {
   });
 
   it('reports a failed question embedding before any retrieval event', async () => {
-    const index = await buildRetrievalIndex(TEAM, {
+    const index = await hostedIndexFor(TEAM, {
       embeddingModel: 'text-embedding-ada-002',
       openai: { apiKey: 'sk-rag-test', baseUrl: server.baseUrls.openai },
       cacheDir,
@@ -147,7 +147,7 @@ describe('RagAgent', () => {
   });
 
   it('stops quietly when the question is aborted', async () => {
-    const index = await buildRetrievalIndex(TEAM, {
+    const index = await hostedIndexFor(TEAM, {
       embeddingModel: 'text-embedding-ada-002',
       cacheDir,
     });

@@ -8,20 +8,26 @@ import { tokenize } from './retrieval';
 
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]'];
 
-/** Writes config, tokenizer and onnx/model.onnx for `repository` (e.g. Xenova/all-MiniLM-L6-v2). */
+/**
+ * Writes config, tokenizer and onnx/model.onnx for `repository` (e.g. Xenova/all-MiniLM-L6-v2).
+ * Its vectors are `dimensions` long (the catalogue's size for the model it stands in for), the
+ * words' one-hot positions first and zeros after.
+ */
 export async function writeTinyEmbeddingModel(
   cacheDir: string,
   repository: string,
   texts: string[],
+  dimensions = 384,
 ): Promise<void> {
   const words = [...new Set(texts.flatMap(tokenize))];
   const vocab = Object.fromEntries([...SPECIAL, ...words].map((token, id) => [token, id]));
   const size = SPECIAL.length + words.length;
+  if (size > dimensions) throw new Error(`${size} words do not fit in ${dimensions} dimensions.`);
   const folder = path.join(cacheDir, repository);
   await mkdir(path.join(folder, 'onnx'), { recursive: true });
   await writeFile(
     path.join(folder, 'config.json'),
-    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: size }),
+    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dimensions }),
   );
   await writeFile(
     path.join(folder, 'tokenizer_config.json'),
@@ -59,7 +65,7 @@ export async function writeTinyEmbeddingModel(
       },
     }),
   );
-  await writeFile(path.join(folder, 'onnx', 'model.onnx'), bagOfWordsModel(size));
+  await writeFile(path.join(folder, 'onnx', 'model.onnx'), bagOfWordsModel(size, dimensions));
 }
 
 /**
@@ -67,10 +73,10 @@ export async function writeTinyEmbeddingModel(
  * matrix with zero rows for [PAD], [CLS] and [SEP]. Encoded by hand (protobuf field numbers from
  * onnx.proto), since no ONNX writer is installed.
  */
-function bagOfWordsModel(size: number): Buffer {
-  const weights = new Float32Array(size * size);
+function bagOfWordsModel(size: number, width: number): Buffer {
+  const weights = new Float32Array(size * width);
   for (let token = 0; token < size; token++) {
-    if (token === 1 || token >= SPECIAL.length) weights[token * size + token] = 1;
+    if (token === 1 || token >= SPECIAL.length) weights[token * width + token] = 1;
   }
   const INT64 = 7;
   const FLOAT = 1;
@@ -93,13 +99,13 @@ function bagOfWordsModel(size: number): Buffer {
     message(
       5,
       int(1, size),
-      int(1, size),
+      int(1, width),
       int(2, FLOAT),
       text(8, 'embeddings'),
       bytes(9, Buffer.from(weights.buffer)),
     ),
     valueInfo(11, 'input_ids', INT64, ['batch', 'sequence']),
-    valueInfo(12, 'last_hidden_state', FLOAT, ['batch', 'sequence', size]),
+    valueInfo(12, 'last_hidden_state', FLOAT, ['batch', 'sequence', width]),
   ]);
   return Buffer.concat([
     int(1, 8),

@@ -10,6 +10,7 @@ import type { TAgentType } from './enums';
  */
 export const BUILD_STAGE_KEYS = [
   'validate_config',
+  'train_embeddings',
   'load_source',
   'set_up_vector_store',
   'profile_schema',
@@ -35,11 +36,12 @@ export type BuildStageList = readonly [
 ];
 
 export const BUILD_STAGES = {
-  // RAG (SPEC §9: eight stages). "training embeddings" reads and chunks the source: the
-  // embeddings themselves are computed by the agent where it runs, with the user's model.
+  // RAG (SPEC §9: eight stages). "training embeddings" reads and chunks the source and embeds
+  // every chunk with the agent's model into the hosted index its previews and published agent
+  // answer from (the downloaded agent indexes its own store where it runs).
   rag: [
     { key: 'validate_config', label: 'initializing environment' },
-    { key: 'load_source', label: 'training embeddings' },
+    { key: 'train_embeddings', label: 'training embeddings' },
     { key: 'set_up_vector_store', label: 'setting up databases' },
     { key: 'integrate_models', label: 'integrating AI models' },
     { key: 'generate_code', label: 'generating code' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAgentType, ZPipelineStatus } from './enums';
+import { ZAgentType, ZEmbeddingModel, ZPipelineStatus, type TAgentType } from './enums';
 import { ZPipelineConfig } from './pipelines';
 
 /**
@@ -27,22 +27,36 @@ export const BUILD_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
 
+/** Work counted inside a stage, e.g. chunks embedded so far of all the source's chunks. */
+export const ZStageWork = z.object({
+  done: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+  unit: z.literal('chunks'),
+});
+export type TStageWork = z.infer<typeof ZStageWork>;
+
 export const ZBuildStage = z.object({
   name: z.string(),
   started_at: z.iso.datetime(),
   finished_at: z.iso.datetime().nullable(),
+  /** The stage's counted work, while and after it runs (chunks embedded). */
+  work: ZStageWork.optional(),
 });
 export type TBuildStage = z.infer<typeof ZBuildStage>;
 export const ZBuildStages = z.array(ZBuildStage);
 
-/** What a job reports as progress when a stage starts or ends (relayed live to the browser). */
+/**
+ * What a job reports as progress when a stage starts or ends, and while a long stage works
+ * (`progress`, with `work`), relayed live to the browser.
+ */
 export const ZBuildProgress = z.object({
   buildId: z.uuid(),
   stage: z.string(),
   /** Position of the stage in buildStagesOf(type). */
   index: z.number().int(),
   total: z.number().int(),
-  state: z.enum(['started', 'finished']),
+  state: z.enum(['started', 'progress', 'finished']),
+  work: ZStageWork.optional(),
   at: z.iso.datetime(),
 });
 export type TBuildProgress = z.infer<typeof ZBuildProgress>;
@@ -115,6 +129,25 @@ export const ZBuildFailedEvent = z.object({
 });
 export type TBuildFailedEvent = z.infer<typeof ZBuildFailedEvent>;
 
+// ---- the hosted index a RAG build makes ----
+
+/**
+ * The index a RAG build made of its source for previews and published agents (LanceDB, under
+ * `indexes/<pipelineId>/<buildId>/` of the object store), recorded with the build.
+ */
+export const ZHostedIndex = z.object({
+  engine: z.literal('lancedb'),
+  /** embeddings: the agent's own model. keyword: full-text search, `note` saying why. */
+  mode: z.enum(['embeddings', 'keyword']),
+  embedding_model: ZEmbeddingModel,
+  dimensions: z.number().int().positive(),
+  chunks: z.number().int().nonnegative(),
+  /** Whether search goes through an approximate (HNSW) index; small agents search exactly. */
+  ann: z.boolean(),
+  note: z.string().optional(),
+});
+export type THostedIndex = z.infer<typeof ZHostedIndex>;
+
 // ---- build history (an agent's builds, newest first) ----
 
 /**
@@ -130,6 +163,24 @@ export const ZBuildInputs = z.object({
   source_file: z.string().nullable(),
 });
 export type TBuildInputs = z.infer<typeof ZBuildInputs>;
+
+/**
+ * The inputs of a stored build; null for a row written before builds kept them. The kind of
+ * agent is the pipeline's (snapshots written before the configuration named it lack it). The
+ * worker builds from these and previews and published agents serve them: a build is exactly
+ * what was asked for when it was started, whatever the draft became since.
+ */
+export function readBuildInputs(snapshot: unknown, agentType: TAgentType): TBuildInputs | null {
+  const parsed = ZBuildInputs.safeParse(
+    isRecord(snapshot) && isRecord(snapshot.config)
+      ? { ...snapshot, config: { ...snapshot.config, agent_type: agentType } }
+      : snapshot,
+  );
+  return parsed.success ? parsed.data : null;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 export const ZBuildHistoryItem = z.object({
   build_id: z.uuid(),

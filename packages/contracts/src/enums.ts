@@ -81,8 +81,11 @@ export const LLM_MODELS = {
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 
+/** SPEC §2's models, plus OpenAI's current two (their catalogue: embedding-catalog.ts). */
 export const EMBEDDING_MODELS = [
   'text-embedding-ada-002',
+  'text-embedding-3-small',
+  'text-embedding-3-large',
   'all-MiniLM-L6-v2',
   'all-MiniLM-L12-v2',
   'sentence-t5-base',
@@ -91,16 +94,6 @@ export const EMBEDDING_MODELS = [
 ] as const;
 export const ZEmbeddingModel = z.enum(EMBEDDING_MODELS);
 export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
-
-/** The length of the vectors each embedding model makes: the vector store's dimensions. */
-export const EMBEDDING_DIMENSIONS: Record<TEmbeddingModel, number> = {
-  'text-embedding-ada-002': 1536,
-  'all-MiniLM-L6-v2': 384,
-  'all-MiniLM-L12-v2': 384,
-  'sentence-t5-base': 768,
-  'bge-small-en': 384,
-  'e5-small-v2': 384,
-};
 
 export const VECTOR_STORES = ['chromadb', 'qdrant', 'milvus', 'pinecone'] as const;
 export const ZVectorStore = z.enum(VECTOR_STORES);

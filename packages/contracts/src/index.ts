@@ -1,4 +1,5 @@
 export * from './enums';
+export * from './embedding-catalog';
 export * from './llm-models';
 export * from './errors';
 export * from './auth';

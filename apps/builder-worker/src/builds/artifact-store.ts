@@ -1,4 +1,4 @@
-import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
+import { OBJECT_STORE, storeKeys, type ObjectStore } from '@agentloom/server-kit';
 import { Inject, Injectable } from '@nestjs/common';
 import archiver from 'archiver';
 import { createWriteStream } from 'node:fs';
@@ -41,7 +41,16 @@ export class ArtifactStore {
 
   /** The uploaded source as a local file, or null when it is gone. */
   sourceFile(pipelineId: string, storedName: string): Promise<string | null> {
-    return this.store.localPath(`uploads/${pipelineId}/${path.basename(storedName)}`);
+    return this.store.localPath(storeKeys.upload(pipelineId, storedName));
+  }
+
+  /** Where a RAG build's hosted index goes: its own folder, so a rerun replaces only its own. */
+  hostedIndexLocation(pipelineId: string, buildId: string) {
+    return this.store.folderLocation(storeKeys.hostedIndex(pipelineId, buildId));
+  }
+
+  async removeHostedIndex(pipelineId: string, buildId: string): Promise<void> {
+    await this.store.removeAll(storeKeys.hostedIndex(pipelineId, buildId));
   }
 
   async writeZip(
@@ -57,7 +66,7 @@ export class ArtifactStore {
     try {
       await zipTo(zip, folder, files);
       const { size } = await stat(zip);
-      await this.store.putFile(`artifacts/${pipelineId}/${name}`, zip);
+      await this.store.putFile(storeKeys.artifact(pipelineId, name), zip);
       return { name, bytes: size };
     } finally {
       await rm(zip, { force: true });

@@ -3,6 +3,7 @@ import {
   TPipelineConfig,
   TUploadKind,
   wizardSteps,
+  readBuildInputs,
   readPipelineConfig,
 } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
@@ -35,7 +36,7 @@ export interface BuildPlan {
   /** The build's scratch folder, removed when the build ends. */
   readonly workDir: string;
   readonly upload?: UploadedSource;
-  /** RAG file sources: data/chunks.jsonl, written by "load_source" and zipped by the code. */
+  /** RAG file sources: data/chunks.jsonl, written by "train_embeddings" and zipped by the code. */
   readonly chunksFile?: string;
 }
 
@@ -48,7 +49,7 @@ export class BuildPlanner {
   ) {}
 
   async plan(build: Build, pipeline: Pipeline): Promise<BuildPlan> {
-    const config = validConfig(pipeline);
+    const config = validConfig(build, pipeline);
     const upload = await this.uploadOf(pipeline, config);
     const workDir = await this.artifacts.workDir(build.id);
     const chunksFile =
@@ -98,11 +99,16 @@ export class BuildPlanner {
 }
 
 /**
- * The configuration as stored, parsed, and complete by the same rule the gateway applied before
- * enqueueing: it may have changed since (a vault key deleted, say), so it is checked again here.
+ * The configuration the build was started with (its snapshot, which previews and the published
+ * agent serve too), complete by the same rule the gateway applied before enqueueing: what it
+ * needs may have changed since (a vault key deleted, say), so it is checked again here. Rows
+ * from before builds kept a snapshot build the pipeline's configuration as it is.
  */
-function validConfig(pipeline: Pipeline): TPipelineConfig {
-  const parsed = readPipelineConfig(pipeline.agentType, pipeline.config);
+function validConfig(build: Build, pipeline: Pipeline): TPipelineConfig {
+  const snapshot = readBuildInputs(build.snapshot, pipeline.agentType);
+  const parsed = snapshot
+    ? { success: true as const, data: snapshot.config }
+    : readPipelineConfig(pipeline.agentType, pipeline.config);
   if (!parsed.success)
     throw new BuildError('The agent configuration is invalid; open the wizard and save it again.');
   const missing = wizardSteps(parsed.data, {

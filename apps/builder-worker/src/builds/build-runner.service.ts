@@ -3,6 +3,7 @@ import {
   type BuildStageDefinition,
   type TBuildProgress,
   type TBuildStage,
+  type TStageWork,
 } from '@agentloom/contracts';
 import type { Build } from '@agentloom/db';
 import { Injectable, Logger } from '@nestjs/common';
@@ -51,16 +52,22 @@ export class BuildRunner {
     try {
       const plan = await stages.run(first, () => this.planner.plan(build, pipeline));
       for (const stage of rest) {
-        await stages.run(stage, () => this.steps.steps[stage.key](plan, output));
+        await stages.run(stage, (report) => this.steps.steps[stage.key](plan, output, report));
       }
+    } catch (error) {
+      // A hosted index is recorded only with Built: a failed build's half-made one is removed.
+      await this.artifacts.removeHostedIndex(pipeline.id, build.id).catch(() => undefined);
+      throw error;
     } finally {
       await this.artifacts.removeWorkDir(build.id);
     }
     if (!output.artifact) throw new Error('The build ended without an artifact.');
-    await this.builds.markBuilt(build, output.artifact.name, output.artifact.bytes);
+    await this.builds.markBuilt(build, output.artifact, output.hostedIndex);
     this.logger.log(`Build ${build.id} built (${output.artifact.bytes} bytes).`);
   }
 }
+
+const WORK_REPORT_INTERVAL_MS = 250;
 
 /** Records each stage in the build row and reports it live, as it starts and as it ends. */
 class StageRecorder {
@@ -73,7 +80,10 @@ class StageRecorder {
     private readonly report: ReportProgress,
   ) {}
 
-  async run<T>(definition: BuildStageDefinition, work: () => Promise<T>): Promise<T> {
+  async run<T>(
+    definition: BuildStageDefinition,
+    work: (report: (work: TStageWork) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
     const index = this.stages.length;
     const stage: TBuildStage = {
       name: definition.label,
@@ -82,13 +92,21 @@ class StageRecorder {
     };
     this.stages.push(stage);
     await this.save(stage, index, 'started');
-    const result = await work();
+    let lastReport = 0;
+    const result = await work(async (counted) => {
+      stage.work = counted;
+      // The live feed and the row need a few updates a second, not one per batch.
+      const now = Date.now();
+      if (now - lastReport < WORK_REPORT_INTERVAL_MS && counted.done < counted.of) return;
+      lastReport = now;
+      await this.save(stage, index, 'progress');
+    });
     stage.finished_at = new Date().toISOString();
     await this.save(stage, index, 'finished');
     return result;
   }
 
-  private async save(stage: TBuildStage, index: number, state: 'started' | 'finished') {
+  private async save(stage: TBuildStage, index: number, state: TBuildProgress['state']) {
     await this.builds.saveStages(this.build.id, this.stages);
     await this.report({
       buildId: this.build.id,
@@ -96,6 +114,7 @@ class StageRecorder {
       index,
       total: this.total,
       state,
+      ...(stage.work && { work: stage.work }),
       at: new Date().toISOString(),
     });
   }

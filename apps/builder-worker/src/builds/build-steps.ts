@@ -1,10 +1,9 @@
-import { BUILD_STAGES, type TBuildStageKey } from '@agentloom/contracts';
 import {
-  apiKeySecretContext,
-  pipelineSecretContext,
-  Vault,
-  VaultDecryptError,
-} from '@agentloom/vault';
+  BUILD_STAGES,
+  type TBuildStageKey,
+  type THostedIndex,
+  type TStageWork,
+} from '@agentloom/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { access } from 'node:fs/promises';
 import {
@@ -21,17 +20,27 @@ import {
 import { ArtifactStore } from './artifact-store';
 import { BuildError, readingUpload } from './build-error';
 import type { BuildPlan } from './build-plan';
-import { BuildsRepository } from './builds.repository';
+import { BuildSecrets } from './build-secrets';
+import { HostedIndexStep } from './hosted-index-step';
 import { sourceDocumentBatches, tableRecordBatches } from './source-documents';
 
-/** What a build's steps produce: the project's files, part by part, then the zip. */
+/** What a build's steps produce: the project's files, part by part, the hosted index, the zip. */
 export class BuildOutput {
   readonly files: GeneratedFile[] = [];
+  /** RAG file sources: the index previews and the published agent answer from. */
+  hostedIndex?: THostedIndex;
   artifact?: { name: string; bytes: number };
 }
 
+/** Reports a running stage's counted work (the build screen shows it live). */
+export type StageWorkReport = (work: TStageWork) => Promise<void>;
+
 /** The work of one stage, after the plan (the first stage) has been made. */
-export type BuildStep = (plan: BuildPlan, output: BuildOutput) => Promise<void>;
+export type BuildStep = (
+  plan: BuildPlan,
+  output: BuildOutput,
+  report: StageWorkReport,
+) => Promise<void>;
 
 /** Every stage but the first, which makes the plan the others read (BuildPlanner). */
 export type StepKey = Exclude<TBuildStageKey, 'validate_config'>;
@@ -50,13 +59,24 @@ export class BuildSteps {
   private readonly logger = new Logger(BuildSteps.name);
 
   readonly steps: Record<StepKey, BuildStep> = {
-    load_source: (plan) => this.loadSource(plan),
+    // RAG: read and chunk the source, then embed every chunk into the hosted index.
+    train_embeddings: async (plan, output, report) => {
+      const chunks = await this.loadSource(plan);
+      if (chunks === null) return;
+      await report({ done: 0, of: chunks, unit: 'chunks' });
+      output.hostedIndex = await this.hostedIndex.run(plan, chunks, (done, of) =>
+        report({ done, of, unit: 'chunks' }),
+      );
+    },
+    load_source: async (plan) => {
+      await this.loadSource(plan);
+    },
     // The vector store's client module, its test, and the compose file with its service.
     set_up_vector_store: (plan, output) => addParts(plan, output, 'vector-store'),
     profile_schema: (plan) => this.profileSchema(plan),
     configure_query_engine: (plan, output) => addParts(plan, output, 'query-engine'),
     integrate_models: async (plan, output) => {
-      await this.checkSecrets(plan);
+      await this.secrets.checkAll(plan.pipeline);
       await addParts(plan, output, 'models');
     },
     // The read-only connection and the single-SELECT guard (PandasAI runs no SQL).
@@ -71,23 +91,24 @@ export class BuildSteps {
   };
 
   constructor(
-    private readonly builds: BuildsRepository,
     private readonly artifacts: ArtifactStore,
-    private readonly vault: Vault,
+    private readonly secrets: BuildSecrets,
+    private readonly hostedIndex: HostedIndexStep,
   ) {}
 
   /**
    * Reads the uploaded source. For a RAG agent it is parsed and chunked exactly as the agent's
    * own loaders would (PDF pages, CSV/Excel rows, text windows) and streamed to
-   * data/chunks.jsonl, which the agent indexes when it starts. Database sources are read by the
-   * agent itself where it runs: the platform never copies a user's tables.
+   * data/chunks.jsonl, which the downloaded agent indexes when it starts. Database sources are
+   * read by the agent itself where it runs. Returns the number of chunks written, or null when
+   * there is nothing to chunk.
    */
-  private async loadSource({ upload, chunksFile }: BuildPlan): Promise<void> {
-    if (!upload) return;
+  private async loadSource({ upload, chunksFile }: BuildPlan): Promise<number | null> {
+    if (!upload) return null;
     await access(upload.file).catch(() => {
       throw new BuildError('The uploaded source file is missing; upload it again.');
     });
-    if (!chunksFile) return;
+    if (!chunksFile) return null;
     const documents = sourceDocumentBatches(upload.kind, upload.file, upload.name, upload.options);
     const count = await readingUpload(() =>
       writeChunksJsonl(
@@ -98,6 +119,7 @@ export class BuildSteps {
     if (count === 0) {
       throw new BuildError(`${upload.name} contains no text to answer from; upload another file.`);
     }
+    return count;
   }
 
   /**
@@ -122,47 +144,6 @@ export class BuildSteps {
     this.logger.log(
       `Build ${build.id}: ${upload.name} has ${rows} rows, ${columns.length} columns.`,
     );
-  }
-
-  /** Every secret the agent needs must decrypt; the plain values are dropped right away. */
-  private async checkSecrets({ pipeline }: BuildPlan): Promise<void> {
-    const secrets: { encrypted: string; context: string }[] = [];
-    if (pipeline.llmApiKeyEncrypted) {
-      secrets.push({
-        encrypted: pipeline.llmApiKeyEncrypted,
-        context: pipelineSecretContext(pipeline, 'llm_api_key'),
-      });
-    } else if (pipeline.llmApiKeyId) {
-      const key = await this.builds.findOwnedApiKey(pipeline.userId, pipeline.llmApiKeyId);
-      if (!key)
-        throw new BuildError('The saved API key this agent uses was deleted; choose another key.');
-      secrets.push({
-        encrypted: key.encryptedKey,
-        context: apiKeySecretContext(key.userId, key.id),
-      });
-    }
-    if (pipeline.vectorDbApiKeyEncrypted) {
-      secrets.push({
-        encrypted: pipeline.vectorDbApiKeyEncrypted,
-        context: pipelineSecretContext(pipeline, 'vector_db_api_key'),
-      });
-    }
-    if (pipeline.sourceUriEncrypted) {
-      secrets.push({
-        encrypted: pipeline.sourceUriEncrypted,
-        context: pipelineSecretContext(pipeline, 'source_uri'),
-      });
-    }
-    try {
-      for (const { encrypted, context } of secrets) this.vault.decrypt(encrypted, context);
-    } catch (error) {
-      if (error instanceof VaultDecryptError) {
-        throw new BuildError(
-          'A stored key can no longer be decrypted; enter it again in the wizard.',
-        );
-      }
-      throw error;
-    }
   }
 
   private async store({ build, pipeline }: BuildPlan, output: BuildOutput): Promise<void> {

@@ -26,8 +26,10 @@ const UNEXPECTED_FAILURE =
 export const STORAGE_FULL =
   'The build server ran out of storage space while writing the agent. Nothing was kept; please try again later.';
 
+/** Node's own errors carry a code; LanceDB's (the hosted index) only the OS's message. */
 const isStorageFull = (error: unknown) =>
-  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '') ||
+  /No space left on device|Disk quota exceeded/i.test((error as Error | undefined)?.message ?? '');
 
 /** Shown when BullMQ gave up on a build itself: each run of it stopped its worker. */
 export const BUILD_INTERRUPTED =

@@ -89,10 +89,17 @@ describe('Build worker', () => {
       'Built',
     );
 
-    // The live feed saw each stage start and finish, in order.
-    const seen = (
-      progress as Array<{ buildId: string; stage: string; index: number; state: string }>
-    ).map((event) => `${event.index}:${event.stage}:${event.state}`);
+    // The live feed saw each stage start and finish, in order, and counted the chunks embedded.
+    type Event = { buildId: string; stage: string; index: number; state: string; work?: unknown };
+    const events = progress as Event[];
+    const counted = events.filter((event) => event.state === 'progress');
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted.every((event) => event.stage === 'training embeddings')).toBe(true);
+    const indexed = (build.hostedIndex as { chunks: number }).chunks;
+    expect(counted.at(-1)?.work).toEqual({ done: indexed, of: indexed, unit: 'chunks' });
+    const seen = events
+      .filter((event) => event.state !== 'progress')
+      .map((event) => `${event.index}:${event.stage}:${event.state}`);
     expect(seen).toEqual(
       RAG_BUILD_STAGES.flatMap((stage, index) => [
         `${index}:${stage}:started`,

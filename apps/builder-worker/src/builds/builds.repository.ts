@@ -1,5 +1,5 @@
-import { TBuildStage } from '@agentloom/contracts';
-import type { ApiKey, Build, Pipeline } from '@agentloom/db';
+import { TBuildStage, type THostedIndex } from '@agentloom/contracts';
+import { Prisma, type ApiKey, type Build, type Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -46,12 +46,24 @@ export class BuildsRepository {
       UPDATE builds SET stages = ${JSON.stringify(stages)}::jsonb WHERE id = ${buildId}::uuid`;
   }
 
-  async markBuilt(build: Build, artifact: string, artifactBytes: number): Promise<void> {
+  /** The build's zip and (RAG file sources) its hosted index, recorded together with Built. */
+  async markBuilt(
+    build: Build,
+    artifact: { name: string; bytes: number },
+    hostedIndex: THostedIndex | undefined,
+  ): Promise<void> {
     const finishedAt = new Date();
     await this.prisma.client.$transaction([
       this.prisma.client.build.update({
         where: { id: build.id },
-        data: { status: 'Built', artifact, artifactBytes, finishedAt, error: null },
+        data: {
+          status: 'Built',
+          artifact: artifact.name,
+          artifactBytes: artifact.bytes,
+          hostedIndex: hostedIndex ?? Prisma.DbNull,
+          finishedAt,
+          error: null,
+        },
       }),
       this.prisma.client.pipeline.update({
         where: { id: build.pipelineId },

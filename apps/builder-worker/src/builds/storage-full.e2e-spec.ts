@@ -42,6 +42,7 @@ describe('a full disk during a build', () => {
     expect(failed).toMatchObject({ status: 'Failed', error: STORAGE_FULL, artifact: null });
     expect(await readdir(path.join(disk, 'artifacts', pipelineId)).catch(() => [])).toEqual([]);
     expect(await readdir(path.join(disk, 'work')).catch(() => [])).toEqual([]);
+    expect(await readdir(path.join(disk, 'indexes', pipelineId)).catch(() => [])).toEqual([]);
 
     await rm(filler);
     await (await harness.queue.getJob(buildId))?.remove();

@@ -46,6 +46,10 @@ export const ZWorkerEnv = z.object({
    */
   WORKER_HEALTH_FILE: z.string().default('/tmp/agentloom-worker-health.json'),
   WORKER_HEALTH_INTERVAL_MS: milliseconds(10_000),
+  /** OpenAI's endpoint for the embeddings a build makes (a proxy, the tests' local stand-in). */
+  OPENAI_BASE_URL: z.url().optional(),
+  /** Where local embedding models' weights are downloaded once and read from afterwards. */
+  MODEL_CACHE_DIR: z.string().optional(),
   /** Zip-bomb guard when an Excel source is read: the gateway's limit, which it was checked by. */
   XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
     .number()
@@ -58,8 +62,10 @@ export const ZWorkerEnv = z.object({
 export type WorkerEnv = z.infer<typeof ZWorkerEnv>;
 
 /** The validated configuration the worker runs with; data folder and master key resolved. */
-export interface WorkerConfig extends Omit<WorkerEnv, 'DATA_DIR' | 'VAULT_MASTER_KEY'> {
+export interface WorkerConfig
+  extends Omit<WorkerEnv, 'DATA_DIR' | 'VAULT_MASTER_KEY' | 'MODEL_CACHE_DIR'> {
   DATA_DIR: string;
+  MODEL_CACHE_DIR: string;
   VAULT_MASTER_KEY: Buffer;
 }
 
@@ -88,5 +94,10 @@ export function loadWorkerConfig(
   const dataDir = path.resolve(config.DATA_DIR ?? defaultDataDir());
   // In development the gateway and the worker share the generated key in the data folder.
   const masterKey = resolveMasterKey(config.VAULT_MASTER_KEY, dataDir, warn);
-  return { ...config, DATA_DIR: dataDir, VAULT_MASTER_KEY: masterKey };
+  return {
+    ...config,
+    DATA_DIR: dataDir,
+    MODEL_CACHE_DIR: path.resolve(config.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
+    VAULT_MASTER_KEY: masterKey,
+  };
 }

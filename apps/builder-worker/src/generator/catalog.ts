@@ -1,5 +1,5 @@
 import {
-  EMBEDDING_DIMENSIONS,
+  EMBEDDING_CATALOG,
   isStorableModel,
   modelApiId,
   type TDistanceMetric,
@@ -25,50 +25,23 @@ export interface EmbeddingSpec {
   passagePrefix: string;
 }
 
-export const EMBEDDINGS: Record<TEmbeddingModel, EmbeddingSpec> = {
-  'text-embedding-ada-002': {
-    backend: 'openai',
-    modelId: 'text-embedding-ada-002',
-    dimensions: EMBEDDING_DIMENSIONS['text-embedding-ada-002'],
-    queryPrefix: '',
-    passagePrefix: '',
-  },
-  'all-MiniLM-L6-v2': {
-    backend: 'sentence-transformers',
-    modelId: 'sentence-transformers/all-MiniLM-L6-v2',
-    dimensions: EMBEDDING_DIMENSIONS['all-MiniLM-L6-v2'],
-    queryPrefix: '',
-    passagePrefix: '',
-  },
-  'all-MiniLM-L12-v2': {
-    backend: 'sentence-transformers',
-    modelId: 'sentence-transformers/all-MiniLM-L12-v2',
-    dimensions: EMBEDDING_DIMENSIONS['all-MiniLM-L12-v2'],
-    queryPrefix: '',
-    passagePrefix: '',
-  },
-  'sentence-t5-base': {
-    backend: 'sentence-transformers',
-    modelId: 'sentence-transformers/sentence-t5-base',
-    dimensions: EMBEDDING_DIMENSIONS['sentence-t5-base'],
-    queryPrefix: '',
-    passagePrefix: '',
-  },
-  'bge-small-en': {
-    backend: 'sentence-transformers',
-    modelId: 'BAAI/bge-small-en',
-    dimensions: EMBEDDING_DIMENSIONS['bge-small-en'],
-    queryPrefix: 'Represent this sentence for searching relevant passages: ',
-    passagePrefix: '',
-  },
-  'e5-small-v2': {
-    backend: 'sentence-transformers',
-    modelId: 'intfloat/e5-small-v2',
-    dimensions: EMBEDDING_DIMENSIONS['e5-small-v2'],
-    queryPrefix: 'query: ',
-    passagePrefix: 'passage: ',
-  },
-};
+/**
+ * The contracts' embedding catalogue as the generated project's Python reads it: local models
+ * run through sentence-transformers, with the same repository, prefixes and size the platform's
+ * own hosted index used, so the zip's answers match the preview's.
+ */
+export const EMBEDDINGS = Object.fromEntries(
+  Object.entries(EMBEDDING_CATALOG).map(([model, spec]) => [
+    model,
+    {
+      backend: spec.backend === 'openai' ? 'openai' : 'sentence-transformers',
+      modelId: spec.modelId,
+      dimensions: spec.dimensions,
+      queryPrefix: spec.queryPrefix,
+      passagePrefix: spec.passagePrefix,
+    } satisfies EmbeddingSpec,
+  ]),
+) as Record<TEmbeddingModel, EmbeddingSpec>;
 
 /** The Python SDK an agent talks to its provider with (templates/common/agent/llm.py). */
 export type ProviderSdk = 'openai' | 'anthropic' | 'google-genai';

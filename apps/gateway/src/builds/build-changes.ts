@@ -1,4 +1,4 @@
-import { TAgentType, TBuildInputs, TPipelineConfig, ZBuildInputs } from '@agentloom/contracts';
+import { TBuildInputs, TPipelineConfig } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -18,22 +18,6 @@ export function buildInputsOf(pipeline: Pipeline): TBuildInputs {
     source_file: pipeline.sourceFile,
   };
 }
-
-/**
- * The inputs of a stored build; null for a row written before builds kept them. The kind of
- * agent is the pipeline's (snapshots written before the configuration named it lack it).
- */
-export function readBuildInputs(snapshot: unknown, agentType: TAgentType): TBuildInputs | null {
-  const parsed = ZBuildInputs.safeParse(
-    isRecord(snapshot) && isRecord(snapshot.config)
-      ? { ...snapshot, config: { ...snapshot.config, agent_type: agentType } }
-      : snapshot,
-  );
-  return parsed.success ? parsed.data : null;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
 
 type Part = (inputs: TBuildInputs, config: TPipelineConfig) => unknown;
 

@@ -1,6 +1,7 @@
 import {
   buildStagesOf,
   isUuid,
+  readBuildInputs,
   TAgentType,
   TBuildHistoryItem,
   TBuildStarted,
@@ -23,7 +24,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
-import { buildInputsOf, changesBetween, readBuildInputs } from './build-changes';
+import { buildInputsOf, changesBetween } from './build-changes';
 import { BuildQueue, QueueUnavailableError } from './build-queue';
 import { BuildsRepository } from './builds.repository';
 

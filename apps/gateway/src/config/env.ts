@@ -158,6 +158,11 @@ export const ZGatewayEnv = z.object({
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
   MODEL_CACHE_DIR: z.string().optional(),
   /**
+   * Memory for the hosted indexes' HNSW graphs and file metadata that LanceDB keeps between
+   * questions, shared by every agent this process answers for (least recently used out first).
+   */
+  HOSTED_INDEX_CACHE_MB: z.coerce.number().int().min(16).max(65536).default(512),
+  /**
    * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
    * default): the file lives where the agent runs, and such agents are not previewed.
    */

@@ -1,5 +1,5 @@
 import {
-  buildRetrievalIndex,
+  embedderOrKeyword,
   fileSqlEngine,
   languageModel,
   mysqlSqlEngine,
@@ -16,9 +16,10 @@ import {
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import {
+  embeddingSpec,
   RAG_WIZARD_STEPS,
+  readBuildInputs,
   SQL_WIZARD_STEPS,
-  TLlmProvider,
   TPipelineConfig,
   TPreviewInfo,
   TUiFramework,
@@ -40,6 +41,7 @@ import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
+import { HostedIndexes } from './hosted-indexes';
 import type { AgentSetup } from './plain-errors';
 import type { PreviewGrant } from './preview-grants';
 import { readZipEntry } from './read-zip-entry';
@@ -86,6 +88,7 @@ export class PreviewAgentLoader {
     private readonly apiKeys: ApiKeysService,
     private readonly storage: PipelineStorage,
     private readonly dataSources: DataSourcesService,
+    private readonly hostedIndexes: HostedIndexes,
   ) {
     this.baseUrls = providerBaseUrls(config);
   }
@@ -102,10 +105,15 @@ export class PreviewAgentLoader {
 
   /**
    * The agent of one Built build of a pipeline, whoever asks: previews load the latest build,
-   * published agents the build their owner published (the caller has checked both).
+   * published agents the build their owner published (the caller has checked both). It is the
+   * build's agent — the prompt, model, embedding model and data it was built with, from the
+   * build's snapshot — whatever the draft has become since; only the provider key is the
+   * pipeline's current one (a rotated key needs no rebuild).
    */
   async loadBuild(pipeline: Pipeline, build: Build): Promise<PreviewAgent> {
-    const config = readConfig(pipeline);
+    // Builds from before snapshots were kept serve the configuration as it is.
+    const config =
+      readBuildInputs(build.snapshot, pipeline.agentType)?.config ?? readConfig(pipeline);
     const provider = config.llm?.provider;
     const modelName = config.llm?.model;
     if (!provider || !modelName) {
@@ -138,12 +146,7 @@ export class PreviewAgentLoader {
         close: () => engine.close(),
       };
     }
-    const chunks = await this.ragChunks(pipeline, config, build.artifact ?? '');
-    const index = await buildRetrievalIndex(chunks, {
-      embeddingModel: config.embedding_model ?? 'all-MiniLM-L6-v2',
-      openai: openAiEmbeddingAccess(provider, apiKey, this.baseUrls.openai),
-      cacheDir: this.config.MODEL_CACHE_DIR,
-    });
+    const index = await this.ragIndex(pipeline, build, config, provider === 'openai' ? apiKey : null);
     const agent = new RagAgent({ model, systemPrompt, index });
     return {
       kind: 'rag',
@@ -187,6 +190,35 @@ export class PreviewAgentLoader {
       throw error;
     }
     throw new UnprocessableEntityException('The agent has no API key for its provider.');
+  }
+
+  /**
+   * The build's hosted index with the embedder its questions need. An index recorded as made
+   * with embeddings needs that model here too; one not made yet is made now, once (tables).
+   */
+  private async ragIndex(
+    pipeline: Pipeline,
+    build: Build,
+    config: TPipelineConfig,
+    openaiKey: string | null,
+  ) {
+    if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
+    const model = config.embedding_model ?? 'all-MiniLM-L6-v2';
+    const recorded = build.hostedIndex as { mode?: string } | null;
+    const embedder =
+      recorded?.mode === 'keyword'
+        ? { keywordBecause: '' }
+        : await embedderOrKeyword(model, {
+            openaiKey: embeddingSpec(model).backend === 'openai' ? openaiKey : null,
+            baseUrl: this.baseUrls.openai,
+            cacheDir: this.config.MODEL_CACHE_DIR,
+          });
+    if (recorded?.mode === 'embeddings' && 'keywordBecause' in embedder) {
+      throw new UnprocessableEntityException(embedder.keywordBecause.replace(/, so .*$/, '.'));
+    }
+    return this.hostedIndexes.open(pipeline, build, model, embedder, () =>
+      this.ragChunks(pipeline, config, build.artifact ?? ''),
+    );
   }
 
   /** File sources: the chunks the build wrote. Tables: their rows, read now. */
@@ -282,11 +314,6 @@ async function* withoutSecret(
       ? (JSON.parse(serialized.replaceAll(secret, '****')) as AgentEvent)
       : event;
   }
-}
-
-/** text-embedding-ada-002 needs an OpenAI key; the agent's key is one only if it is OpenAI's. */
-function openAiEmbeddingAccess(provider: TLlmProvider, apiKey: string, baseUrl?: string) {
-  return provider === 'openai' ? { apiKey, baseUrl } : undefined;
 }
 
 function sourceLabel(config: TPipelineConfig): string {

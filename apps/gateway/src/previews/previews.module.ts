@@ -4,6 +4,7 @@ import { BuildsModule } from '../builds/builds.module';
 import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
 import { DataSourcesService } from '../sources/data-sources.service';
+import { HostedIndexes } from './hosted-indexes';
 import { ImageAgentController } from './image-agent.controller';
 import { ImageAgentService } from './image-agent.service';
 import { PreviewAgentLoader } from './preview-agents';
@@ -26,6 +27,7 @@ import { PreviewsService } from './previews.service';
   providers: [
     PreviewGrantStore,
     PreviewAgentLoader,
+    HostedIndexes,
     PreviewSessions,
     PreviewsService,
     ImageAgentService,

@@ -10,6 +10,7 @@ import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { PipelinesService } from '../pipelines/pipelines.service';
+import { HostedIndexes } from '../previews/hosted-indexes';
 import { PreviewAgentLoader } from '../previews/preview-agents';
 import { PreviewSessions } from '../previews/preview-sessions';
 import { PrismaModule } from '../prisma/prisma.module';
@@ -51,6 +52,7 @@ export class RuntimeModule {
         ApiKeyListCache,
         DataSourcesService,
         PreviewAgentLoader,
+        HostedIndexes,
         PreviewSessions,
         PublishedRepository,
         LocalAnswers,

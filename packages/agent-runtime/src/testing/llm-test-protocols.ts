@@ -87,7 +87,11 @@ export function openAiChat(body: OpenAiBody, reply: string, response: ServerResp
 }
 
 /** OpenAI's sizes, so a vector store created for the model takes the stand-in's vectors. */
-const EMBEDDING_SIZES: Record<string, number> = { 'text-embedding-ada-002': 1536 };
+const EMBEDDING_SIZES: Record<string, number> = {
+  'text-embedding-ada-002': 1536,
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+};
 
 export function embeddings(body: OpenAiBody, response: ServerResponse): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];

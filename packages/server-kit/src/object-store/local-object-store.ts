@@ -51,6 +51,10 @@ export class LocalObjectStore implements ObjectStore {
     await rm(this.file(key), { force: true });
   }
 
+  folderLocation(prefix: string) {
+    return { uri: this.file(prefix) };
+  }
+
   async removeAll(prefix: string): Promise<void> {
     await rm(this.file(prefix), { recursive: true, force: true });
   }

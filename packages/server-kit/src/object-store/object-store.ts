@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
@@ -22,7 +23,37 @@ export interface ObjectStore {
   remove(key: string): Promise<void>;
   /** Removes every object whose key starts with `prefix/` (a pipeline's files). */
   removeAll(prefix: string): Promise<void>;
+  /**
+   * Where a folder of objects that an embedded engine reads and writes itself lives (a build's
+   * LanceDB index): a path under the folder driver's root, or an s3:// URI with the settings
+   * LanceDB's object store needs. Every machine that reads the store reads the same folder.
+   */
+  folderLocation(prefix: string): StoreFolderLocation;
 }
+
+export interface StoreFolderLocation {
+  uri: string;
+  storageOptions?: Record<string, string>;
+}
+
+/**
+ * The object-store keys of a pipeline's files: one home, used by the gateway (which serves and
+ * deletes them) and the builder worker (which writes them).
+ */
+export const storeKeys = {
+  /** A pipeline's uploaded source, under the server-made name the pipeline row keeps. */
+  upload: (pipelineId: string, storedName: string) =>
+    `uploads/${pipelineId}/${path.basename(storedName)}`,
+  uploads: (pipelineId: string) => `uploads/${pipelineId}`,
+  /** A build's zip (`<buildId>.zip`). */
+  artifact: (pipelineId: string, artifact: string) =>
+    `artifacts/${pipelineId}/${path.basename(artifact)}`,
+  artifacts: (pipelineId: string) => `artifacts/${pipelineId}`,
+  /** The folder of a RAG build's hosted index (a LanceDB table). */
+  hostedIndex: (pipelineId: string, buildId: string) => `indexes/${pipelineId}/${buildId}`,
+  /** All of a pipeline's hosted indexes. */
+  hostedIndexes: (pipelineId: string) => `indexes/${pipelineId}`,
+} as const;
 
 const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 

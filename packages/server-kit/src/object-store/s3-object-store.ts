@@ -34,8 +34,23 @@ export class S3ObjectStore implements ObjectStore {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly cacheDir: string;
+  /** The same bucket and credentials, in the terms of LanceDB's object store (folderLocation). */
+  private readonly folderOptions: Record<string, string>;
 
   constructor(options: S3ObjectStoreOptions) {
+    this.folderOptions = {
+      aws_region: options.region,
+      ...(options.endpoint && {
+        aws_endpoint: options.endpoint,
+        allow_http: String(options.endpoint.startsWith('http:')),
+      }),
+      aws_virtual_hosted_style_request: String(!options.forcePathStyle),
+      ...(options.accessKeyId &&
+        options.secretAccessKey && {
+          aws_access_key_id: options.accessKeyId,
+          aws_secret_access_key: options.secretAccessKey,
+        }),
+    };
     const config: S3ClientConfig = {
       region: options.region,
       endpoint: options.endpoint,
@@ -106,6 +121,13 @@ export class S3ObjectStore implements ObjectStore {
   async remove(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }));
     await rm(path.join(this.cacheDir, ...key.split('/')), { force: true });
+  }
+
+  folderLocation(prefix: string) {
+    return {
+      uri: `s3://${this.bucket}/${checkedKey(prefix)}`,
+      storageOptions: this.folderOptions,
+    };
   }
 
   async removeAll(prefix: string): Promise<void> {

@@ -26,7 +26,7 @@ export function BuildProgress({
   const index = currentStageIndex(view);
   const percent = progressPercent(index, total);
   const states = stageStates(view);
-  const current = view.stages[view.stages.length - 1]?.name;
+  const current = view.stages[view.stages.length - 1];
   const title =
     view.status === 'Built'
       ? 'Build Completed'

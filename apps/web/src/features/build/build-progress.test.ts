@@ -12,6 +12,7 @@ import { buildViewFixture, stagesReached } from '../testing/build-view';
 
 const BUILD_ID = '11111111-1111-4111-8111-111111111111';
 const SESSION_ID = '22222222-2222-4222-8222-222222222222';
+const AT = '2026-11-27T10:00:00.000Z';
 
 const view = (overrides: Partial<TBuildView> = {}) =>
   buildViewFixture({ build_id: BUILD_ID, session_id: SESSION_ID, ...overrides });
@@ -66,7 +67,38 @@ describe('stages of a build view', () => {
 
   it('describes what the builder does at each stage', () => {
     expect(stageMessage(undefined)).toMatch(/Waiting/);
-    expect(stageMessage('generating code')).toBe('Writing the agent, its UI and its tests…');
+    const stage = (name: string) => ({ name, started_at: AT, finished_at: null });
+    expect(stageMessage(stage('generating code'))).toBe('Writing the agent, its UI and its tests…');
+  });
+
+  it('counts the chunks embedded while the index is made, and not once the stage is done', () => {
+    const work = { done: 3200, of: 12002, unit: 'chunks' as const };
+    const running = { name: 'training embeddings', started_at: AT, finished_at: null, work };
+    expect(stageMessage(running)).toMatch(/3,200 of 12,002 chunks embedded\.$/);
+    expect(stageMessage({ ...running, finished_at: AT })).not.toMatch(/chunks embedded/);
+  });
+
+  it('keeps a stage running while its progress arrives, with the newest count', () => {
+    const started = applyStageEvent(view({ status: 'Building', stages: [] }), {
+      buildId: BUILD_ID,
+      session_id: SESSION_ID,
+      stage: RAG_BUILD_STAGES[0]!,
+      index: 0,
+      total: 8,
+      state: 'started',
+      at: AT,
+    });
+    const progressed = applyStageEvent(started, {
+      buildId: BUILD_ID,
+      session_id: SESSION_ID,
+      stage: RAG_BUILD_STAGES[0]!,
+      index: 0,
+      total: 8,
+      state: 'progress',
+      work: { done: 512, of: 2048, unit: 'chunks' },
+      at: AT,
+    });
+    expect(progressed.stages[0]).toMatchObject({ finished_at: null, work: { done: 512 } });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { TBuildStageEvent, TBuildView } from '@agentloom/contracts';
+import type { TBuildStage, TBuildStageEvent, TBuildView, TStageWork } from '@agentloom/contracts';
 
 /**
  * The build screen's rules, kept apart from React so they can be tested on their own. The
@@ -67,13 +67,16 @@ export function applyStageEvent(view: TBuildView, event: TBuildStageEvent): TBui
   // A retried attempt reports from its first stage again, so later stages are dropped.
   const stages = base.stages.slice(0, event.index);
   const existing = base.stages[event.index];
+  const startedAt = existing?.started_at ?? event.at;
+  const work = event.work ?? existing?.work;
   stages.push(
     event.state === 'started'
-      ? { name: event.stage, started_at: event.at, finished_at: null }
+      ? { name: event.stage, started_at: event.at, finished_at: null, work: event.work }
       : {
           name: event.stage,
-          started_at: existing?.started_at ?? event.at,
-          finished_at: event.at,
+          started_at: startedAt,
+          finished_at: event.state === 'finished' ? event.at : null,
+          ...(work ? { work } : {}),
         },
   );
   return { ...base, stages };
@@ -82,7 +85,8 @@ export function applyStageEvent(view: TBuildView, event: TBuildStageEvent): TBui
 /** What the screen says while a stage runs: what the builder is really doing at that moment. */
 const STAGE_MESSAGES: Record<string, string> = {
   'initializing environment': 'Checking your configuration and preparing the build…',
-  'training embeddings': 'Reading your data source and splitting it into chunks for the index…',
+  'training embeddings':
+    'Reading your data source, splitting it into chunks and embedding each one for the agent’s index…',
   'setting up databases': 'Preparing the vector store settings…',
   'loading data source': 'Loading your data source…',
   'profiling schema': 'Profiling the columns and types of your table…',
@@ -95,7 +99,15 @@ const STAGE_MESSAGES: Record<string, string> = {
   'build complete': 'Your agent is ready.',
 };
 
-export function stageMessage(stage: string | undefined): string {
+export function stageMessage(stage: TBuildStage | undefined): string {
   if (!stage) return 'Waiting for a builder to pick up the job…';
-  return STAGE_MESSAGES[stage] ?? `${stage}…`;
+  const message = STAGE_MESSAGES[stage.name] ?? `${stage.name}…`;
+  const work = stage.finished_at ? undefined : stage.work;
+  return work ? `${message} ${workText(work)}` : message;
+}
+
+/** "3,200 of 12,002 chunks embedded", in the reader's own number format. */
+export function workText(work: TStageWork): string {
+  const format = (n: number) => n.toLocaleString();
+  return `${format(work.done)} of ${format(work.of)} chunks embedded.`;
 }

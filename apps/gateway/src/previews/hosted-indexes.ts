@@ -1,0 +1,116 @@
+import {
+  configureHostedIndexCache,
+  openHostedIndex,
+  writeHostedIndex,
+  type Chunk,
+  type Embedder,
+  type RetrievalIndex,
+} from '@agentloom/agent-runtime';
+import { ZHostedIndex, type TEmbeddingModel, type THostedIndex } from '@agentloom/contracts';
+import type { Build, Pipeline } from '@agentloom/db';
+import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BuildsRepository } from '../builds/builds.repository';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { PipelineStorage } from '../pipelines/pipeline-storage';
+import { RedisService } from '../redis/redis.service';
+
+/** How long one replica may take to index a build before another may try. */
+const LOCK_MS = 10 * 60_000;
+const WAIT_MS = 2 * 60_000;
+
+export const INDEX_STILL_MAKING =
+  'This agent’s index is still being made from its data. Ask again in a minute.';
+
+/** Where an index's chunks come from when the build did not make one. */
+export type ChunkSource = () => Promise<Chunk[]>;
+
+/**
+ * The hosted indexes previews and published agents answer from. A RAG build over a file makes
+ * its index in the worker; a build over a database table (which only the gateway may connect to,
+ * through its network guard), or one from before builds made indexes, gets its index made once
+ * here, the first time it is asked — by one replica, the others wait for it — and recorded with
+ * the build, so no load, restart or other replica embeds it again.
+ */
+@Injectable()
+export class HostedIndexes {
+  private readonly logger = new Logger(HostedIndexes.name);
+  private readonly making = new Map<string, Promise<THostedIndex>>();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly builds: BuildsRepository,
+    private readonly storage: PipelineStorage,
+    private readonly redis: RedisService,
+  ) {
+    configureHostedIndexCache(config.HOSTED_INDEX_CACHE_MB * 1024 * 1024);
+  }
+
+  async open(
+    pipeline: Pipeline,
+    build: Build,
+    model: TEmbeddingModel,
+    embedder: Embedder | { keywordBecause: string },
+    chunks: ChunkSource,
+  ): Promise<RetrievalIndex> {
+    const location = this.storage.hostedIndexLocation(pipeline.id, build.id);
+    const recorded = ZHostedIndex.safeParse(build.hostedIndex);
+    const info = recorded.success
+      ? recorded.data
+      : await this.makeOnce(build.id, () => this.make(build.id, location, model, embedder, chunks));
+    return openHostedIndex(location, info, 'embedPassages' in embedder ? embedder : undefined);
+  }
+
+  private makeOnce(buildId: string, make: () => Promise<THostedIndex>): Promise<THostedIndex> {
+    let found = this.making.get(buildId);
+    if (!found) {
+      found = make().finally(() => this.making.delete(buildId));
+      this.making.set(buildId, found);
+    }
+    return found;
+  }
+
+  private async make(
+    buildId: string,
+    location: ReturnType<PipelineStorage['hostedIndexLocation']>,
+    model: TEmbeddingModel,
+    embedder: Embedder | { keywordBecause: string },
+    chunks: ChunkSource,
+  ): Promise<THostedIndex> {
+    const lock = `agentloom:hosted-index:${buildId}`;
+    const token = randomUUID();
+    const claimed = await this.redis.run((client) =>
+      client.set(lock, token, 'PX', LOCK_MS, 'NX'),
+    );
+    if (claimed !== 'OK') return this.waitForOther(buildId);
+    try {
+      const source = await chunks();
+      const info = await writeHostedIndex({ location, model, embedder, chunks: once(source) });
+      await this.builds.recordHostedIndex(buildId, info);
+      this.logger.log(`Build ${buildId}: ${info.chunks} chunks indexed on first use.`);
+      return info;
+    } finally {
+      await this.redis
+        .run(async (client) => {
+          if ((await client.get(lock)) === token) await client.del(lock);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /** Another replica is making this index: its record appears in the build row when done. */
+  private async waitForOther(buildId: string): Promise<THostedIndex> {
+    const deadline = Date.now() + WAIT_MS;
+    while (Date.now() < deadline) {
+      await sleep(500);
+      const recorded = ZHostedIndex.safeParse(await this.builds.hostedIndexOf(buildId));
+      if (recorded.success) return recorded.data;
+    }
+    throw new ServiceUnavailableException(INDEX_STILL_MAKING);
+  }
+}
+
+async function* once(chunks: Chunk[]): AsyncGenerator<Chunk[]> {
+  yield chunks;
+}

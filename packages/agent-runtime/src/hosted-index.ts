@@ -1,0 +1,279 @@
+import * as lancedb from './lancedb';
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import type { THostedIndex } from '@agentloom/contracts';
+import type { Chunk } from './chunks';
+import type { Embedder } from './embedders';
+import { DenseIndex, type Hit, type RetrievalIndex } from './retrieval';
+
+/**
+ * The hosted index of a build: its chunks, with their vectors, in a LanceDB table the builder
+ * worker writes once and every gateway or runtime replica reads where it lies — a folder under
+ * DATA_DIR, or the platform's S3 bucket. Nothing is embedded again when an agent is loaded; a
+ * question costs one query embedding and one search, which LanceDB runs on its own threads.
+ * docs/hosted-index.md says why LanceDB, and how the sizes below were chosen.
+ */
+export interface HostedIndexLocation {
+  /** The folder (a path or s3://bucket/prefix) that holds the build's table. */
+  uri: string;
+  /** LanceDB's object-store settings (endpoint, region, keys) for s3:// locations. */
+  storageOptions?: Record<string, string>;
+}
+
+const TABLE = 'chunks';
+
+/**
+ * Up to this many floats (rows × dimensions, 4 MB) an agent's vectors are read into memory once
+ * and searched exactly: under a millisecond a question, less than LanceDB's own overhead per
+ * query. Above it the build makes an HNSW index and search stays in LanceDB.
+ */
+export const EXACT_SEARCH_MAX_FLOATS = 1_000_000;
+
+/**
+ * HNSW over 8-bit scalar-quantised vectors, one graph: recall@4 of 0.99+ against exact search on
+ * 100k chunks (npm run bench:hosted prints it). `ef` is the search's candidate list.
+ */
+const HNSW = { m: 16, efConstruction: 150 } as const;
+const SEARCH_EF = 64;
+
+/** Rows per write: bounded memory while a build streams its chunks in. */
+export const WRITE_BATCH_ROWS = 4096;
+
+function schemaOf(dimensions: number | null): Schema {
+  const fields: Field[] = [
+    new Field('position', new Int32(), false),
+    new Field('id', new Utf8(), false),
+    new Field('text', new Utf8(), false),
+    new Field('source', new Utf8(), false),
+    new Field('page', new Int32(), true),
+    new Field('row', new Int32(), true),
+    new Field('ref', new Utf8(), true),
+  ];
+  if (dimensions !== null) {
+    fields.push(
+      new Field(
+        'vector',
+        new FixedSizeList(dimensions, new Field('item', new Float32(), true)),
+        false,
+      ),
+    );
+  }
+  return new Schema(fields);
+}
+
+/** The builder's side: chunks (and their vectors) go in batch by batch, then the indexes. */
+export class HostedIndexWriter {
+  private rows = 0;
+
+  private constructor(
+    private readonly table: lancedb.Table,
+    private readonly dimensions: number | null,
+  ) {}
+
+  /**
+   * A new, empty table at `location`; `dimensions` null for a keyword-only index. Replaces what
+   * a build that crashed half-way left there, so a retried build starts clean.
+   */
+  static async create(
+    location: HostedIndexLocation,
+    dimensions: number | null,
+  ): Promise<HostedIndexWriter> {
+    const db = await lancedb.connect(location.uri, { storageOptions: location.storageOptions });
+    const table = await db.createEmptyTable(TABLE, schemaOf(dimensions), { mode: 'overwrite' });
+    return new HostedIndexWriter(table, dimensions);
+  }
+
+  async add(chunks: Chunk[], vectors?: Float32Array[]): Promise<void> {
+    if (chunks.length === 0) return;
+    if ((this.dimensions !== null) !== (vectors !== undefined)) {
+      throw new Error('Vectors must come with every batch of an embeddings index, and only then.');
+    }
+    const records = chunks.map((chunk, i) => ({
+      position: this.rows + i,
+      id: chunk.id,
+      text: chunk.text,
+      source: chunk.source,
+      page: chunk.page ?? null,
+      row: chunk.row ?? null,
+      ref: chunk.ref ?? null,
+      ...(vectors ? { vector: normalized(vectors[i]!, this.dimensions!) } : {}),
+    }));
+    await this.table.add(records);
+    this.rows += chunks.length;
+  }
+
+  /** Builds what search needs: HNSW above the exact-search size, full-text for keyword indexes. */
+  async finish(): Promise<{ chunks: number; ann: boolean }> {
+    let ann = false;
+    if (this.dimensions === null) {
+      await this.table.createIndex('text', { config: lancedb.Index.fts() });
+    } else if (this.rows * this.dimensions > EXACT_SEARCH_MAX_FLOATS) {
+      await this.table.createIndex('vector', {
+        config: lancedb.Index.hnswSq({ distanceType: 'dot', numPartitions: 1, ...HNSW }),
+      });
+      ann = true;
+    }
+    this.table.close();
+    return { chunks: this.rows, ann };
+  }
+}
+
+/**
+ * One LanceDB session per process: the HNSW graphs and file metadata it caches are shared by
+ * every agent and bounded together (HOSTED_INDEX_CACHE_MB), least recently used first out.
+ */
+let session: lancedb.Session | undefined;
+const connections = new Map<string, Promise<lancedb.Connection>>();
+
+export function configureHostedIndexCache(cacheBytes: number): void {
+  session = new lancedb.Session(BigInt(cacheBytes), BigInt(Math.min(cacheBytes, 64 << 20)));
+  connections.clear();
+}
+
+function connection(location: HostedIndexLocation): Promise<lancedb.Connection> {
+  const key = `${location.uri}\0${JSON.stringify(location.storageOptions ?? {})}`;
+  let found = connections.get(key);
+  if (!found) {
+    session ??= new lancedb.Session(BigInt(256 << 20), BigInt(64 << 20));
+    found = lancedb.connect(location.uri, { storageOptions: location.storageOptions }, session);
+    connections.set(key, found);
+    found.catch(() => connections.delete(key));
+  }
+  return found;
+}
+
+/** Forgets a build's connection (its agent was unloaded): the session's caches stay shared. */
+export function releaseHostedIndex(location: HostedIndexLocation): void {
+  connections.delete(`${location.uri}\0${JSON.stringify(location.storageOptions ?? {})}`);
+}
+
+const CHUNK_COLUMNS = ['position', 'id', 'text', 'source', 'page', 'row', 'ref'];
+
+/**
+ * The retrieval index of a built agent, as the build described it (`info`). Small agents' vectors
+ * are read once and searched exactly in memory; larger ones are searched through their HNSW
+ * index in LanceDB, which reads only what the graph visits. Keyword indexes use LanceDB's
+ * full-text search. `embedder` embeds the question (not needed for keyword indexes).
+ */
+export async function openHostedIndex(
+  location: HostedIndexLocation,
+  info: THostedIndex,
+  embedder?: Embedder,
+): Promise<RetrievalIndex> {
+  const table = await (await connection(location)).openTable(TABLE);
+  if (info.mode === 'keyword') return new KeywordIndex(table, info);
+  if (!embedder) throw new Error('An embeddings index needs its embedding model to search.');
+  if (!info.ann) {
+    const rows = (await table
+      .query()
+      .select([...CHUNK_COLUMNS, 'vector'])
+      .toArray()) as StoredRow[];
+    rows.sort((a, b) => a.position - b.position);
+    table.close();
+    return new DenseIndex(
+      rows.map(chunkOf),
+      rows.map((row) => Float32Array.from(row.vector as ArrayLike<number>)),
+      embedder,
+    );
+  }
+  return new AnnIndex(table, info, embedder);
+}
+
+interface StoredRow {
+  position: number;
+  id: string;
+  text: string;
+  source: string;
+  page: number | null;
+  row: number | null;
+  ref: string | null;
+  vector?: unknown;
+  _distance?: number;
+  _score?: number;
+}
+
+function chunkOf(row: StoredRow): Chunk {
+  const chunk: Chunk = { id: row.id, text: row.text, source: row.source };
+  if (row.page !== null && row.page !== undefined) chunk.page = row.page;
+  if (row.row !== null && row.row !== undefined) chunk.row = row.row;
+  if (row.ref !== null && row.ref !== undefined) chunk.ref = row.ref;
+  return chunk;
+}
+
+/** Approximate nearest neighbours through the build's HNSW index: large agents. */
+class AnnIndex implements RetrievalIndex {
+  readonly mode = 'embeddings';
+  readonly size: number;
+
+  constructor(
+    private readonly table: lancedb.Table,
+    info: THostedIndex,
+    private readonly embedder: Embedder,
+  ) {
+    this.size = info.chunks;
+  }
+
+  async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
+    if (k <= 0 || this.size === 0) return [];
+    const vector = normalized(await this.embedder.embedQuery(query, signal), this.embedder.dimensions);
+    const rows = (await this.table
+      .vectorSearch(vector)
+      .distanceType('dot')
+      .ef(SEARCH_EF)
+      // The graph ranks by 8-bit vectors; the best 2k are ranked again by their full vectors,
+      // so scores (and ties) are the exact cosine similarities.
+      .refineFactor(2)
+      .limit(k)
+      .select([...CHUNK_COLUMNS, '_distance'])
+      .toArray()) as StoredRow[];
+    // Refined by full vectors, LanceDB's dot distance is 1 − dot product: the cosine similarity.
+    return rows.map((row) => ({ chunk: chunkOf(row), score: 1 - (row._distance ?? 1) }));
+  }
+
+  /** The HNSW graph lives in the process's shared, bounded LanceDB cache, not in this agent. */
+  memoryBytes(): number {
+    return 0;
+  }
+}
+
+/** Full-text (BM25) search in LanceDB: agents whose embedding model could not be used. */
+class KeywordIndex implements RetrievalIndex {
+  readonly mode = 'keyword';
+  readonly size: number;
+  readonly note?: string;
+
+  constructor(
+    private readonly table: lancedb.Table,
+    info: THostedIndex,
+  ) {
+    this.size = info.chunks;
+    this.note = info.note;
+  }
+
+  async search(query: string, k: number): Promise<Hit[]> {
+    const terms = query.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+    if (k <= 0 || !terms) return [];
+    const rows = (await this.table
+      .search(terms.join(' '), 'fts')
+      .limit(k)
+      .select([...CHUNK_COLUMNS, '_score'])
+      .toArray()) as StoredRow[];
+    return rows.map((row) => ({ chunk: chunkOf(row), score: row._score ?? 0 }));
+  }
+
+  memoryBytes(): number {
+    return 0;
+  }
+}
+
+/** Unit length, so the dot product is the cosine similarity (OpenAI's are already). */
+function normalized(vector: Float32Array, dimensions: number): Float32Array {
+  if (vector.length !== dimensions) {
+    throw new Error(
+      `The embedding model returned ${vector.length} numbers a vector, not ${dimensions}.`,
+    );
+  }
+  let sum = 0;
+  for (const value of vector) sum += value * value;
+  const length = Math.sqrt(sum);
+  return length > 0 && Math.abs(length - 1) > 1e-6 ? vector.map((value) => value / length) : vector;
+}
