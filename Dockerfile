@@ -115,14 +115,19 @@ RUN npx turbo run build --filter=@agentloom/builder-worker
 
 FROM toolchain AS builder-worker-deps
 RUN npm ci --omit=dev --workspace=@agentloom/builder-worker --include-workspace-root --no-audit --no-fund
+# onnxruntime-node (local embedding models, which the build runs) ships every OS's binaries.
+RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32
 
-# Consumes the builds queue, generates agent projects, writes their zips to the object store. No
-# port. Scale it with `docker compose up --scale builder-worker=N`.
+# Consumes the builds queue, generates agent projects, embeds RAG sources into their hosted
+# indexes and writes zips and indexes to the object store. No port. Scale it with
+# `docker compose up --scale builder-worker=N`.
 FROM ${NODE_IMAGE} AS builder-worker
 ENV NODE_ENV=production \
-    DATA_DIR=/var/lib/agentloom
+    DATA_DIR=/var/lib/agentloom \
+    MODEL_CACHE_DIR=/var/cache/agentloom/models
 WORKDIR /app
 COPY --from=builder-worker-deps /app ./
+COPY --from=builder-worker-build /app/packages/agent-runtime/dist packages/agent-runtime/dist
 COPY --from=builder-worker-build /app/packages/contracts/dist packages/contracts/dist
 COPY --from=builder-worker-build /app/packages/db/dist packages/db/dist
 COPY --from=builder-worker-build /app/packages/server-kit/dist packages/server-kit/dist
@@ -132,9 +137,10 @@ COPY --from=builder-worker-build /app/apps/builder-worker/dist apps/builder-work
 # The Python project templates are read at run time (src/generator/templates.ts resolves
 # ../../templates from dist/generator), not compiled.
 COPY apps/builder-worker/templates apps/builder-worker/templates
-# The data folder, owned by the runtime user so a fresh named volume is writable by it (both Node
-# images run as `node`, uid 1000).
-RUN mkdir -p /var/lib/agentloom && chown node:node /var/lib/agentloom
+# The data folder and the embedding-model cache, owned by the runtime user so fresh named volumes
+# are writable by it (both Node images run as `node`, uid 1000).
+RUN mkdir -p /var/lib/agentloom /var/cache/agentloom/models \
+    && chown -R node:node /var/lib/agentloom /var/cache/agentloom
 USER node
 # Healthy while the worker itself keeps its health file fresh (every WORKER_HEALTH_INTERVAL_MS,
 # after checking Postgres, Redis and its queue consumer live): a stuck worker, or one cut off from

@@ -53,7 +53,7 @@
           'Retrieval',
           info.retrieval.mode === 'embeddings'
             ? `Embeddings · ${info.retrieval.chunks} chunks`
-            : `Keyword (BM25) · ${info.retrieval.chunks} chunks`,
+            : `Keyword (full-text) · ${info.retrieval.chunks} chunks`,
         );
         if (info.retrieval.note) add(facts, 'Note', info.retrieval.note);
       }

@@ -174,7 +174,7 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   // No model weights can be downloaded here: the page says it answers with keyword search,
   // under Details, where technical facts are folded.
   await frame.getByText('Details', { exact: true }).click();
-  await expect(frame.getByText(/keyword \(BM25\) retrieval/)).toBeVisible();
+  await expect(frame.getByText(/keyword \(full-text\) search/)).toBeVisible();
   await frame.getByLabel('Your question').fill('What revenue did the West region make?');
   await frame.getByRole('button', { name: 'Submit' }).click();
   const answer = frame.locator('.message.assistant').last();

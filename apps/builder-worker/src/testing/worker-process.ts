@@ -15,6 +15,8 @@ export function workerEnvironment(config: WorkerConfig): Record<string, string> 
     WORKER_HEALTH_FILE: config.WORKER_HEALTH_FILE,
     WORKER_HEALTH_INTERVAL_MS: String(config.WORKER_HEALTH_INTERVAL_MS),
     VAULT_MASTER_KEY: config.VAULT_MASTER_KEY.toString('base64'),
+    MODEL_CACHE_DIR: config.MODEL_CACHE_DIR,
+    ...(config.OPENAI_BASE_URL && { OPENAI_BASE_URL: config.OPENAI_BASE_URL }),
     // Tests wait for log lines (consuming, Redis errors, stopping): keep them.
     LOG_LEVEL: 'info',
   };

@@ -115,8 +115,12 @@ export const ZGatewayEnv = z.object({
     .min(1)
     .max(7 * 24 * 60)
     .default(120),
-  /** Previews held in memory at once (least recently used are unloaded first). */
-  PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(1000).default(16),
+  /**
+   * Agents (previews and published) held loaded at once, least recently used unloaded first. A
+   * loaded agent holds its model client and, for small agents, its vectors (at most 4 MB);
+   * reloading one opens its hosted index again and embeds nothing.
+   */
+  PREVIEW_MAX_LOADED: z.coerce.number().int().min(1).max(10_000).default(1000),
   /** Builds one user may have running at once; another answers 429 until one finishes. */
   MAX_CONCURRENT_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
   /** Agents (pipelines) one user may keep; another answers 429 until one is deleted. */
@@ -127,8 +131,8 @@ export const ZGatewayEnv = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024 * 1024),
-  /** Previews one user may hold loaded at once; their least recently used makes room. */
-  PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  /** Agents one user may hold loaded at once; their least recently used makes room. */
+  PREVIEW_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(50),
   /** Memory all loaded previews may hold together, in MB (least recently used unloaded first). */
   PREVIEW_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
   /** A preview nobody asked anything for this long is unloaded (reloaded on its next question). */

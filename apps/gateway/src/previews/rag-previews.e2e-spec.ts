@@ -74,10 +74,11 @@ describe('live previews', () => {
       expect(page.text).not.toContain(WIZARD_LLM_KEY);
       const info = await t.http.get(`/p/${token}/info`).expect(200);
       expect(info.body).toMatchObject({ kind: 'rag', ui: 'gradio', source: 'sales.csv' });
-      // No weights can be downloaded here: the local model falls back to BM25, and says so.
+      // No weights can be downloaded here: the local model falls back to full-text search, and
+      // says so. The index stays in LanceDB: the loaded agent holds none of it.
       expect(info.body.retrieval).toMatchObject({ mode: 'keyword', chunks: SALES_ROWS.length });
-      expect(info.body.retrieval.note).toMatch(/all-MiniLM-L6-v2.*keyword \(BM25\)/);
-      expect(info.body.memory_bytes).toBeGreaterThan(0);
+      expect(info.body.retrieval.note).toMatch(/all-MiniLM-L6-v2.*keyword \(full-text\) search/);
+      expect(info.body.memory_bytes).toBe(0);
       expect(JSON.stringify(info.body)).not.toContain(WIZARD_LLM_KEY);
     });
 

@@ -20,8 +20,6 @@ export interface AnswerRequest {
   target: AnswerTarget;
   message: string;
   history: ChatTurn[];
-  /** Keeps one conversation on one runtime replica while it is up. */
-  affinity: string;
 }
 
 /**

@@ -111,7 +111,7 @@ export class PublishedAgentsService {
     // On the runtime replicas when there are any (the gateway stays thin), else right here.
     const runtime = this.replicas.enabled ? this.replicas : this.local;
     const events = await runtime.open(
-      { target: live, message: input.message, history, affinity: conversation.id },
+      { target: live, message: input.message, history },
       signal,
     );
     yield { type: 'conversation', conversation_id: conversation.id };

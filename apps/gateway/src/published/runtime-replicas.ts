@@ -7,7 +7,6 @@ import {
   Logger,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -20,16 +19,18 @@ export const RUNTIME_UNREACHABLE =
   'The agent runtime cannot be reached right now. Please ask again in a minute.';
 
 /**
- * Answers on the runtime replicas (PUBLISHED_RUNTIME_URLS). A host name that resolves to several
- * addresses (`docker compose up --scale agent-runtime=3`: one name, one address per container)
- * counts as that many replicas. A conversation goes to the replica its id hashes to, so its
- * agent stays loaded there; when that replica does not take the request (down, restarting), the
- * next one in the list does. Once a replica has started to answer, the answer stays with it:
- * an answer cut off by a dying replica fails and is not stored, and is never told twice.
+ * Answers on the runtime replicas (PUBLISHED_RUNTIME_URLS). Any replica answers any turn of any
+ * conversation: the agent's index lives in the object store and the conversation in Postgres, so
+ * nothing is sticky. Name a balancer once (an nginx upstream, a Kubernetes Service), or a compose
+ * service: a host name that resolves to several addresses (`--scale agent-runtime=3`) counts as
+ * that many replicas, taken in turn. When a replica does not take the request (down, restarting),
+ * the next one does. Once a replica has started to answer, the answer stays with it: an answer
+ * cut off by a dying replica fails and is not stored, and is never told twice.
  */
 @Injectable()
 export class RuntimeReplicas {
   private readonly logger = new Logger(RuntimeReplicas.name);
+  private turn = 0;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -45,7 +46,7 @@ export class RuntimeReplicas {
       message: request.message,
       history: request.history,
     };
-    for (const base of await this.order(request.affinity)) {
+    for (const base of await this.order()) {
       let response: Response;
       try {
         response = await fetch(new URL(RUNTIME_ANSWERS_PATH, base), {
@@ -77,12 +78,12 @@ export class RuntimeReplicas {
     throw new ServiceUnavailableException(RUNTIME_UNREACHABLE);
   }
 
-  /** Every replica, starting with the one this affinity hashes to. */
-  private async order(affinity: string): Promise<string[]> {
+  /** Every replica, starting with the next one in turn. */
+  private async order(): Promise<string[]> {
     const urls = [
       ...new Set((await Promise.all(this.config.PUBLISHED_RUNTIME_URLS.map(expand))).flat()),
     ];
-    const start = createHash('sha256').update(affinity).digest().readUInt32BE(0) % urls.length;
+    const start = this.turn++ % urls.length;
     return [...urls.slice(start), ...urls.slice(0, start)];
   }
 }

@@ -65,7 +65,6 @@ export class RuntimeController {
         target: { pipelineId: pipeline_id, buildId: build_id, userId: user_id },
         message,
         history,
-        affinity: pipeline_id,
       },
       stopped.signal,
     );

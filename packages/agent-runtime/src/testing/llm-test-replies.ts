@@ -132,13 +132,13 @@ export function chatPrompt(
 }
 
 /**
- * Hashed bag of words: each word adds 1 to one of the first 256 dimensions; vectors have unit
- * length and `dimensions` entries (the rest zeros).
+ * Hashed bag of words: each word adds 1 to one of the `dimensions` entries (all of them, so a
+ * 1536-number model's words rarely collide); vectors have unit length.
  */
 export function testEmbedding(text: string, dimensions = 256): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    vector[createHash('sha256').update(word).digest().readUInt32BE(0) % 256]! += 1;
+    vector[createHash('sha256').update(word).digest().readUInt32BE(0) % dimensions]! += 1;
   }
   const length = Math.hypot(...vector) || 1;
   return vector.map((value) => value / length);

@@ -75,7 +75,7 @@ export interface LlmTestServer {
  *
  * - OpenAI Chat Completions, `POST /v1/chat/completions`, streaming (SSE `data:` chunks with
  *   usage, ending `data: [DONE]`) or not — also what Groq and DeepSeek speak;
- * - OpenAI embeddings, `POST /v1/embeddings`: hashed bag-of-words vectors (256 dimensions, unit
+ * - OpenAI embeddings, `POST /v1/embeddings`: hashed bag-of-words vectors (the model's size, unit
  *   length), so texts sharing words are similar and retrieval really works through it;
  * - Anthropic Messages, `POST /anthropic/v1/messages`, streaming (named SSE events) or not;
  * - Gemini, `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`,
