@@ -18,3 +18,4 @@ export * from './chunks';
 export * from './sizes';
 export * from './text';
 export * from './published';
+export * from './published-channels';

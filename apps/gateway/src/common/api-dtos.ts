@@ -2,6 +2,8 @@ import {
   ZAccessKey,
   ZAgentChatAnswer,
   ZAgentChatRequest,
+  ZOpenAiModel,
+  ZOpenAiModelList,
   ZApiKey,
   ZApiKeySecret,
   ZBuildHistoryItem,
@@ -170,3 +172,5 @@ export class ImageAgentLaunchedDto extends createZodDto(ZImageAgentLaunched) {}
 
 export class AgentChatRequestDto extends createZodDto(ZAgentChatRequest) {}
 export class AgentChatAnswerDto extends createZodDto(ZAgentChatAnswer) {}
+export class OpenAiModelDto extends createZodDto(ZOpenAiModel) {}
+export class OpenAiModelListDto extends createZodDto(ZOpenAiModelList) {}
