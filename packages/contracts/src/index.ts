@@ -19,3 +19,4 @@ export * from './sizes';
 export * from './text';
 export * from './published';
 export * from './published-channels';
+export * from './agent-files';

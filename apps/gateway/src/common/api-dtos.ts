@@ -3,6 +3,8 @@ import {
   ZAgentChatAnswer,
   ZAgentChatRequest,
   ZOpenAiModel,
+  ZAgentImportPlan,
+  ZAgentImportRequest,
   ZOpenAiModelList,
   ZApiKey,
   ZApiKeySecret,
@@ -174,3 +176,8 @@ export class AgentChatRequestDto extends createZodDto(ZAgentChatRequest) {}
 export class AgentChatAnswerDto extends createZodDto(ZAgentChatAnswer) {}
 export class OpenAiModelDto extends createZodDto(ZOpenAiModel) {}
 export class OpenAiModelListDto extends createZodDto(ZOpenAiModelList) {}
+
+// ---- Agent files ----
+
+export class AgentImportPlanDto extends createZodDto(ZAgentImportPlan) {}
+export class AgentImportRequestDto extends createZodDto(ZAgentImportRequest) {}
