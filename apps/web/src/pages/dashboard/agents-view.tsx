@@ -1,6 +1,6 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Bot, Plus, X } from 'lucide-react';
+import { Bot, FileUp, Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -12,6 +12,8 @@ import { notify } from '../../lib/notify';
 import { AgentCard, type AgentCardActions } from './agent-card';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { saveZip } from './agent-builds';
+import { useExportAgent } from './agent-files-api';
+import { ImportAgentDialog } from './import-agent-dialog';
 import { useAgents, useDeleteAgent } from './dashboard-api';
 
 /** A Built agent's preview: starting it, the running one, and SPEC §8's failure alert. */
@@ -54,6 +56,8 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const [openPublish, setOpenPublish] = useState<string | null>(null);
 
   const download = useAgentDownload();
+  const exportAgent = useExportAgent();
+  const [importing, setImporting] = useState(false);
 
   function confirmDelete() {
     if (!toDelete) return;
@@ -75,10 +79,16 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
       <ViewHeader
         title="My Agents"
         actions={
-          <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
-            <Plus aria-hidden="true" className="h-4 w-4" />
-            Create New Agent
-          </Link>
+          <>
+            <Button variant="outline" onClick={() => setImporting(true)}>
+              <FileUp aria-hidden="true" className="h-4 w-4" />
+              Import agent
+            </Button>
+            <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
+              <Plus aria-hidden="true" className="h-4 w-4" />
+              Create New Agent
+            </Link>
+          </>
         }
       />
 
@@ -98,6 +108,12 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
           onPreview: (agent) => startPreview.mutate(agent),
           onDownload: (agent) => download.mutate(agent),
           onDelete: setToDelete,
+          onExport: (agent) =>
+            exportAgent.mutate(agent, {
+              onError: (error) =>
+                notify.error('Export failed', errorDetail(error) ?? 'Could not export the agent.'),
+            }),
+          exportingId: exportAgent.isPending ? exportAgent.variables?.id : undefined,
           previewingId: startPreview.isPending ? startPreview.variables?.id : undefined,
           downloadingId: download.isPending ? download.variables?.id : undefined,
           openPublish,
@@ -107,6 +123,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
         }}
       />
 
+      <ImportAgentDialog open={importing} onClose={() => setImporting(false)} />
       <ConfirmDialog
         open={toDelete !== null}
         onCancel={() => setToDelete(null)}
