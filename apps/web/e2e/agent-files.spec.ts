@@ -66,7 +66,7 @@ test('an agent exported from My Agents, imported by another account and built gi
   ).toBeVisible();
   await expect(dialog.getByLabel('Agent name')).toHaveValue('Round trip sales');
   await expect(dialog.getByLabel('Database password')).toHaveCount(0);
-  await dialog.getByLabel('gemini API key').fill(GEMINI_KEY);
+  await dialog.getByLabel('Gemini API key').fill(GEMINI_KEY);
   await screenshotBothThemes(page, 'import-agent-dialog');
   await dialog.getByRole('button', { name: 'Import agent' }).click();
   await expect(page).toHaveURL(/\/pipeline\/rag/);

@@ -246,7 +246,7 @@ function listEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
       try {
         checkEntryName(entry.fileName);
       } catch (error) {
-        return reject(error);
+        return reject(error instanceof Error ? error : new Error(String(error)));
       }
       entries.push(entry);
       if (entries.length > MAX_ENTRIES) {

@@ -115,7 +115,7 @@ function McpSection({ state, agentName }: { state: TPublication; agentName: stri
       </p>
       <pre
         aria-label="MCP client configuration"
-        className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800"
+        className="rounded bg-slate-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-slate-800"
       >
         {config}
       </pre>

@@ -1,6 +1,7 @@
 import type { TAgentImportPlan, TPipelineCreated, TPipelineListItem } from '@agentloom/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { api, errorDetail } from '../../lib/api';
+import { notify } from '../../lib/notify';
 import { saveZip } from './agent-builds';
 import { dashboardKeys } from './dashboard-api';
 
@@ -14,6 +15,8 @@ export function useExportAgent() {
         `/pipelines/${encodeURIComponent(agent.id)}/export`,
         `${agent.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'agent'}.agentloom.zip`,
       ),
+    onError: (error) =>
+      notify.error('Export failed', errorDetail(error) ?? 'Could not export the agent.'),
   });
 }
 

@@ -57,7 +57,6 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
 
   const download = useAgentDownload();
   const exportAgent = useExportAgent();
-  const [importing, setImporting] = useState(false);
 
   function confirmDelete() {
     if (!toDelete) return;
@@ -76,21 +75,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   return (
     <section aria-labelledby={VIEW_TITLE_ID}>
       <BackToDashboard onBack={onBack} />
-      <ViewHeader
-        title="My Agents"
-        actions={
-          <>
-            <Button variant="outline" onClick={() => setImporting(true)}>
-              <FileUp aria-hidden="true" className="h-4 w-4" />
-              Import agent
-            </Button>
-            <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
-              <Plus aria-hidden="true" className="h-4 w-4" />
-              Create New Agent
-            </Link>
-          </>
-        }
-      />
+      <ViewHeader title="My Agents" actions={<HeaderActions />} />
 
       {previewError && <Alert className="mb-4">{previewError}</Alert>}
       {preview && (
@@ -108,11 +93,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
           onPreview: (agent) => startPreview.mutate(agent),
           onDownload: (agent) => download.mutate(agent),
           onDelete: setToDelete,
-          onExport: (agent) =>
-            exportAgent.mutate(agent, {
-              onError: (error) =>
-                notify.error('Export failed', errorDetail(error) ?? 'Could not export the agent.'),
-            }),
+          onExport: (agent) => exportAgent.mutate(agent),
           exportingId: exportAgent.isPending ? exportAgent.variables?.id : undefined,
           previewingId: startPreview.isPending ? startPreview.variables?.id : undefined,
           downloadingId: download.isPending ? download.variables?.id : undefined,
@@ -123,7 +104,6 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
         }}
       />
 
-      <ImportAgentDialog open={importing} onClose={() => setImporting(false)} />
       <ConfirmDialog
         open={toDelete !== null}
         onCancel={() => setToDelete(null)}
@@ -138,6 +118,24 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
         busy={remove.isPending}
       />
     </section>
+  );
+}
+
+/** The view's header buttons: Import agent (with its dialog) and Create New Agent. */
+function HeaderActions() {
+  const [importing, setImporting] = useState(false);
+  return (
+    <>
+      <Button variant="outline" onClick={() => setImporting(true)}>
+        <FileUp aria-hidden="true" className="h-4 w-4" />
+        Import agent
+      </Button>
+      <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
+        <Plus aria-hidden="true" className="h-4 w-4" />
+        Create New Agent
+      </Link>
+      <ImportAgentDialog open={importing} onClose={() => setImporting(false)} />
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { TAgentImportPlan } from '@agentloom/contracts';
+import { LLM_PROVIDER_LABELS, type TAgentImportPlan } from '@agentloom/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Dialog } from '../../components/dialog';
@@ -120,7 +120,7 @@ function MissingFields({
         onChange={(event) => set('name')(event.target.value)}
       />
       <TextField
-        label={`${plan.llm_provider} API key`}
+        label={`${LLM_PROVIDER_LABELS[plan.llm_provider]} API key`}
         type="password"
         autoComplete="off"
         required
