@@ -13,6 +13,7 @@ import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
+import { AgentFilesModule } from './agent-files/agent-files.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -53,6 +54,7 @@ export class AppModule {
         ApiKeysModule,
         PipelinesModule,
         WizardModule,
+        AgentFilesModule,
         BuildsModule,
         PreviewsModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).

@@ -19,3 +19,5 @@ export * from './chunks';
 export * from './sizes';
 export * from './text';
 export * from './published';
+export * from './published-channels';
+export * from './agent-files';

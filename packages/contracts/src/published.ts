@@ -19,6 +19,8 @@ export const ZPublication = z.object({
   api_url: z.url(),
   share_url: z.url(),
   widget_script_url: z.url(),
+  /** The agent's MCP server (streamable HTTP), authenticated with the same access keys. */
+  mcp_url: z.url(),
 });
 export type TPublication = z.infer<typeof ZPublication>;
 

@@ -37,6 +37,11 @@ const PUBLIC_ROUTES = [
   // request); visitors use the share page and widget, which the owner turns on.
   'POST /agents/:id/chat',
   'POST /v1/chat/completions',
+  'GET /v1/models',
+  'GET /v1/models/:id',
+  'POST /agents/:id/mcp',
+  'GET /agents/:id/mcp',
+  'DELETE /agents/:id/mcp',
   'GET /w/widget.js',
   'GET /w/_assets/:file',
   'GET /w/:id/config',

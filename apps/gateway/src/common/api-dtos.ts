@@ -2,6 +2,10 @@ import {
   ZAccessKey,
   ZAgentChatAnswer,
   ZAgentChatRequest,
+  ZOpenAiModel,
+  ZAgentImportPlan,
+  ZAgentImportRequest,
+  ZOpenAiModelList,
   ZApiKey,
   ZApiKeySecret,
   ZBuildHistoryItem,
@@ -170,3 +174,10 @@ export class ImageAgentLaunchedDto extends createZodDto(ZImageAgentLaunched) {}
 
 export class AgentChatRequestDto extends createZodDto(ZAgentChatRequest) {}
 export class AgentChatAnswerDto extends createZodDto(ZAgentChatAnswer) {}
+export class OpenAiModelDto extends createZodDto(ZOpenAiModel) {}
+export class OpenAiModelListDto extends createZodDto(ZOpenAiModelList) {}
+
+// ---- Agent files ----
+
+export class AgentImportPlanDto extends createZodDto(ZAgentImportPlan) {}
+export class AgentImportRequestDto extends createZodDto(ZAgentImportRequest) {}

@@ -134,6 +134,7 @@ export class PublicationsService {
       api_url: url(`/agents/${pipelineId}/chat`),
       share_url: url(`/s/${pipelineId}/`),
       widget_script_url: url(`/w/widget.js`),
+      mcp_url: url(`/agents/${pipelineId}/mcp`),
     };
   }
 }

@@ -6,6 +6,10 @@ import { AgentApiController } from './agent-api.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { LocalAnswers } from './local-answers';
+import { McpController } from './mcp.controller';
+import { McpAgentServers } from './mcp.service';
+import { ModelsController } from './models.controller';
+import { PublishedModelsService } from './models.service';
 import { OpenAiCompatController } from './openai-compat.controller';
 import { PublicationsController } from './publications.controller';
 import { PublicationsService } from './publications.service';
@@ -25,6 +29,8 @@ import { WidgetController } from './widget.controller';
     PublicationsController,
     AgentApiController,
     OpenAiCompatController,
+    ModelsController,
+    McpController,
     WidgetController,
   ],
   providers: [
@@ -36,6 +42,8 @@ import { WidgetController } from './widget.controller';
     RateLimiter,
     LocalAnswers,
     RuntimeReplicas,
+    PublishedModelsService,
+    McpAgentServers,
   ],
 })
 export class PublishedModule {}

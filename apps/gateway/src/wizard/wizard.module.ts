@@ -43,5 +43,7 @@ import { WizardSessions } from './wizard-sessions';
     UploadsService,
     DataSourcesService,
   ],
+  // The agent import replays a file through the same steps (agent-files/).
+  exports: [SourceStepService, VectorStoreStepService, LlmStepService, FinishStepsService],
 })
 export class WizardModule {}

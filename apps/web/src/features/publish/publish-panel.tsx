@@ -70,6 +70,7 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
       {state.published ? (
         <>
           <ApiSection state={state} agentId={agentId} />
+          <McpSection state={state} agentName={agentName} />
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
           <ConversationsSection agentId={agentId} />
@@ -96,6 +97,53 @@ function ApiSection({ state, agentId }: { state: TPublication; agentId: string }
       </p>
     </div>
   );
+}
+
+/**
+ * The agent's MCP server: its address and a configuration MCP clients (Claude Desktop, Cursor,
+ * VS Code…) take as it is, once the placeholder is replaced by one of the access keys below.
+ */
+function McpSection({ state, agentName }: { state: TPublication; agentName: string }) {
+  const config = mcpClientConfig(state.mcp_url, agentName);
+  return (
+    <div className="space-y-1 text-sm">
+      <h4 className="font-semibold text-slate-900 dark:text-white">MCP server</h4>
+      <p className="text-slate-700 dark:text-slate-300">
+        MCP clients: <code className="break-all">{state.mcp_url}</code> (streamable HTTP) with an
+        access key as the bearer token. Paste this into the client&apos;s MCP settings and replace
+        the key:
+      </p>
+      <pre
+        aria-label="MCP client configuration"
+        className="rounded bg-slate-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-slate-800"
+      >
+        {config}
+      </pre>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() =>
+          void navigator.clipboard.writeText(config).then(
+            () => notify.success('MCP configuration copied'),
+            () => notify.error('Copy failed', 'Select the configuration and copy it.'),
+          )
+        }
+      >
+        Copy configuration
+      </Button>
+    </div>
+  );
+}
+
+/** The `mcpServers` entry most MCP clients read, named after the agent. */
+export function mcpClientConfig(url: string, agentName: string): string {
+  const name =
+    agentName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'agentloom-agent';
+  const server = { type: 'http', url, headers: { Authorization: 'Bearer al_YOUR_ACCESS_KEY' } };
+  return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }
 
 function ShareSection({ state, agentId }: { state: TPublication; agentId: string }) {

@@ -1,5 +1,14 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
-import { ChevronDown, Download, History, Pencil, Play, Rocket, Trash2 } from 'lucide-react';
+import {
+  ChevronDown,
+  Download,
+  FileDown,
+  History,
+  Pencil,
+  Play,
+  Rocket,
+  Trash2,
+} from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
 import { PublishPanel } from '../../features/publish/publish-panel';
@@ -13,9 +22,12 @@ export interface AgentCardActions {
   onPreview: (agent: TPipelineListItem) => void;
   onDownload: (agent: TPipelineListItem) => void;
   onDelete: (agent: TPipelineListItem) => void;
-  /** Ids whose preview / download is running, for the per-card spinners. */
+  /** Saves the agent as a file "Import agent" reads back (issue 31). */
+  onExport: (agent: TPipelineListItem) => void;
+  /** Ids whose preview / download / export is running, for the per-card spinners. */
   previewingId: string | undefined;
   downloadingId: string | undefined;
+  exportingId: string | undefined;
   openPublish: string | null;
   setOpenPublish: (id: string | null) => void;
   openBuilds: string | null;
@@ -110,6 +122,16 @@ function AgentCardButtons({
           <ChevronDown aria-hidden="true" className="h-4 w-4" />
         </Button>
       )}
+      <Button
+        size="sm"
+        variant="ghost"
+        aria-label={`Export ${agent.name}`}
+        loading={actions.exportingId === agent.id}
+        onClick={() => actions.onExport(agent)}
+      >
+        <FileDown aria-hidden="true" className="h-4 w-4" />
+        Export
+      </Button>
       <IconButton
         icon={Trash2}
         variant="dangerGhost"

@@ -1,6 +1,6 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Bot, Plus, X } from 'lucide-react';
+import { Bot, FileUp, Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -12,6 +12,8 @@ import { notify } from '../../lib/notify';
 import { AgentCard, type AgentCardActions } from './agent-card';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { saveZip } from './agent-builds';
+import { useExportAgent } from './agent-files-api';
+import { ImportAgentDialog } from './import-agent-dialog';
 import { useAgents, useDeleteAgent } from './dashboard-api';
 
 /** A Built agent's preview: starting it, the running one, and SPEC §8's failure alert. */
@@ -54,6 +56,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   const [openPublish, setOpenPublish] = useState<string | null>(null);
 
   const download = useAgentDownload();
+  const exportAgent = useExportAgent();
 
   function confirmDelete() {
     if (!toDelete) return;
@@ -72,15 +75,7 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
   return (
     <section aria-labelledby={VIEW_TITLE_ID}>
       <BackToDashboard onBack={onBack} />
-      <ViewHeader
-        title="My Agents"
-        actions={
-          <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
-            <Plus aria-hidden="true" className="h-4 w-4" />
-            Create New Agent
-          </Link>
-        }
-      />
+      <ViewHeader title="My Agents" actions={<HeaderActions />} />
 
       {previewError && <Alert className="mb-4">{previewError}</Alert>}
       {preview && (
@@ -98,6 +93,8 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
           onPreview: (agent) => startPreview.mutate(agent),
           onDownload: (agent) => download.mutate(agent),
           onDelete: setToDelete,
+          onExport: (agent) => exportAgent.mutate(agent),
+          exportingId: exportAgent.isPending ? exportAgent.variables?.id : undefined,
           previewingId: startPreview.isPending ? startPreview.variables?.id : undefined,
           downloadingId: download.isPending ? download.variables?.id : undefined,
           openPublish,
@@ -121,6 +118,24 @@ export function AgentsView({ onBack }: { onBack: () => void }) {
         busy={remove.isPending}
       />
     </section>
+  );
+}
+
+/** The view's header buttons: Import agent (with its dialog) and Create New Agent. */
+function HeaderActions() {
+  const [importing, setImporting] = useState(false);
+  return (
+    <>
+      <Button variant="outline" onClick={() => setImporting(true)}>
+        <FileUp aria-hidden="true" className="h-4 w-4" />
+        Import agent
+      </Button>
+      <Link to="/dashboard/create-agent" className={buttonClasses('primary')}>
+        <Plus aria-hidden="true" className="h-4 w-4" />
+        Create New Agent
+      </Link>
+      <ImportAgentDialog open={importing} onClose={() => setImporting(false)} />
+    </>
   );
 }
 

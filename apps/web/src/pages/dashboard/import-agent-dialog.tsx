@@ -1,0 +1,172 @@
+import { LLM_PROVIDER_LABELS, type TAgentImportPlan } from '@agentloom/contracts';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Dialog } from '../../components/dialog';
+import { Alert, CancelAndSubmit, TextArea, TextField } from '../../components/ui';
+import { wizardPath } from '../../features/wizard/step-navigation';
+import { errorDetail } from '../../lib/api';
+import { notify } from '../../lib/notify';
+import { useCheckAgentFile, useImportAgent } from './agent-files-api';
+
+/** The fields the import asks for: only what the chosen file left out. */
+type Answers = Record<
+  'name' | 'api_key' | 'vector_db_api_key' | 'database_uri' | 'database_password' | 'system_prompt',
+  string
+>;
+const EMPTY: Answers = {
+  name: '',
+  api_key: '',
+  vector_db_api_key: '',
+  database_uri: '',
+  database_password: '',
+  system_prompt: '',
+};
+
+/**
+ * "Import agent": pick an exported file, a downloaded agent zip or its agent.json; the server
+ * reads it (nothing is created yet) and says what it lacks; the import then creates a draft
+ * through the wizard's own checks and opens it at its build step.
+ */
+export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const navigate = useNavigate();
+  const check = useCheckAgentFile();
+  const importAgent = useImportAgent();
+  const [file, setFile] = useState<File | null>(null);
+  const [answers, setAnswers] = useState<Answers>(EMPTY);
+  const plan = check.data;
+
+  function close() {
+    setFile(null);
+    setAnswers(EMPTY);
+    check.reset();
+    importAgent.reset();
+    onClose();
+  }
+
+  function choose(chosen: File | undefined) {
+    setFile(chosen ?? null);
+    importAgent.reset();
+    if (!chosen) return check.reset();
+    check.mutate(chosen, {
+      onSuccess: (found) => setAnswers({ ...EMPTY, name: found.name }),
+    });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file || !plan) return;
+    importAgent.mutate(
+      { file, fields: answers },
+      {
+        onSuccess: (created) => {
+          notify.success(
+            'Agent imported',
+            `"${created.name}" is a new draft. Build it when ready.`,
+          );
+          close();
+          void navigate(wizardPath(created.agent_type, created.id));
+        },
+      },
+    );
+  }
+
+  const error = check.error ?? importAgent.error;
+  const set = (field: keyof Answers) => (value: string) =>
+    setAnswers((current) => ({ ...current, [field]: value }));
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && close()}
+      title="Import agent"
+      description="Choose a file My Agents exported, a downloaded agent zip, or its agent.json. Keys and passwords are never in the file: you enter them here."
+    >
+      <form className="space-y-4" onSubmit={submit}>
+        <TextField
+          label="Agent file"
+          type="file"
+          accept=".zip,.json,application/zip,application/json"
+          onChange={(event) => choose(event.target.files?.[0])}
+        />
+        {check.isPending && <p className="text-sm">Reading the file…</p>}
+        {error && (
+          <Alert>{errorDetail(error) ?? 'The file could not be imported. Please try again.'}</Alert>
+        )}
+        {plan && <MissingFields plan={plan} answers={answers} set={set} />}
+        <CancelAndSubmit submitLabel="Import agent" busy={importAgent.isPending} onCancel={close} />
+      </form>
+    </Dialog>
+  );
+}
+
+function MissingFields({
+  plan,
+  answers,
+  set,
+}: {
+  plan: TAgentImportPlan;
+  answers: Answers;
+  set: (field: keyof Answers) => (value: string) => void;
+}) {
+  const { needs, database } = plan;
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        {plan.agent_type.toUpperCase()} agent: {plan.summary}
+      </p>
+      <TextField
+        label="Agent name"
+        required
+        value={answers.name}
+        onChange={(event) => set('name')(event.target.value)}
+      />
+      <TextField
+        label={`${LLM_PROVIDER_LABELS[plan.llm_provider]} API key`}
+        type="password"
+        autoComplete="off"
+        required
+        hint={`For ${plan.llm_model}.`}
+        value={answers.api_key}
+        onChange={(event) => set('api_key')(event.target.value)}
+      />
+      {needs.vector_db_api_key && (
+        <TextField
+          label="Pinecone API key"
+          type="password"
+          autoComplete="off"
+          required
+          value={answers.vector_db_api_key}
+          onChange={(event) => set('vector_db_api_key')(event.target.value)}
+        />
+      )}
+      {needs.database_uri && database && (
+        <TextField
+          label="Connection URI"
+          required
+          hint={`Of the database holding ${database.database} / ${database.table}, with its password.`}
+          value={answers.database_uri}
+          onChange={(event) => set('database_uri')(event.target.value)}
+        />
+      )}
+      {needs.database_password && database && (
+        <TextField
+          label="Database password"
+          type="password"
+          autoComplete="off"
+          required
+          hint={`For ${database.uri ?? 'the database'}.`}
+          value={answers.database_password}
+          onChange={(event) => set('database_password')(event.target.value)}
+        />
+      )}
+      {needs.system_prompt && (
+        <TextArea
+          label="System prompt"
+          required
+          rows={4}
+          value={answers.system_prompt}
+          onChange={(event) => set('system_prompt')(event.target.value)}
+        />
+      )}
+    </div>
+  );
+}
