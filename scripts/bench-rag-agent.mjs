@@ -17,10 +17,10 @@ const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Coimbra', 'Aveiro', 'Evora'
 const PRODUCTS = ['lantern', 'umbrella', 'kettle', 'compass', 'notebook', 'teapot', 'scarf'];
 
 /** ~1 MB of sales rows; every row names its own order number, so questions have one answer. */
-export function salesCsv() {
+export function salesCsv(size = CSV_BYTES) {
   const lines = ['order,city,product,units,note'];
   let bytes = lines[0].length + 1;
-  for (let order = 1; bytes < CSV_BYTES; order += 1) {
+  for (let order = 1; bytes < size; order += 1) {
     const line = [
       `ORD-${order}`,
       CITIES[order % CITIES.length],
@@ -63,9 +63,11 @@ export async function withRagStack({ name, port, env = {} }, measure) {
         ...env,
       },
     });
-    worker = startWorker({ databaseUrl, prefix, dataDir, masterKey });
+    // The worker embeds each build's chunks into its hosted index through the same stand-in.
+    const openaiBaseUrl = llm.baseUrls.openai;
+    worker = startWorker({ databaseUrl, prefix, dataDir, masterKey, openaiBaseUrl });
     const token = await signedInUser(gateway);
-    await measure({ llm, gateway, token, csv: salesCsv() });
+    await measure({ llm, gateway, token, csv: salesCsv(), stack: { databaseUrl, dataDir, masterKey, prefix } });
   } finally {
     worker?.kill('SIGTERM');
     gateway?.stop();
@@ -86,7 +88,7 @@ export function runBench(main) {
 }
 
 /** The built builder-worker on the bench's database, queue prefix and data folder. */
-export function startWorker({ databaseUrl, prefix, dataDir, masterKey }) {
+export function startWorker({ databaseUrl, prefix, dataDir, masterKey, openaiBaseUrl }) {
   const child = spawn(process.execPath, [path.join(root, 'apps/builder-worker/dist/main.js')], {
     env: {
       ...process.env,
@@ -96,6 +98,7 @@ export function startWorker({ databaseUrl, prefix, dataDir, masterKey }) {
       QUEUE_PREFIX: prefix,
       DATA_DIR: dataDir,
       VAULT_MASTER_KEY: masterKey,
+      ...(openaiBaseUrl && { OPENAI_BASE_URL: openaiBaseUrl }),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -104,8 +107,11 @@ export function startWorker({ databaseUrl, prefix, dataDir, masterKey }) {
   return child;
 }
 
-/** A RAG agent over `csv` (OpenAI embeddings and chat), configured and built; its id. */
-export async function buildRagAgent(gateway, token, name, csv) {
+/**
+ * A RAG agent over `csv` (OpenAI embeddings and chat), configured and built; its id. The build
+ * embeds every chunk into the agent's hosted index; `timeoutS` bounds the wait.
+ */
+export async function buildRagAgent(gateway, token, name, csv, timeoutS = 120) {
   const form = (url, body) => gateway.call('POST', url, body, token, 'form');
   const { session_id: id } = await gateway.call(
     'POST',
@@ -141,7 +147,7 @@ export async function buildRagAgent(gateway, token, name, csv) {
     const build = await gateway.call('GET', `/builds/${id}`, undefined, token);
     if (build.status === 'Built') break;
     if (build.status === 'Failed') throw new Error(`the build failed: ${build.error}`);
-    if (i > 1200) throw new Error('the build did not finish in 120 s');
+    if (i > timeoutS * 10) throw new Error(`the build did not finish in ${timeoutS} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return id;

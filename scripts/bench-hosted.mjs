@@ -1,0 +1,363 @@
+// npm run bench:hosted — hosted agents at scale (issue #26): what loading an agent costs, how fast
+// the first and the warm answers are at 300 rows, 12k and 120k chunks, how much CPU and memory an
+// agent costs the gateway, how /health fares while a large agent works, and the HNSW index's recall.
+//
+// The built gateway (answering in its own process) and builder-worker as real processes on their
+// own database (agentloom_bench_hosted), the agent runtime's OpenAI-compatible stand-in in this
+// process (it counts every text it embeds, and times itself), RAG agents configured through the
+// wizard's API with OpenAI embeddings and built by the real worker, which embeds each source once.
+// BENCH_LARGE_BYTES (10 MB) sizes the large source, BENCH_MANY_AGENTS (200) the memory run,
+// BENCH_CONVERSATIONS (50) × BENCH_TURNS (4) the load. Prints every figure; never fails on one.
+import * as lancedb from '@lancedb/lancedb';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startGateway } from './bench-gateway.mjs';
+import {
+  buildRagAgent,
+  ms,
+  percentile,
+  runBench,
+  salesCsv,
+  withRagStack,
+} from './bench-rag-agent.mjs';
+
+const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 10 * 1024 * 1024);
+const MANY_AGENTS = Number(process.env.BENCH_MANY_AGENTS ?? 200);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
+const TURNS = Number(process.env.BENCH_TURNS ?? 4);
+const PORT = Number(process.env.BENCH_PORT ?? 18320);
+const JWT_SECRET = 'bench-hosted-jwt-secret-0123456789-0123456789-0123456789';
+
+const rssMb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** User plus system CPU a process has used, in ms (Linux clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const embeddedInputs = (llm) =>
+  llm.requests
+    .filter((request) => request.path === '/v1/embeddings')
+    .reduce((sum, request) => sum + request.body.input.length, 0);
+
+/** One question, streamed to its end: total time, and its overhead (total minus the provider). */
+async function ask(base, llm, agent, order, conversationId) {
+  const marker = `ORD-${order}?`;
+  const t0 = performance.now();
+  const response = await fetch(`${base}/agents/${agent.id}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.key}` },
+    body: JSON.stringify({
+      message: `What was shipped on order ${marker}`,
+      conversation_id: conversationId,
+      stream: true,
+    }),
+  });
+  const body = await response.text();
+  const total = performance.now() - t0;
+  if (!response.ok || !body.includes('event: done')) {
+    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
+  }
+  const provider = llm.requests
+    .filter((r) => JSON.stringify(r.body?.input ?? r.body?.messages?.at(-1) ?? '').includes(marker))
+    .reduce((sum, r) => sum + r.ms, 0);
+  return {
+    total,
+    overhead: total - provider,
+    conversation: /"conversation_id":"([^"]+)"/.exec(body)?.[1],
+  };
+}
+
+/** BENCH_CONVERSATIONS conversations at once, BENCH_TURNS turns each: rate, p50/p95, errors. */
+async function load(base, llm, agent, rows, gatewayPid) {
+  const results = [];
+  const cpu0 = cpuMs(gatewayPid);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, c) => {
+      let conversation;
+      for (let turn = 0; turn < TURNS; turn += 1) {
+        const order = 1 + (((c * TURNS + turn) * 104729) % rows);
+        const result = await ask(base, llm, agent, order, conversation);
+        conversation = result.conversation ?? conversation;
+        results.push(result);
+      }
+    }),
+  );
+  const wall = performance.now() - t0;
+  const ok = results.filter((r) => !r.failed);
+  const totals = ok.map((r) => r.total).sort((a, b) => a - b);
+  return {
+    rate: (ok.length / wall) * 1000,
+    p50: percentile(totals, 0.5),
+    p95: percentile(totals, 0.95),
+    errors: results.length - ok.length,
+    cpuPerQuestion: (cpuMs(gatewayPid) - cpu0) / results.length,
+  };
+}
+
+async function publish(gateway, token, id) {
+  await gateway.call('PUT', `/agents/${id}/publication`, undefined, token);
+  const key = await gateway.call(
+    'POST',
+    `/agents/${id}/keys`,
+    { name: 'bench', rate_limit_per_minute: 10_000 },
+    token,
+  );
+  return { id, key: key.secret };
+}
+
+/** Builds and publishes an agent over `csv`; the build's wall time and the texts it embedded. */
+async function builtAgent(gateway, llm, token, name, csv) {
+  const before = embeddedInputs(llm);
+  const t0 = performance.now();
+  const id = await buildRagAgent(gateway, token, name, csv, 1800);
+  const buildMs = performance.now() - t0;
+  return {
+    ...(await publish(gateway, token, id)),
+    buildMs,
+    embedded: embeddedInputs(llm) - before,
+  };
+}
+
+/** p95 of GET /health while `busy` runs. */
+async function healthWhile(base, busy) {
+  const times = [];
+  let done = false;
+  const probe = (async () => {
+    while (!done) {
+      const t0 = performance.now();
+      await fetch(`${base}/health`).then((r) => r.text());
+      times.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  await busy();
+  done = true;
+  await probe;
+  return percentile(
+    times.sort((a, b) => a - b),
+    0.95,
+  );
+}
+
+/** recall@4 of the agent's HNSW search against exact search over the same stored vectors. */
+async function recallAt4(dataDir, pipelineId, buildId, llm, questions) {
+  const db = await lancedb.connect(path.join(dataDir, 'indexes', pipelineId, buildId));
+  const table = await db.openTable('chunks');
+  let found = 0;
+  for (const question of questions) {
+    const response = await fetch(`${llm.baseUrls.openai}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'text-embedding-ada-002', input: [question] }),
+    });
+    const vector = (await response.json()).data[0].embedding;
+    const exact = await table
+      .vectorSearch(vector)
+      .distanceType('dot')
+      .bypassVectorIndex()
+      .limit(4)
+      .select(['position', '_distance'])
+      .toArray();
+    const ann = await table
+      .vectorSearch(vector)
+      .distanceType('dot')
+      .ef(64)
+      .refineFactor(2)
+      .limit(4)
+      .select(['position', '_distance'])
+      .toArray();
+    // Ties count as found: a chunk exactly as close as the exact search's 4th is as good.
+    const fourth = exact.at(-1)._distance;
+    found += ann.filter((row) => row._distance <= fourth + 1e-6).length;
+  }
+  return found / (4 * questions.length);
+}
+
+async function main() {
+  const figures = [];
+  const figure = (name, value, target, before) => {
+    figures.push([name, value, target, before]);
+    console.log(`  ${name}: ${value}`);
+  };
+  await withRagStack(
+    { name: 'hosted', port: PORT, env: { JWT_SECRET } },
+    async ({ llm, gateway: first, token, stack }) => {
+      let gateway = first;
+      const small = salesCsv(22 * 1024); // ~300 rows
+      const medium = salesCsv(); // ~1 MB, ~12k rows
+      const large = salesCsv(LARGE_BYTES); // ~120k rows
+      console.log(`  (building: ${small.rows}, ${medium.rows} and ${large.rows} rows…)`);
+      const smallAgent = await builtAgent(gateway, llm, token, 'Hosted small', small);
+      const mediumAgent = await builtAgent(gateway, llm, token, 'Hosted 1 MB', medium);
+      figure(
+        'build of a 1 MB CSV with OpenAI embeddings',
+        `${(mediumAgent.buildMs / 1000).toFixed(1)} s (${mediumAgent.embedded} chunks embedded)`,
+        '< 10 s',
+        '1.5 s (embedded nothing)',
+      );
+      const largeAgent = await builtAgent(gateway, llm, token, 'Hosted 10 MB', large);
+      console.log(
+        `  build of ${large.rows} rows: ${(largeAgent.buildMs / 1000).toFixed(1)} s (${largeAgent.embedded} chunks embedded, HNSW index made)`,
+      );
+
+      // First answers: each agent loads on its first question, embedding only the question.
+      const atLoad = [];
+      const firstAnswer = async (agent, rows) => {
+        const before = embeddedInputs(llm);
+        const result = await ask(gateway.base, llm, agent, 1 + (rows >> 1));
+        atLoad.push(embeddedInputs(llm) - before - 1);
+        return result;
+      };
+      const mediumFirst = await firstAnswer(mediumAgent, medium.rows);
+      const largeFirst = await firstAnswer(largeAgent, large.rows);
+      await firstAnswer(smallAgent, small.rows);
+
+      // Warm: 100 questions one at a time to the 120k agent.
+      const warm = [];
+      for (let q = 0; q < 100; q += 1)
+        warm.push(await ask(gateway.base, llm, largeAgent, 1 + ((q * 7919) % large.rows)));
+      const warmOverheads = warm
+        .filter((r) => !r.failed)
+        .map((r) => r.overhead)
+        .sort((a, b) => a - b);
+
+      const healthP95 = await healthWhile(gateway.base, () =>
+        Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            for (let q = 0; q < 10; q += 1)
+              await ask(gateway.base, llm, largeAgent, 1 + (((i * 10 + q) * 6007) % large.rows));
+          }),
+        ),
+      );
+
+      console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
+      const loadSmall = await load(gateway.base, llm, smallAgent, small.rows, gateway.pid);
+      const loadMedium = await load(gateway.base, llm, mediumAgent, medium.rows, gateway.pid);
+      const loadLarge = await load(gateway.base, llm, largeAgent, large.rows, gateway.pid);
+
+      // A restart: the same agents load again from their indexes.
+      gateway.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const restartEnv = {
+        VAULT_MASTER_KEY: stack.masterKey,
+        QUEUE_PREFIX: stack.prefix,
+        OPENAI_BASE_URL: llm.baseUrls.openai,
+        JWT_SECRET,
+      };
+      gateway = await startGateway({ port: PORT, dataDir: stack.dataDir, env: restartEnv });
+      const restartFirst = await firstAnswer(mediumAgent, medium.rows);
+      // A second replica beside it (same database and storage): it embeds nothing either.
+      const second = await startGateway({
+        port: PORT + 1,
+        dataDir: stack.dataDir,
+        env: restartEnv,
+      });
+      const beforeSecond = embeddedInputs(llm);
+      await ask(second.base, llm, mediumAgent, 7);
+      atLoad.push(embeddedInputs(llm) - beforeSecond - 1);
+      second.stop();
+
+      // Memory: MANY_AGENTS small agents asked in turn on one gateway (evictions included).
+      console.log(`  (${MANY_AGENTS} small agents built and asked in turn…)`);
+      const tiny = salesCsv(2 * 1024);
+      const many = [];
+      for (let n = 0; n < MANY_AGENTS; n += 1)
+        many.push(await builtAgent(gateway, llm, token, `Many ${n}`, tiny));
+      const rssBefore = rssMb(gateway.pid);
+      const beforeMany = embeddedInputs(llm);
+      for (const agent of many) await ask(gateway.base, llm, agent, 3);
+      const perAgent = (rssMb(gateway.pid) - rssBefore) / MANY_AGENTS;
+      const manyReembedded = embeddedInputs(llm) - beforeMany - MANY_AGENTS;
+      // The first of them again, after all the others: loaded anew, embedding only the question.
+      const beforeAgain = embeddedInputs(llm);
+      await ask(gateway.base, llm, many[0], 5);
+      atLoad.push(embeddedInputs(llm) - beforeAgain - 1);
+
+      const build = await fetch(`${gateway.base}/builds/${largeAgent.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.json());
+      const questions = Array.from(
+        { length: 100 },
+        (_, i) =>
+          `${['lantern', 'kettle', 'scarf', 'teapot'][i % 4]} Porto week ${i % 52} courier ${i % 9}`,
+      );
+      const recall = await recallAt4(stack.dataDir, largeAgent.id, build.build_id, llm, questions);
+
+      console.log(
+        `\nbench:hosted — hosted RAG agents, OpenAI embeddings (stand-in), gateway answering itself`,
+      );
+      figure(
+        'embedding inputs sent when an agent is loaded (publish, 12k/120k/300; restart; second replica; after eviction)',
+        atLoad.concat(manyReembedded).join(', '),
+        '0',
+        '12,002',
+      );
+      figure(
+        'first answer after publish, 1 MB CSV',
+        `${ms(mediumFirst.total)} (${medium.rows} rows)`,
+        '< 1 s',
+        '6.9 s',
+      );
+      figure('first answer after restart, 1 MB CSV', ms(restartFirst.total), '< 1 s', '6.9 s');
+      figure(
+        `first answer, ${(LARGE_BYTES / 1048576).toFixed(0)} MB source (${large.rows} chunks, 1536 dims)`,
+        ms(largeFirst.total),
+        '< 2 s',
+        'minutes',
+      );
+      figure(
+        `warm answer overhead, ${large.rows} chunks`,
+        `p50 ${ms(percentile(warmOverheads, 0.5))}, p95 ${ms(percentile(warmOverheads, 0.95))}`,
+        'p95 < 50 ms',
+        '—',
+      );
+      figure(
+        `/health p95 while the ${large.rows}-chunk agent answers 8 at once`,
+        ms(healthP95),
+        '< 50 ms',
+        '335 ms (12k)',
+      );
+      figure(
+        `gateway RSS growth per loaded agent (${MANY_AGENTS} asked in turn)`,
+        `${perAgent.toFixed(2)} MB; re-embedded ${manyReembedded}`,
+        '< 20 MB, none',
+        '154–241 MB, cap 16',
+      );
+      const line = (r) =>
+        `${r.rate.toFixed(1)} answers/s, p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, ${r.errors} errors`;
+      figure(
+        `${CONVERSATIONS} × ${TURNS}, small agent (${small.rows} rows)`,
+        line(loadSmall),
+        '≥ 150/s, p95 < 500 ms, 0 errors',
+        '50/s, p95 1.6 s',
+      );
+      figure(
+        `${CONVERSATIONS} × ${TURNS}, ${medium.rows} rows`,
+        line(loadMedium),
+        '≥ 100/s',
+        '16/s',
+      );
+      figure(`${CONVERSATIONS} × ${TURNS}, ${large.rows} chunks`, line(loadLarge), '≥ 100/s', '—');
+      figure(
+        'gateway CPU per question, small agent',
+        `${loadSmall.cpuPerQuestion.toFixed(1)} ms (12k: ${loadMedium.cpuPerQuestion.toFixed(1)}, 120k: ${loadLarge.cpuPerQuestion.toFixed(1)})`,
+        '≤ 6 ms',
+        '23 ms',
+      );
+      figure(
+        `recall@4 of HNSW against exact search, ${large.rows} chunks`,
+        recall.toFixed(3),
+        '≥ 0.95',
+        '—',
+      );
+
+      console.log('\n| figure | now | target | before (issue #26) |\n|---|---|---|---|');
+      for (const [name, value, target, before] of figures)
+        console.log(`| ${name} | ${value} | ${target} | ${before} |`);
+    },
+  );
+}
+
+runBench(main);
