@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import type { AppConfig } from './config/env';
+import { trustProxy } from './common/client-address';
 import { ConfiguredIoAdapter } from './common/configured-io.adapter';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 
@@ -12,7 +13,8 @@ import { HttpExceptionFilter } from './common/http-exception.filter';
  * OpenAPI document. main.ts and the tests both call this, so tests exercise the real setup.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
-  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // Client addresses for rate limits: exactly the product's own proxy hops (client-address.ts).
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY_HOPS, config.TRUSTED_PROXIES));
   app.disable('x-powered-by');
   app.use(
     helmet({
