@@ -71,7 +71,14 @@ describe('gateway configuration', () => {
       /^Missing setting JWT_SECRET/,
     );
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', DATA_DIR: dir(), JWT_SECRET: randomBytes(48).toString('base64url') }, quiet),
+      loadConfig(
+        {
+          NODE_ENV: 'production',
+          DATA_DIR: dir(),
+          JWT_SECRET: randomBytes(48).toString('base64url'),
+        },
+        quiet,
+      ),
     ).toThrow(/^Missing setting VAULT_MASTER_KEY/);
   });
 

@@ -41,7 +41,8 @@ const randomSecret = z
   .string()
   .min(32, { error: 'must be at least 32 characters' })
   .refine((value) => estimatedBits(value) >= 96, {
-    error: 'is too predictable; use 32+ random characters, e.g. the output of openssl rand -base64 32',
+    error:
+      'is too predictable; use 32+ random characters, e.g. the output of openssl rand -base64 32',
   });
 
 /** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
