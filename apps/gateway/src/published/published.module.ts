@@ -13,6 +13,7 @@ import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
 import { RuntimeReplicas } from './runtime-replicas';
+import { VisitorAccess } from './visitor-access';
 import { WidgetController } from './widget.controller';
 
 /**
@@ -36,6 +37,7 @@ import { WidgetController } from './widget.controller';
     RateLimiter,
     LocalAnswers,
     RuntimeReplicas,
+    VisitorAccess,
   ],
 })
 export class PublishedModule {}
