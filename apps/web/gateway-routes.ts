@@ -31,7 +31,9 @@ export function nginxGatewayLocations(): string {
     // Socket.IO's WebSocket upgrade ($connection_upgrade is nginx.conf's map).
     'proxy_set_header Upgrade $http_upgrade;',
     'proxy_set_header Connection $connection_upgrade;',
-    'proxy_set_header Host $host;',
+    // The Host the browser asked for, port included ($host drops it): the published chat pages'
+    // calls are admitted only when their Origin names this very host and port.
+    'proxy_set_header Host $http_host;',
     // The gateway limits per client address and believes this one hop (TRUST_PROXY_HOPS=1 from
     // TRUSTED_PROXIES): the address nginx saw, never an X-Forwarded-For the client sent.
     'proxy_set_header X-Forwarded-For $remote_addr;',

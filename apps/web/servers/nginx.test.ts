@@ -105,6 +105,11 @@ describe('nginx (the web image)', () => {
     expect((JSON.parse(spaced.body) as Forwarded).url).toBe('/w/a%20b/config');
   });
 
+  it('passes the Host the browser asked for, port included', async () => {
+    const res = await rawGet(base, '/health');
+    expect((JSON.parse(res.body) as Forwarded).headers.host).toBe(new URL(base).host);
+  });
+
   it('tells the gateway the address it saw, never one the client sent', async () => {
     const res = await rawGet(base, '/health', { 'X-Forwarded-For': '198.18.0.1' });
     expect((JSON.parse(res.body) as Forwarded).headers['x-forwarded-for']).toBe('127.0.0.1');

@@ -48,6 +48,11 @@ describe('vite preview (npm start)', () => {
     expect((JSON.parse(res.body) as Forwarded).url).toBe('/w/abc/config?x=1');
   });
 
+  it('passes the Host the browser asked for, port included', async () => {
+    const res = await rawGet(base, '/health');
+    expect((JSON.parse(res.body) as Forwarded).headers.host).toBe(new URL(base).host);
+  });
+
   it('tells the gateway the address it saw, never one the client sent', async () => {
     const res = await rawGet(base, '/health', {
       'X-Forwarded-For': '198.18.0.1',
