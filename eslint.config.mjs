@@ -26,6 +26,8 @@ export default tseslint.config(
             'apps/web/vite.config.ts',
             'apps/web/playwright.config.ts',
             'apps/web/gateway-routes.ts',
+            'apps/web/web-server.ts',
+            'apps/web/servers/*.ts',
           ],
         },
         tsconfigRootDir: import.meta.dirname,

@@ -23,14 +23,20 @@ export const GATEWAY_POST_PATHS = '^/(forgot-password|reset-password)(\\?|$)';
 /** nginx's `location` blocks for the paths above; `include`d by nginx.conf's server block. */
 export function nginxGatewayLocations(): string {
   const proxy = [
+    // nginx matched the normalised path ($uri: dot segments resolved); a proxy_pass without a URI
+    // would still forward the raw one (`/w/../docs-json`), so the normalised path is what goes.
+    'rewrite ^ $uri break;',
     'proxy_pass http://agentloom_gateway;',
     'proxy_http_version 1.1;',
     // Socket.IO's WebSocket upgrade ($connection_upgrade is nginx.conf's map).
     'proxy_set_header Upgrade $http_upgrade;',
     'proxy_set_header Connection $connection_upgrade;',
-    'proxy_set_header Host $host;',
-    // The gateway throttles logins per client address: it trusts one hop (TRUST_PROXY_HOPS=1).
-    'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    // The Host the browser asked for, port included ($host drops it): the published chat pages'
+    // calls are admitted only when their Origin names this very host and port.
+    'proxy_set_header Host $http_host;',
+    // The gateway limits per client address and believes this one hop (TRUST_PROXY_HOPS=1 from
+    // TRUSTED_PROXIES): the address nginx saw, never an X-Forwarded-For the client sent.
+    'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     // Uploads are limited by the gateway (UPLOAD_MAX_BYTES), not here.
     'client_max_body_size 0;',

@@ -100,6 +100,7 @@ export default defineConfig({
         DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
         LOGIN_MAX_FAILURES: '1000',
         RESET_MAX_REQUESTS: '1000',
+        SIGNUP_MAX_REQUESTS: '1000',
         OPENAI_BASE_URL: `${LLM_URL}/v1`,
         GROQ_BASE_URL: `${LLM_URL}/v1`,
         DEEPSEEK_BASE_URL: `${LLM_URL}/v1`,

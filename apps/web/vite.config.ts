@@ -1,53 +1,18 @@
 /// <reference types="vitest/config" />
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { defineConfig, loadEnv, type Connect, type Plugin } from 'vite';
 import { GATEWAY_PATHS, GATEWAY_POST_PATHS, nginxGatewayLocations } from './gateway-routes.ts';
-
-// ---- Security headers -------------------------------------------------------------------------
-
-/**
- * The web app's security headers — the one place they are written. Both ways of serving the app
- * use them: `vite preview` (npm start, the e2e suite) through `preview.headers` below, and nginx
- * (the image) through the snippet the build writes next to the bundle (security-headers.conf,
- * included by nginx.conf; nginx fills in API_URL when the container starts).
- *
- * The app calls its own origin (the web server forwards the API: gateway-routes.ts), so 'self'
- * covers the API, Socket.IO (CSP 3: 'self' matches ws: and wss: of the same host) and the /p/
- * preview frames. `apiUrl`, when set, is a separate API host: it joins those sources.
- *
- * The access token lives in localStorage, so a script injected into the app could read it: the
- * policy allows scripts from the app's own origin only (no inline script — index.html's theme
- * snippet is a file for that reason), and no other site may frame the app (clickjacking).
- */
-function webSecurityHeaders(apiUrl: string): Record<string, string> {
-  const api = apiUrl ? ` ${apiUrl}` : '';
-  const policy = [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Component libraries set inline styles; styles cannot read the token.
-    "style-src 'self' 'unsafe-inline'",
-    // Profile pictures come from the gateway; the build page previews images as blobs.
-    `img-src 'self' data: blob:${api}`,
-    "font-src 'self' data:",
-    "media-src 'self'",
-    // The API, and Socket.IO's live build progress.
-    `connect-src 'self'${api}`,
-    // The live preview and the image agent are the gateway's /p/… pages.
-    `frame-src 'self'${api}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return {
-    'Content-Security-Policy': policy,
-    'X-Frame-Options': 'DENY',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-  };
-}
+import {
+  nginxSecurityHeaders,
+  runtimeConfigScript,
+  webSecurityHeaders,
+  guardUpgrade,
+  webServerGuard,
+} from './web-server.ts';
 
 /** The web server's settings: the environment, else the repository's .env (as the gateway reads). */
 const dotEnv = loadEnv('', fileURLToPath(new URL('../..', import.meta.url)), '');
@@ -58,8 +23,6 @@ const setting = (name: string): string | undefined => process.env[name] ?? dotEn
  * starts, never compiled in: index.html loads /config.js before the app (src/lib/api.ts).
  */
 const apiUrlSetting = (): string => (setting('API_URL') ?? '').replace(/\/+$/, '');
-const runtimeConfigScript = (apiUrl: string): string =>
-  `window.agentloomConfig = ${JSON.stringify({ apiUrl })};\n`;
 
 /** Where `vite preview` (and `vite` in development) forward the gateway's paths. */
 const gatewayTarget = setting('GATEWAY_URL') ?? 'http://127.0.0.1:8000';
@@ -88,14 +51,11 @@ const nginxFiles = (): Plugin => ({
   name: 'agentloom-nginx-files',
   apply: 'build',
   generateBundle() {
-    // A placeholder, not a template string: nginx's entrypoint fills in API_URL at start.
-    const headers = Object.entries(webSecurityHeaders('${API_URL}')).map(
-      ([name, value]) => `add_header ${name} "${value}" always;`,
-    );
     this.emitFile({
       type: 'asset',
       fileName: 'security-headers.conf',
-      source: `# Written by vite build from apps/web/vite.config.ts; do not edit.\n${headers.join('\n')}\n`,
+      // A placeholder, not a template string: nginx's entrypoint fills in API_URL at start.
+      source: nginxSecurityHeaders('${API_URL}'),
     });
     this.emitFile({
       type: 'asset',
@@ -105,29 +65,40 @@ const nginxFiles = (): Plugin => ({
   },
 });
 
-/** Serves /config.js from the API_URL setting under `vite` and `vite preview`. */
-const runtimeConfig = (): Plugin => {
+/**
+ * Under `vite` and `vite preview`: the guard first (web-server.ts: normalised paths, the client's
+ * forwarding headers dropped, nginx's files hidden), then /config.js from the API_URL setting,
+ * with the app's security headers (preview.headers reach only the files Vite serves itself).
+ */
+type UpgradeSource = {
+  prependListener(event: 'upgrade', fn: (req: IncomingMessage, socket: Duplex) => void): unknown;
+};
+const webServer = (): Plugin => {
   // Returns nothing: a function returned from these hooks would run after Vite's own middlewares.
-  const serve = (server: { middlewares: { use: (path: string, fn: Handler) => void } }): void => {
+  const serve = (server: {
+    middlewares: Connect.Server;
+    httpServer: UpgradeSource | null;
+  }): void => {
+    // WebSocket upgrades (Socket.IO) skip the middlewares: the same rules, before the proxy's.
+    server.httpServer?.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
+      if (!guardUpgrade(req)) socket.destroy();
+    });
+    server.middlewares.use(webServerGuard);
     server.middlewares.use('/config.js', (_req, res) => {
+      const apiUrl = apiUrlSetting();
+      for (const [name, value] of Object.entries(webSecurityHeaders(apiUrl))) {
+        res.setHeader(name, value);
+      }
       res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
       res.setHeader('Cache-Control', 'no-cache');
-      res.end(runtimeConfigScript(apiUrlSetting()));
+      res.end(runtimeConfigScript(apiUrl));
     });
   };
-  return {
-    name: 'agentloom-runtime-config',
-    configureServer: serve,
-    configurePreviewServer: serve,
-  };
+  return { name: 'agentloom-web-server', configureServer: serve, configurePreviewServer: serve };
 };
-type Handler = (
-  req: unknown,
-  res: { setHeader: (name: string, value: string) => void; end: (body: string) => void },
-) => void;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), nginxFiles(), runtimeConfig()],
+  plugins: [react(), tailwindcss(), nginxFiles(), webServer()],
   resolve: {
     alias: {
       // Bundle the contracts from their TypeScript source: the package's CommonJS build is
@@ -147,7 +118,8 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    // servers/: vite preview and nginx as processes (their files say `@vitest-environment node`).
+    include: ['src/**/*.test.{ts,tsx}', 'servers/**/*.test.ts'],
     setupFiles: ['./src/test-setup.ts'],
   },
 });

@@ -1,7 +1,9 @@
 // The chat of a published agent: its share page and the frame its widget opens on other sites.
 // Sends each message to /w/{id}/messages and renders the answer as it streams in, with its sources
 // and thumbs up/down. The conversation lives for the tab (sessionStorage), so the agent remembers
-// earlier turns until "New conversation". Plain DOM code: it must load instantly in a frame.
+// earlier turns until "New conversation". Each call carries the visitor session the page was
+// served with (kept with the conversation, which belongs to it alone). Plain DOM code: it must
+// load instantly in a frame.
 'use strict';
 
 (function () {
@@ -12,11 +14,15 @@
   const input = document.getElementById('message');
   const send = form.querySelector('button[type="submit"]');
   const storageKey = `agentloom-conversation-${config.agentId}-${config.mode}`;
-  let conversationId = readConversation();
+  const stored = readConversation();
+  // A conversation kept from before a reload answers only the session that started it.
+  const session = stored ? stored.session : config.session;
+  let conversationId = stored ? stored.id : null;
 
   function readConversation() {
     try {
-      return sessionStorage.getItem(storageKey);
+      const kept = JSON.parse(sessionStorage.getItem(storageKey) || 'null');
+      return kept && kept.id && kept.session ? kept : null;
     } catch {
       return null; // storage can be blocked inside a frame: each message then starts afresh
     }
@@ -25,12 +31,18 @@
   function keepConversation(id) {
     conversationId = id;
     try {
-      if (id) sessionStorage.setItem(storageKey, id);
+      if (id) sessionStorage.setItem(storageKey, JSON.stringify({ id, session }));
       else sessionStorage.removeItem(storageKey);
     } catch {
       // see readConversation
     }
   }
+
+  const headers = (extra) => ({
+    'Content-Type': 'application/json',
+    'X-Visitor-Session': session,
+    ...extra,
+  });
 
   document.getElementById('new-conversation').addEventListener('click', () => {
     keepConversation(null);
@@ -47,8 +59,8 @@
     try {
       const response = await fetch(`/w/${config.agentId}/messages`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify({ message, conversation_id: conversationId, via: config.mode }),
+        headers: headers({ Accept: 'text/event-stream' }),
+        body: JSON.stringify({ message, conversation_id: conversationId }),
       });
       for await (const event of answerEvents(response, 'The agent')) {
         if (event.type === 'conversation') keepConversation(event.conversation_id);
@@ -78,7 +90,7 @@
     const rate = async (rating, button) => {
       const response = await fetch(`/w/${config.agentId}/messages/${messageId}/feedback`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: headers({}),
         body: JSON.stringify({ conversation_id: conversationId, rating }),
       });
       if (response.ok) {

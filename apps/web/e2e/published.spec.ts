@@ -94,13 +94,13 @@ test('a published agent: share page when on (404 when off) and a widget only all
     expect((await configAnswer).status()).toBe(403);
     await refusal;
     await expect(stranger.getByRole('button', { name: /Chat with/ })).toHaveCount(0);
-    // Framing the chat directly is refused by the browser too (frame-ancestors).
+    // Framing the chat directly is refused by the browser too (frame-ancestors), even when the
+    // frame names the allowed site: only that site may frame it.
     const framed = stranger.waitForEvent('console', (message) =>
       message.text().includes('frame-ancestors'),
     );
-    await stranger.setContent(
-      `<iframe title="direct" src="${WEB_URL}/w/${agentId}/chat"></iframe>`,
-    );
+    const chatUrl = `${WEB_URL}/w/${agentId}/chat?site=${encodeURIComponent(allowed.origin)}`;
+    await stranger.setContent(`<iframe title="direct" src="${chatUrl}"></iframe>`);
     await framed;
     await stranger.close();
   } finally {

@@ -4,5 +4,6 @@ import { afterEach } from 'vitest';
 
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  // servers/ tests run in Node, without a DOM.
+  if (typeof localStorage !== 'undefined') localStorage.clear();
 });

@@ -29,8 +29,8 @@ export class AuthController {
 
   @Post('auth/signup')
   @ApiOkResponse({ type: SignupResponseDto })
-  async signup(@Body() body: SignupDto): Promise<TSignupResponse> {
-    const user = await this.auth.signup(body);
+  async signup(@Body() body: SignupDto, @Req() request: Request): Promise<TSignupResponse> {
+    const user = await this.auth.signup(body, request.ip ?? 'unknown');
     return { message: 'Account created successfully', user };
   }
 

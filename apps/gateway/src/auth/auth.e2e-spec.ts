@@ -204,3 +204,91 @@ describe('accounts: login throttling', () => {
     await login(user.email, user.password).expect(429);
   });
 });
+
+// Issue 27, finding 7: thirty 409s in a row told anyone which e-mails have an account.
+describe('accounts: signup throttling', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SIGNUP_MAX_REQUESTS: '3' });
+  });
+  beforeEach(() => resetLoginThrottle(t.redis));
+  afterAll(async () => {
+    await resetLoginThrottle(t.redis);
+    await t.close();
+  });
+
+  const signup = (email: string, address: string) =>
+    t.http
+      .post('/auth/signup')
+      .set('X-Forwarded-For', address)
+      .send({
+        username: `u_${randomUUID().slice(0, 8)}`,
+        email,
+        password: 'correct horse battery',
+        confirm_password: 'correct horse battery',
+      });
+
+  it('limits sign-up attempts per address, whichever e-mails they name', async () => {
+    const taken = await signUpAndLogIn(t.url, 'taken');
+    await resetLoginThrottle(t.redis);
+    for (let i = 0; i < 3; i += 1) await signup(taken.email, '203.0.113.30').expect(409);
+    const blocked = await signup(`new_${randomUUID()}@example.com`, '203.0.113.30');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({
+      detail: expect.stringMatching(/^Too many sign-up attempts\. Try again in \d+ minutes?\.$/),
+    });
+    // Another client still signs up.
+    await signup(`new_${randomUUID()}@example.com`, '203.0.113.31').expect(201);
+  });
+
+  it('limits sign-up attempts per e-mail, whichever address asks', async () => {
+    const taken = await signUpAndLogIn(t.url, 'taken');
+    await resetLoginThrottle(t.redis);
+    for (let i = 1; i <= 3; i += 1) await signup(taken.email, `198.51.100.${30 + i}`).expect(409);
+    await signup(taken.email.toUpperCase(), '198.51.100.40').expect(429);
+  });
+});
+
+// Issue 27, finding 1: behind npm start's web server every browser was 127.0.0.1, so one client's
+// failures locked every user's login.
+describe('client addresses: the product’s own proxy hop, and nobody else’s word', () => {
+  const failures = async (t: TestApp, addresses: string[]) => {
+    const statuses: number[] = [];
+    for (const address of addresses) {
+      const res = await t.http
+        .post('/auth/login')
+        .set('X-Forwarded-For', address)
+        .send({ email: `nobody_${randomUUID()}@example.com`, password: 'wrong-password' });
+      statuses.push(res.status);
+    }
+    return statuses;
+  };
+
+  it('by default believes the web server on loopback: each client has its own count', async () => {
+    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2' });
+    try {
+      await resetLoginThrottle(t.redis);
+      expect(await failures(t, ['203.0.113.40', '203.0.113.40', '203.0.113.40'])).toEqual([
+        401, 401, 429,
+      ]);
+      // What a browser adds itself comes before the web server's entry and is not believed.
+      expect(await failures(t, ['203.0.113.41', '198.18.0.1, 203.0.113.40'])).toEqual([401, 429]);
+    } finally {
+      await resetLoginThrottle(t.redis);
+      await t.close();
+    }
+  });
+
+  it('takes a peer that is not a trusted proxy at its socket address', async () => {
+    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2', TRUSTED_PROXIES: '192.0.2.10' });
+    try {
+      await resetLoginThrottle(t.redis);
+      expect(await failures(t, ['203.0.113.42', '203.0.113.43', '203.0.113.44'])).toEqual([
+        401, 401, 429,
+      ]);
+    } finally {
+      await resetLoginThrottle(t.redis);
+      await t.close();
+    }
+  });
+});

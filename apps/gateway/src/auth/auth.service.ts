@@ -44,10 +44,12 @@ export class AuthService {
     private readonly principals: PrincipalCache,
   ) {}
 
-  async signup(request: TSignupRequest): Promise<TPublicUser> {
+  async signup(request: TSignupRequest, address: string): Promise<TPublicUser> {
     if (request.password !== request.confirm_password) {
       throw new BadRequestException(PASSWORDS_DO_NOT_MATCH);
     }
+    // Before any lookup: the answers below say whether a name or an e-mail is taken.
+    await this.throttle.consumeSignup({ address, email: request.email });
     if (await this.users.usernameTaken(request.username)) {
       throw new ConflictException('This username is already taken.');
     }

@@ -26,6 +26,8 @@ export class LoginThrottleService {
   private readonly byAccount: RateLimiterRedis;
   private readonly resetsByAddress: RateLimiterRedis;
   private readonly resetsByEmail: RateLimiterRedis;
+  private readonly signupsByAddress: RateLimiterRedis;
+  private readonly signupsByEmail: RateLimiterRedis;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, redis: RedisService) {
     const limiter = (keyPrefix: string, points: number, duration: number) =>
@@ -42,6 +44,9 @@ export class LoginThrottleService {
     this.byAccount = limiter('agentloom:auth-throttle:login-account', ...logins);
     this.resetsByAddress = limiter('agentloom:auth-throttle:reset-address', ...resets);
     this.resetsByEmail = limiter('agentloom:auth-throttle:reset-email', ...resets);
+    const signups = [config.SIGNUP_MAX_REQUESTS, config.SIGNUP_WINDOW_SECONDS] as const;
+    this.signupsByAddress = limiter('agentloom:auth-throttle:signup-address', ...signups);
+    this.signupsByEmail = limiter('agentloom:auth-throttle:signup-email', ...signups);
   }
 
   /** Throws 429 when this address or this account has used up its failed attempts. */
@@ -68,15 +73,30 @@ export class LoginThrottleService {
    * victim's reset link cannot be voided over and over and tokens cannot be guessed at speed.
    */
   async consumeResetRequest(keys: ThrottleKeys): Promise<void> {
-    const counters: [RateLimiterRedis, string][] = [[this.resetsByAddress, keys.address]];
-    if (keys.email) counters.push([this.resetsByEmail, keys.email.toLowerCase()]);
+    await this.consume(keys, [this.resetsByAddress, this.resetsByEmail], 'password reset requests');
+  }
+
+  /**
+   * Signup must say when an e-mail is taken (the app logs the new user straight in, so a uniform
+   * answer would still tell), so every attempt counts, per address and per e-mail: nobody can
+   * walk a list of addresses through it.
+   */
+  async consumeSignup(keys: Required<ThrottleKeys>): Promise<void> {
+    await this.consume(keys, [this.signupsByAddress, this.signupsByEmail], 'sign-up attempts');
+  }
+
+  private async consume(
+    keys: ThrottleKeys,
+    [byAddress, byEmail]: [RateLimiterRedis, RateLimiterRedis],
+    what: string,
+  ): Promise<void> {
+    const counters: [RateLimiterRedis, string][] = [[byAddress, keys.address]];
+    if (keys.email) counters.push([byEmail, keys.email.toLowerCase()]);
     for (const [limiter, key] of counters) {
       try {
         await limiter.consume(key);
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) {
-          throw this.tooMany(rejection, 'password reset requests');
-        }
+        if (rejection instanceof RateLimiterRes) throw this.tooMany(rejection, what);
         throw rejection;
       }
     }

@@ -97,4 +97,26 @@ describe('bad input answers 4xx with a detail', () => {
     expect([400, 422]).toContain(res.status);
     expect(typeof res.body.detail).toBe('string');
   });
+
+  // Issue 27, finding 9: `Host: a b` was answered 200.
+  it.each(['a b', 'a/b', 'exa mple.com:80', 'host:port', '[::1'])(
+    'answers 400 to a Host header that names no host (%j)',
+    async (host) => {
+      const res = await t.http.get('/health/live').set('Host', host);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        detail: expect.stringMatching(/^The Host header is not a valid/),
+      });
+    },
+  );
+
+  it.each([
+    'localhost:5173',
+    'agents.example.com',
+    '127.0.0.1:8000',
+    '[::1]:8000',
+    'agent_runtime',
+  ])('serves a Host header that names a host (%j)', async (host) => {
+    await t.http.get('/health/live').set('Host', host).expect(200);
+  });
 });

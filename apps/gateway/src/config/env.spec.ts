@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,7 @@ describe('gateway configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, RUNTIME_SHARED_SECRET: 'short' }, quiet)).toThrow(
       /^Invalid setting RUNTIME_SHARED_SECRET: must be at least 32 characters/,
     );
-    const secret = 'x'.repeat(32);
+    const secret = randomBytes(32).toString('base64url');
     const config = loadConfig(
       { DATA_DIR: dataDir, PUBLISHED_RUNTIME_URLS: urls, RUNTIME_SHARED_SECRET: secret },
       quiet,
@@ -70,14 +71,21 @@ describe('gateway configuration', () => {
       /^Missing setting JWT_SECRET/,
     );
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', DATA_DIR: dir(), JWT_SECRET: 'x'.repeat(48) }, quiet),
+      loadConfig(
+        {
+          NODE_ENV: 'production',
+          DATA_DIR: dir(),
+          JWT_SECRET: randomBytes(48).toString('base64url'),
+        },
+        quiet,
+      ),
     ).toThrow(/^Missing setting VAULT_MASTER_KEY/);
   });
 
   const production = () => ({
     NODE_ENV: 'production',
     DATA_DIR: dir(),
-    JWT_SECRET: 'x'.repeat(48),
+    JWT_SECRET: randomBytes(48).toString('base64url'),
     VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
   });
 
@@ -109,5 +117,36 @@ describe('gateway configuration', () => {
       loadConfig({ ...live, DATA_SOURCE_ALLOWED_HOSTS: 'db.internal, 10.0.0.0/8' }, quiet)
         .DATA_SOURCE_ALLOWED_HOSTS,
     ).toEqual(['db.internal', '10.0.0.0/8']);
+  });
+
+  // Issue 27, finding 9: 32 spaces passed the length rule and became the replicas' secret.
+  it.each([
+    ['RUNTIME_SHARED_SECRET', ' '.repeat(32)],
+    ['RUNTIME_SHARED_SECRET', 'a'.repeat(64)],
+    ['RUNTIME_SHARED_SECRET', 'abababababababababababababababab'],
+    ['JWT_SECRET', 'x'.repeat(48)],
+  ])('refuses a %s without real entropy (%j)', (name, value) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), [name]: value }, quiet)).toThrow(
+      new RegExp(`^Invalid setting ${name}: is too predictable; use 32\\+ random characters`),
+    );
+  });
+
+  it('accepts random secrets of 32 hex or base64 characters', () => {
+    for (const secret of [randomBytes(16).toString('hex'), randomBytes(24).toString('base64')]) {
+      expect(loadConfig({ DATA_DIR: dir(), RUNTIME_SHARED_SECRET: secret }, quiet)).toMatchObject({
+        RUNTIME_SHARED_SECRET: secret,
+      });
+    }
+  });
+
+  // Issue 27, finding 1: npm start's web server is one hop away, on this machine.
+  it('trusts one proxy hop from loopback by default, and refuses an unreadable proxy list', () => {
+    expect(loadConfig({ DATA_DIR: dir() }, quiet)).toMatchObject({
+      TRUST_PROXY_HOPS: 1,
+      TRUSTED_PROXIES: ['loopback'],
+    });
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUSTED_PROXIES: 'web-server' }, quiet)).toThrow(
+      /^Invalid setting TRUSTED_PROXIES: "web-server" is not an IP address, a CIDR range/,
+    );
   });
 });

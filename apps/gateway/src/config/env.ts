@@ -10,6 +10,7 @@ import {
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxy } from '../common/client-address';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -21,6 +22,39 @@ const commaList = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
+
+/**
+ * Bits of a secret by its own character frequencies (Shannon): 32 spaces or one letter repeated
+ * hold none, 32 random hex characters about 120. A length rule alone let `' '.repeat(32)` through.
+ */
+export function estimatedBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
+  const length = [...secret].length;
+  let bits = 0;
+  for (const count of counts.values()) bits -= count * Math.log2(count / length);
+  return bits;
+}
+
+/** A shared secret: 32+ characters that look random (`openssl rand -base64 32` is plenty). */
+const randomSecret = z
+  .string()
+  .min(32, { error: 'must be at least 32 characters' })
+  .refine((value) => estimatedBits(value) >= 96, {
+    error:
+      'is too predictable; use 32+ random characters, e.g. the output of openssl rand -base64 32',
+  });
+
+/** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
+const proxyList = commaList.superRefine((entries, context) => {
+  for (const entry of entries) {
+    try {
+      parseTrustedProxy(entry);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }
+});
 
 /**
  * Every setting the gateway reads. `.env.example` documents each one; keep them in step.
@@ -45,7 +79,7 @@ export const ZGatewayEnv = z.object({
   /** A dependency answering /health slower than this is reported slow (still ready). */
   HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   /** HMAC secret for access tokens; at least 32 characters. */
-  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  JWT_SECRET: randomSecret.optional(),
   /** Access-token lifetime in seconds. */
   JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
   /**
@@ -68,8 +102,20 @@ export const ZGatewayEnv = z.object({
   /** Forgot-password and reset-password requests allowed per address and per e-mail, per window. */
   RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
   RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
-  /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Sign-up attempts allowed per address and per e-mail within the window, before 429. */
+  SIGNUP_MAX_REQUESTS: z.coerce.number().int().min(1).default(10),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /**
+   * Proxy hops in front of the gateway whose X-Forwarded-For is believed (0 = the socket address).
+   * One: the product's own web server (`vite preview` under npm start, nginx in compose).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
+  /**
+   * Where those proxies connect from (IP addresses, CIDR ranges, or loopback, linklocal,
+   * uniquelocal): a request from any other peer is taken at its socket address, whatever
+   * X-Forwarded-For it sends. Loopback: `npm start`'s web server runs beside the gateway.
+   */
+  TRUSTED_PROXIES: proxyList.default(['loopback']),
   /** Largest data-source upload accepted by the wizards, in bytes (default 50 MB). */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -156,7 +202,7 @@ export const ZGatewayEnv = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) URLs, comma-separated' })))
     .default([]),
   /** The secret the gateway and the runtime replicas share for their internal requests. */
-  RUNTIME_SHARED_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RUNTIME_SHARED_SECRET: randomSecret.optional(),
   /** Port of a runtime replica (never published outside the internal network). */
   RUNTIME_PORT: z.coerce.number().int().min(1).max(65535).default(8100),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */

@@ -14,13 +14,33 @@ export class ConversationsRepository {
     userId: string;
     channel: ConversationChannel;
     accessKeyId?: string | null;
+    visitorHash?: string | null;
   }): Promise<Conversation> {
     return this.prisma.client.conversation.create({ data });
   }
 
-  /** A conversation of this agent (a visitor or key of another agent cannot continue it). */
-  findOfAgent(id: string, pipelineId: string): Promise<Conversation | null> {
-    return this.prisma.client.conversation.findFirst({ where: { id, pipelineId } });
+  /**
+   * A conversation of this agent started on this channel by this caller: the same access key, or
+   * the same visitor session (null matches only null, so neither can take the other's).
+   */
+  findOfCaller(
+    id: string,
+    pipelineId: string,
+    caller: {
+      channel: ConversationChannel;
+      accessKeyId?: string | null;
+      visitorHash?: string | null;
+    },
+  ): Promise<Conversation | null> {
+    return this.prisma.client.conversation.findFirst({
+      where: {
+        id,
+        pipelineId,
+        channel: caller.channel,
+        accessKeyId: caller.accessKeyId ?? null,
+        visitorHash: caller.visitorHash ?? null,
+      },
+    });
   }
 
   /** The last `turns` messages, oldest first: what the model remembers. */

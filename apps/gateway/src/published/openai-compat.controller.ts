@@ -27,7 +27,11 @@ import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { silenceDetail } from '../previews/provider-watchdog';
 import { collectAnswer, startAnswer } from './chat-stream';
-import { PublishedAgentsService, splitOpenAiMessages } from './published-agents.service';
+import {
+  MEMORY_CHARACTERS_PER_TURN,
+  PublishedAgentsService,
+  splitOpenAiMessages,
+} from './published-agents.service';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -60,8 +64,9 @@ export class OpenAiErrorFilter implements ExceptionFilter {
 /**
  * `POST /v1/chat/completions` for published agents: `model` is the agent's id and the bearer is
  * one of its access keys, so any OpenAI client library or tool can talk to the agent. The agent
- * remembers the earlier turns of `messages` (the last PUBLISHED_MEMORY_TURNS); the sources of the
- * answer travel in an extra `sources` field. Each call is stored as a conversation of its own.
+ * remembers the earlier turns of `messages` within its own memory's budget (boundedMemory); the
+ * sources of the answer travel in an extra `sources` field. Each call is stored as a conversation
+ * of its own.
  */
 @Public()
 @ApiTags('published agents')
@@ -79,7 +84,12 @@ export class OpenAiCompatController {
     summary: 'OpenAI-compatible chat completions for a published agent',
     description:
       'Set `model` to the agent id and use an access key of the agent as the API key. ' +
-      'Streaming (`stream: true`) sends OpenAI chat.completion.chunk events ending with [DONE].',
+      'The last user message (at most 2,000 characters) is the question. Of the earlier ' +
+      '`messages`, the agent remembers what its own memory holds: the newest ' +
+      'PUBLISHED_MEMORY_TURNS question-and-answer pairs (default 6), at most ' +
+      `${MEMORY_CHARACTERS_PER_TURN.toLocaleString('en')} characters a pair; older text is ` +
+      'left out. Streaming (`stream: true`) sends OpenAI chat.completion.chunk events ending ' +
+      'with [DONE].',
   })
   async completions(
     @Headers('authorization') authorization: string | undefined,

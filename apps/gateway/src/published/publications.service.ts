@@ -67,6 +67,9 @@ export class PublicationsService {
     if (!publication || !(await this.published.remove(pipeline.id, userId))) {
       throw new NotFoundException(NOT_PUBLISHED);
     }
+    // Keys end with the publication: a key handed out (or leaked) while it was live must not work
+    // again when the agent is published later. The owner makes new ones then (issue 27).
+    await this.published.revokeAllKeys(pipeline.id, userId);
     await this.sessions.drop(publishedAgentKey(publication.buildId));
   }
 

@@ -41,7 +41,23 @@ export interface ChatInput {
   /** Or: the earlier turns the caller sent itself (OpenAI's API is stateless). */
   history?: ChatTurn[];
   accessKey?: AgentAccessKey;
+  /** The widget or share-page visitor session asking (visitor-access.ts). */
+  visitorHash?: string;
 }
+
+/** Who asks: a conversation answers only the channel and caller that started it. */
+export interface Caller {
+  channel: ConversationChannel;
+  accessKeyId?: string | null;
+  visitorHash?: string | null;
+}
+
+/**
+ * The memory a question is given, in characters for each remembered question-and-answer pair: a
+ * question (at most 2,000) and an answer of about as much. The same budget holds for the turns
+ * stored with a conversation and for those an OpenAI-style caller sends in `messages`.
+ */
+export const MEMORY_CHARACTERS_PER_TURN = 4_000;
 
 /** Answers for published agents: who may call, the loaded agent, memory and stored turns. */
 @Injectable()
@@ -96,18 +112,23 @@ export class PublishedAgentsService {
     input: ChatInput,
     signal: AbortSignal,
   ): AsyncGenerator<ChatEvent> {
+    const caller = {
+      channel: input.channel,
+      accessKeyId: input.accessKey?.id ?? null,
+      visitorHash: input.visitorHash ?? null,
+    };
+    // Another key, another visitor or another channel gets the 404 of an unknown id.
     const conversation = input.conversationId
-      ? await this.conversations.findOfAgent(input.conversationId, live.pipelineId)
+      ? await this.conversations.findOfCaller(input.conversationId, live.pipelineId, caller)
       : await this.conversations.create({
           pipelineId: live.pipelineId,
           userId: live.userId,
-          channel: input.channel,
-          accessKeyId: input.accessKey?.id ?? null,
+          ...caller,
         });
     if (!conversation) throw new NotFoundException(CONVERSATION_NOT_FOUND);
     const history = input.conversationId
       ? await this.memoryOf(conversation.id)
-      : (input.history ?? []).slice(-2 * this.config.PUBLISHED_MEMORY_TURNS);
+      : boundedMemory(input.history ?? [], this.config.PUBLISHED_MEMORY_TURNS);
     // On the runtime replicas when there are any (the gateway stays thin), else right here.
     const runtime = this.replicas.enabled ? this.replicas : this.local;
     const events = await runtime.open(
@@ -139,16 +160,16 @@ export class PublishedAgentsService {
     yield { type: 'done' };
   }
 
-  /** A visitor's thumbs up or down on an answer of a conversation of this agent. */
+  /** A visitor's thumbs up or down on an answer of a conversation this visitor started. */
   async feedback(
     agentId: string,
     messageId: string,
-    conversationId: string,
-    rating: 'up' | 'down',
+    { conversation_id: conversationId, rating }: { conversation_id: string; rating: 'up' | 'down' },
+    caller: Caller,
   ): Promise<void> {
     const found =
       isUuid(messageId) &&
-      (await this.conversations.findOfAgent(conversationId, agentId)) !== null &&
+      (await this.conversations.findOfCaller(conversationId, agentId, caller)) !== null &&
       (await this.conversations.setFeedback(messageId, conversationId, rating === 'up' ? 1 : -1));
     if (!found) throw new NotFoundException('This answer was not found in this conversation.');
   }
@@ -165,8 +186,26 @@ export class PublishedAgentsService {
     const turns = this.config.PUBLISHED_MEMORY_TURNS;
     if (turns === 0) return [];
     const messages = await this.conversations.lastMessages(conversationId, 2 * turns);
-    return messages.map((message) => ({ role: message.role, content: message.content }));
+    const memory = messages.map((message) => ({ role: message.role, content: message.content }));
+    return boundedMemory(memory, turns);
   }
+}
+
+/**
+ * The newest turns that fit the memory: at most `turns` question-and-answer pairs and
+ * MEMORY_CHARACTERS_PER_TURN characters for each. The oldest turn that still fits in part keeps
+ * its end (the words nearest the question); older ones are left out.
+ */
+export function boundedMemory(history: ChatTurn[], turns: number): ChatTurn[] {
+  let budget = turns * MEMORY_CHARACTERS_PER_TURN;
+  const kept: ChatTurn[] = [];
+  for (const turn of history.slice(-2 * turns).reverse()) {
+    if (budget <= 0) break;
+    const content = turn.content.length > budget ? turn.content.slice(-budget) : turn.content;
+    kept.unshift({ role: turn.role, content });
+    budget -= content.length;
+  }
+  return kept;
 }
 
 /** The turns an OpenAI-style `messages` list holds before its last user message. */

@@ -8,6 +8,8 @@ export interface PublishedPageModel {
   kind: 'rag' | 'sql';
   /** share: the public page; widget: the frame the embed script opens on another site. */
   mode: 'share' | 'widget';
+  /** The visitor session the page's calls carry (visitor-access.ts). */
+  session: string;
 }
 
 const HINTS: Record<PublishedPageModel['kind'], string> = {

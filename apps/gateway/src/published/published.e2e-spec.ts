@@ -185,7 +185,7 @@ describe('published agents', () => {
       expect(await countOf()).toBe(2);
     });
 
-    it("refuses a revoked key (401), another user's agent (404) and an unpublished one (404)", async () => {
+    it("refuses a revoked key (401), another user's agent (404) and keys of an unpublished one (401)", async () => {
       const mine = await publishedAgentWithKey(alice);
       const theirs = await publishedAgentWithKey(bob);
       const ask = (key: string, model: string) =>
@@ -199,16 +199,16 @@ describe('published agents', () => {
         ask('al_madeUpKey0000000000000000000000000000000000', mine.id),
       ).rejects.toMatchObject({ status: 401 });
 
-      await t.http.delete(`/agents/${mine.id}/publication`).set(alice.auth).expect(200);
-      const unpublished = await ask(mine.key, mine.id).catch((error: unknown) => error);
-      expect(unpublished).toBeInstanceOf(OpenAI.NotFoundError);
-      expect((unpublished as Error).message).toMatch(/No published agent has this id/);
-      await t.http.put(`/agents/${mine.id}/publication`).set(alice.auth).expect(200);
-      await expect(ask(mine.key, mine.id)).resolves.toBeDefined();
-
       await t.http.delete(`/agents/${mine.id}/keys/${mine.keyId}`).set(alice.auth).expect(200);
       const revoked = await ask(mine.key, mine.id).catch((error: unknown) => error);
       expect(revoked).toBeInstanceOf(OpenAI.AuthenticationError);
+
+      // Unpublishing ends the agent's keys: published again, they stay refused (issue 27).
+      await t.http.delete(`/agents/${theirs.id}/publication`).set(bob.auth).expect(200);
+      const unpublished = await ask(theirs.key, theirs.id).catch((error: unknown) => error);
+      expect(unpublished).toBeInstanceOf(OpenAI.AuthenticationError);
+      await t.http.put(`/agents/${theirs.id}/publication`).set(bob.auth).expect(200);
+      await expect(ask(theirs.key, theirs.id)).rejects.toMatchObject({ status: 401 });
     });
 
     it('answers 429 once a key is over its rate limit', async () => {

@@ -17,6 +17,7 @@ import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
 import { RuntimeReplicas } from './runtime-replicas';
+import { VisitorAccess } from './visitor-access';
 import { WidgetController } from './widget.controller';
 
 /**
@@ -44,6 +45,7 @@ import { WidgetController } from './widget.controller';
     RuntimeReplicas,
     PublishedModelsService,
     McpAgentServers,
+    VisitorAccess,
   ],
 })
 export class PublishedModule {}

@@ -93,6 +93,15 @@ export class PublishedRepository {
     return this.prisma.client.agentAccessKey.findUnique({ where: { id } });
   }
 
+  /** Revokes every key of the agent still in use (unpublishing ends them: publications.service). */
+  async revokeAllKeys(pipelineId: string, userId: string): Promise<number> {
+    const { count } = await this.prisma.client.agentAccessKey.updateMany({
+      where: { pipelineId, userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    return count;
+  }
+
   findKeyByHash(keyHash: string): Promise<AgentAccessKey | null> {
     return this.prisma.client.agentAccessKey.findUnique({ where: { keyHash } });
   }

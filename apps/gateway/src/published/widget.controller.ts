@@ -1,7 +1,6 @@
 import { ZAgentChatRequest, ZMessageFeedback, type TMessageResponse } from '@agentloom/contracts';
 import {
   BadRequestException,
-  Body,
   Controller,
   ForbiddenException,
   Get,
@@ -12,6 +11,7 @@ import {
   NotFoundException,
   Param,
   Post,
+  Query,
   Req,
   Res,
 } from '@nestjs/common';
@@ -23,25 +23,21 @@ import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
-import { AGENT_NOT_FOUND, PublishedAgentsService } from './published-agents.service';
+import { PublishedAgentsService } from './published-agents.service';
 import type { NamedPublication } from './published.repository';
+import { ORIGIN_NOT_ALLOWED, VisitorAccess, type Via } from './visitor-access';
 
-export const ORIGIN_NOT_ALLOWED =
-  "This site may not embed this agent. Its owner can add the site to the agent's allowed sites.";
+export { ORIGIN_NOT_ALLOWED };
 /** The share page's and widget's scripts and styles; only these names are served. */
 const ASSETS = ['common.js', 'published-chat.js', 'published.css', 'widget.js'];
-
-type Via = 'share' | 'widget';
-/** The share page is on when its owner turned it on; the widget when at least one site may embed it. */
-const isOpen = (live: NamedPublication, via: Via) =>
-  via === 'share' ? live.shareEnabled : live.allowedOrigins.length > 0;
 
 /**
  * The share page (`/s/{id}/`), the embeddable widget (`/w/widget.js` and its chat frame
  * `/w/{id}/chat`) and the calls their script makes. No key is in any page: visitors are limited
- * per address instead, and each way in works only while its owner has it on. The frame may be
- * embedded only by the allowed sites (`frame-ancestors`), and the embed script's first call is
- * answered only to them (an origin check with CORS).
+ * per address instead, and each way in works only while its owner has it on. The embed script's
+ * first call is answered only to the allowed sites (an origin check with CORS); the frame opens
+ * only for one of them, which alone may frame it (`frame-ancestors`); and the page's calls are
+ * admitted only with the visitor session it was served with (visitor-access.ts).
  */
 @Public()
 @ApiExcludeController()
@@ -50,6 +46,7 @@ export class WidgetController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly agents: PublishedAgentsService,
+    private readonly visitors: VisitorAccess,
   ) {}
 
   @Get('w/widget.js')
@@ -69,44 +66,57 @@ export class WidgetController {
     @Headers('origin') origin: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const live = await this.openLive(id, 'widget');
+    const live = await this.visitors.openLive(id, 'widget');
     // The refusal is readable too, so the script can tell the site's developer why.
     if (origin) response.setHeader('Access-Control-Allow-Origin', origin);
     response.setHeader('Vary', 'Origin');
-    if (!origin || !live.allowedOrigins.includes(origin.toLowerCase())) {
+    const site = origin?.toLowerCase();
+    if (!site || !live.allowedOrigins.includes(site)) {
       throw new ForbiddenException(ORIGIN_NOT_ALLOWED);
     }
-    response.json({ name: live.pipeline.name, chat_url: this.url(`/w/${live.pipelineId}/chat`) });
+    const chat = `/w/${live.pipelineId}/chat?site=${encodeURIComponent(site)}`;
+    response.json({ name: live.pipeline.name, chat_url: this.url(chat) });
   }
 
+  /**
+   * The widget's frame, for the allowed site the embed script named. Only that site may frame it,
+   * and a browser opening it as a page of its own (Sec-Fetch-Dest: document) is refused: it is
+   * no share page.
+   */
   @Get('w/:id/chat')
-  widgetPage(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    return this.page(id, 'widget', response);
+  widgetPage(
+    @Param('id') id: string,
+    @Query('site') site: unknown,
+    @Headers('sec-fetch-dest') destination: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    const framed = destination === undefined || destination === 'iframe';
+    const siteName = typeof site === 'string' && framed ? site.toLowerCase() : null;
+    return this.page(id, 'widget', siteName, response);
   }
 
   @Get('s/:id')
   sharePage(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    return this.page(id, 'share', response);
+    return this.page(id, 'share', null, response);
   }
 
   /** One visitor message, answered as server-sent events (the same events as the API's). */
   @Post('w/:id/messages')
   async message(
     @Param('id') id: string,
-    @Body() body: { via?: unknown } & Record<string, unknown>,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const via: Via = body.via === 'share' ? 'share' : 'widget';
-    const live = await this.openLive(id, via);
-    const parsed = ZAgentChatRequest.safeParse(body);
+    const { live, session } = await this.visitors.admit(id, request);
+    const parsed = ZAgentChatRequest.safeParse(request.body);
     if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
     await this.agents.visitorRateLimit(live.pipelineId, request.ip ?? 'unknown');
     const silenceMs = this.config.PROVIDER_TIMEOUT_MS;
+    const { message, conversation_id: conversationId } = parsed.data;
     const started = await startAnswer(response, silenceMs, (signal) =>
       this.agents.chat(
         live,
-        { message: parsed.data.message, conversationId: parsed.data.conversation_id, channel: via },
+        { message, conversationId, channel: session.via, visitorHash: session.hash },
         signal,
       ),
     );
@@ -118,50 +128,46 @@ export class WidgetController {
   async feedback(
     @Param('id') id: string,
     @Param('messageId') messageId: string,
-    @Body() body: unknown,
+    @Req() request: Request,
   ): Promise<TMessageResponse> {
-    const live = await this.agents.findLive(id);
-    if (!isOpen(live, 'share') && !isOpen(live, 'widget')) {
-      throw new NotFoundException(AGENT_NOT_FOUND);
-    }
-    const parsed = ZMessageFeedback.safeParse(body);
+    const { live, session } = await this.visitors.admit(id, request);
+    const parsed = ZMessageFeedback.safeParse(request.body);
     if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
-    await this.agents.feedback(
-      live.pipelineId,
-      messageId,
-      parsed.data.conversation_id,
-      parsed.data.rating,
-    );
+    await this.agents.feedback(live.pipelineId, messageId, parsed.data, {
+      channel: session.via,
+      visitorHash: session.hash,
+    });
     return { message: 'Thank you for your feedback' };
   }
 
-  private async page(id: string, via: Via, response: Response): Promise<void> {
+  private async page(id: string, via: Via, site: string | null, response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Referrer-Policy', 'no-referrer');
     let live: NamedPublication;
     try {
-      live = await this.openLive(id, via);
+      live = await this.visitors.openLive(id, via);
     } catch (error) {
       if (!(error instanceof NotFoundException)) throw error;
       this.headers(response, []);
       response.status(HttpStatus.NOT_FOUND).type('html').send(renderNotFoundPage());
       return;
     }
-    this.headers(response, via === 'widget' ? live.allowedOrigins : []);
+    // A frame opened as a page, or for a site that is not allowed: the same plain page, 403.
+    if (via === 'widget' && !(site && live.allowedOrigins.includes(site))) {
+      this.headers(response, []);
+      response.status(HttpStatus.FORBIDDEN).type('html').send(renderNotFoundPage());
+      return;
+    }
+    this.headers(response, site ? [site] : []);
     response.type('html').send(
       renderPublishedPage({
         agentId: live.pipelineId,
         name: live.pipeline.name,
         kind: live.pipeline.agentType,
         mode: via,
+        session: this.visitors.issue(live.pipelineId, via, site),
       }),
     );
-  }
-
-  private async openLive(id: string, via: Via): Promise<NamedPublication> {
-    const live = await this.agents.findLive(id);
-    if (!isOpen(live, via)) throw new NotFoundException(AGENT_NOT_FOUND);
-    return live;
   }
 
   /** The page runs only its own script; only the allowed sites may frame it (none: the share page). */

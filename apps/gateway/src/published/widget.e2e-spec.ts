@@ -6,6 +6,7 @@ import path from 'node:path';
 import { csvChunks, markBuilt } from '../testing/built-agents';
 import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { answerIds, openVisitor } from './visitors.spec-helper';
 
 const HEADER = ['region', 'product', 'units'];
 const ROWS = [
@@ -46,24 +47,10 @@ describe('share page and widget of a published agent', () => {
     await rm(fixtures, { recursive: true, force: true });
   });
 
-  const send = (message: string, via: 'share' | 'widget', conversationId?: string) =>
-    t.http
-      .post(`/w/${id}/messages`)
-      .send({ message, via, conversation_id: conversationId })
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (part: string) => (text += part));
-        res.on('end', () => done(null, text));
-      });
-
   it('keeps the share page and the widget off until the owner turns them on', async () => {
     await t.http.get(`/s/${id}/`).expect(404).expect('Content-Type', /html/);
-    await t.http.get(`/w/${id}/chat`).expect(404);
+    await t.http.get(`/w/${id}/chat?site=${encodeURIComponent(ALLOWED)}`).expect(404);
     await t.http.get(`/w/${id}/config`).set('Origin', ALLOWED).expect(404);
-    const refused = await send('Which product sold in Porto?', 'share').expect(404);
-    expect(JSON.parse(refused.body as string).detail).toMatch(/No published agent/);
   });
 
   it('serves the share page when on, and nobody may frame it', async () => {
@@ -75,9 +62,11 @@ describe('share page and widget of a published agent', () => {
     const page = await t.http.get(`/s/${id}/`).expect(200);
     expect(page.text).toContain('<script src="/w/_assets/published-chat.js"');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    const answer = await send('Which product sold in Porto?', 'share').expect(200);
-    expect(answer.body).toContain('Lantern kits');
-    expect(answer.body).not.toContain('sk-proj');
+    const visitor = await openVisitor(t, id);
+    const answer = await visitor.send('Which product sold in Porto?');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('Lantern kits');
+    expect(answer.text).not.toContain('sk-proj');
     const stored = await t.prisma.conversation.findFirstOrThrow({
       where: { pipelineId: id, channel: 'share' },
     });
@@ -99,13 +88,19 @@ describe('share page and widget of a published agent', () => {
 
     const allowed = await t.http.get(`/w/${id}/config`).set('Origin', ALLOWED).expect(200);
     expect(allowed.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(allowed.body.chat_url).toBe(
+      `http://localhost:5173/w/${id}/chat?site=${encodeURIComponent(ALLOWED)}`,
+    );
     const other = await t.http
       .get(`/w/${id}/config`)
       .set('Origin', 'https://evil.example.net')
       .expect(403);
     expect(other.body.detail).toMatch(/may not embed/);
 
-    const frame = await t.http.get(`/w/${id}/chat`).expect(200);
+    const frame = await t.http
+      .get(`/w/${id}/chat?site=${encodeURIComponent(ALLOWED)}`)
+      .set('Sec-Fetch-Dest', 'iframe')
+      .expect(200);
     expect(frame.headers['content-security-policy']).toContain(`frame-ancestors ${ALLOWED}`);
     expect(frame.headers['x-frame-options']).toBeUndefined();
     await t.http
@@ -116,30 +111,22 @@ describe('share page and widget of a published agent', () => {
 
   it('takes visitor feedback on an answer and limits each visitor', async () => {
     await t.redis.client.del(...(await t.redis.client.keys('agentloom:published-rate:visitor:*')));
-    const answer = await send('Which product sold in Lisbon?', 'widget').expect(200);
-    const events = (answer.body as string)
-      .split('\n\n')
-      .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
-      .filter((line): line is string => Boolean(line))
-      .map((line) => JSON.parse(line.slice(5)) as Record<string, string>);
-    const conversationId = events.find((e) => e.type === 'conversation')?.conversation_id ?? '';
-    const messageId = events.find((e) => e.type === 'saved')?.message_id ?? '';
-    await t.http
-      .post(`/w/${id}/messages/${messageId}/feedback`)
-      .send({ conversation_id: '00000000-0000-4000-8000-000000000000', rating: 'down' })
-      .expect(404);
-    await t.http
-      .post(`/w/${id}/messages/${messageId}/feedback`)
-      .send({ conversation_id: conversationId, rating: 'down' })
-      .expect(200);
+    const visitor = await openVisitor(t, id, ALLOWED);
+    const answer = await visitor.send('Which product sold in Lisbon?');
+    expect(answer.status).toBe(200);
+    const { conversationId, messageId } = answerIds(answer.text);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await visitor.rate(messageId, unknown, 'down')).status).toBe(404);
+    expect((await visitor.rate(messageId, conversationId, 'down')).status).toBe(200);
     const list = await t.http.get(`/agents/${id}/conversations`).set(alice.auth).expect(200);
     expect(list.body).toContainEqual(
       expect.objectContaining({ id: conversationId, channel: 'widget', thumbs_down: 1 }),
     );
 
-    await send('Again?', 'widget', conversationId).expect(200);
-    await send('And again?', 'widget', conversationId).expect(200);
-    const limited = await send('Once more?', 'widget', conversationId).expect(429);
-    expect(JSON.parse(limited.body as string).detail).toMatch(/3 a minute/);
+    expect((await visitor.send('Again?', conversationId)).status).toBe(200);
+    expect((await visitor.send('And again?', conversationId)).status).toBe(200);
+    const limited = await visitor.send('Once more?', conversationId);
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.text).detail).toMatch(/3 a minute/);
   });
 });

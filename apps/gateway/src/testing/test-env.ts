@@ -16,6 +16,8 @@ Object.assign(process.env, {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-gw-')),
   PUBLIC_URL: 'http://localhost:5173',
   LOG_LEVEL: 'silent',
+  // Suites sign up dozens of accounts from 127.0.0.1; auth.e2e-spec.ts tests the real limit.
+  SIGNUP_MAX_REQUESTS: '100000',
   // A queue namespace of its own per run: test builds never reach a developer's worker.
   QUEUE_PREFIX: `agentloom-test-${process.pid}`,
 });

@@ -79,6 +79,7 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Publishing serves this agent&apos;s latest build from Agentloom until you unpublish it: an
           API, an OpenAI-compatible endpoint, and if you want a share page and a chat widget.
+          Unpublishing revokes its access keys; make new ones when you publish it again.
         </p>
       )}
     </Card>
