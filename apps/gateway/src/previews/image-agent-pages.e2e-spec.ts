@@ -17,7 +17,8 @@ describe('live previews', () => {
 
   describe('image agent', () => {
     it("writes links from PUBLIC_URL, never from the request's Host header", async () => {
-      for (const host of ['attacker.example', 'evil"quote.example', '[::1']) {
+      // Malformed hosts ('evil"quote.example', '[::1') are refused with 400 before any route.
+      for (const host of ['attacker.example', 'localhost:9999']) {
         const launched = await t.http
           .post('/img/launch-streamlit-app')
           .set(alice.auth)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -129,10 +130,13 @@ describe('published agents through OpenAI model listing and MCP', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toMatch(/Lantern kits/);
 
-    // Unpublished: the key lists nothing and the agent is not found.
+    // Another agent's id is not a model of this key.
+    await expect(client.models.retrieve(randomUUID())).rejects.toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+    // Unpublished: the agent's keys end with its publication, so listing is refused.
     await t.http.delete(`/agents/${agent.id}/publication`).set(alice.auth).expect(200);
-    expect((await client.models.list()).data).toEqual([]);
-    await expect(client.models.retrieve(agent.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
   it('asks the agent through the official MCP client: initialize, tools/list, tools/call', async () => {

@@ -63,8 +63,8 @@ describe('RAG wizard API', () => {
       ],
       [
         'embeddings/model',
-        { model_name: 'text-embedding-3-large' },
-        'model_name: must be one of: text-embedding-ada-002, all-MiniLM-L6-v2, all-MiniLM-L12-v2, sentence-t5-base, bge-small-en, e5-small-v2.',
+        { model_name: 'text-embedding-4' },
+        'model_name: must be one of: text-embedding-ada-002, text-embedding-3-small, text-embedding-3-large, all-MiniLM-L6-v2, all-MiniLM-L12-v2, sentence-t5-base, bge-small-en, e5-small-v2.',
       ],
       [
         'vectordb',
