@@ -175,189 +175,213 @@ async function recallAt4(dataDir, pipelineId, buildId, llm, questions) {
   return found / (4 * questions.length);
 }
 
-async function main() {
-  const figures = [];
-  const figure = (name, value, target, before) => {
-    figures.push([name, value, target, before]);
-    console.log(`  ${name}: ${value}`);
+/** The three agents the figures are measured on, built (and timed) by the real worker. */
+async function buildAgents(gateway, llm, token) {
+  const csv = { small: salesCsv(22 * 1024), medium: salesCsv(), large: salesCsv(LARGE_BYTES) };
+  console.log(`  (building: ${csv.small.rows}, ${csv.medium.rows} and ${csv.large.rows} rows…)`);
+  const agents = {};
+  for (const [size, name] of [
+    ['small', 'Hosted small'],
+    ['medium', 'Hosted 1 MB'],
+    ['large', 'Hosted large'],
+  ]) {
+    agents[size] = {
+      ...(await builtAgent(gateway, llm, token, name, csv[size])),
+      rows: csv[size].rows,
+    };
+    console.log(
+      `  build of ${agents[size].rows} rows: ${(agents[size].buildMs / 1000).toFixed(1)} s`,
+    );
+  }
+  return agents;
+}
+
+/** Asks an agent's first question (which loads it); the texts embedded beyond the question. */
+async function firstAnswer(base, llm, agent) {
+  const before = embeddedInputs(llm);
+  const result = await ask(base, llm, agent, 1 + (agent.rows >> 1));
+  return { ...result, extra: embeddedInputs(llm) - before - 1 };
+}
+
+/** Warm answers and /health of the large agent: one at a time, then 8 at once. */
+async function measureLarge(base, llm, agent) {
+  const warm = [];
+  for (let q = 0; q < 100; q += 1)
+    warm.push(await ask(base, llm, agent, 1 + ((q * 7919) % agent.rows)));
+  const overheads = warm
+    .filter((r) => !r.failed)
+    .map((r) => r.overhead)
+    .sort((a, b) => a - b);
+  const healthP95 = await healthWhile(base, () =>
+    Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        for (let q = 0; q < 10; q += 1)
+          await ask(base, llm, agent, 1 + (((i * 10 + q) * 6007) % agent.rows));
+      }),
+    ),
+  );
+  return { overheads, healthP95 };
+}
+
+/** A restarted gateway and a second replica beside it load the medium agent from its index. */
+async function measureRestart(gateway, llm, stack, agent) {
+  gateway.stop();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const env = {
+    VAULT_MASTER_KEY: stack.masterKey,
+    QUEUE_PREFIX: stack.prefix,
+    OPENAI_BASE_URL: llm.baseUrls.openai,
+    JWT_SECRET,
   };
-  await withRagStack(
-    { name: 'hosted', port: PORT, env: { JWT_SECRET } },
-    async ({ llm, gateway: first, token, stack }) => {
-      let gateway = first;
-      const small = salesCsv(22 * 1024); // ~300 rows
-      const medium = salesCsv(); // ~1 MB, ~12k rows
-      const large = salesCsv(LARGE_BYTES); // ~120k rows
-      console.log(`  (building: ${small.rows}, ${medium.rows} and ${large.rows} rows…)`);
-      const smallAgent = await builtAgent(gateway, llm, token, 'Hosted small', small);
-      const mediumAgent = await builtAgent(gateway, llm, token, 'Hosted 1 MB', medium);
-      figure(
-        'build of a 1 MB CSV with OpenAI embeddings',
-        `${(mediumAgent.buildMs / 1000).toFixed(1)} s (${mediumAgent.embedded} chunks embedded)`,
-        '< 10 s',
-        '1.5 s (embedded nothing)',
-      );
-      const largeAgent = await builtAgent(gateway, llm, token, 'Hosted 10 MB', large);
-      console.log(
-        `  build of ${large.rows} rows: ${(largeAgent.buildMs / 1000).toFixed(1)} s (${largeAgent.embedded} chunks embedded, HNSW index made)`,
-      );
+  const restarted = await startGateway({ port: PORT, dataDir: stack.dataDir, env });
+  const afterRestart = await firstAnswer(restarted.base, llm, agent);
+  const second = await startGateway({ port: PORT + 1, dataDir: stack.dataDir, env });
+  const onSecond = await firstAnswer(second.base, llm, agent);
+  second.stop();
+  return { restarted, afterRestart, onSecond };
+}
 
-      // First answers: each agent loads on its first question, embedding only the question.
-      const atLoad = [];
-      const firstAnswer = async (agent, rows) => {
-        const before = embeddedInputs(llm);
-        const result = await ask(gateway.base, llm, agent, 1 + (rows >> 1));
-        atLoad.push(embeddedInputs(llm) - before - 1);
-        return result;
-      };
-      const mediumFirst = await firstAnswer(mediumAgent, medium.rows);
-      const largeFirst = await firstAnswer(largeAgent, large.rows);
-      await firstAnswer(smallAgent, small.rows);
+/** MANY_AGENTS small agents asked in turn on one gateway: RSS growth per agent, re-embedding. */
+async function measureMany(gateway, llm, token) {
+  console.log(`  (${MANY_AGENTS} small agents built and asked in turn…)`);
+  const tiny = salesCsv(2 * 1024);
+  const many = [];
+  for (let n = 0; n < MANY_AGENTS; n += 1)
+    many.push({ ...(await builtAgent(gateway, llm, token, `Many ${n}`, tiny)), rows: tiny.rows });
+  const rssBefore = rssMb(gateway.pid);
+  const before = embeddedInputs(llm);
+  for (const agent of many) await ask(gateway.base, llm, agent, 3);
+  const perAgentMb = (rssMb(gateway.pid) - rssBefore) / MANY_AGENTS;
+  const reembedded = embeddedInputs(llm) - before - MANY_AGENTS;
+  // The first again, after all the others (evicted by the per-user cap): loaded anew.
+  const again = await firstAnswer(gateway.base, llm, many[0]);
+  return { perAgentMb, reembedded, againExtra: again.extra };
+}
 
-      // Warm: 100 questions one at a time to the 120k agent.
-      const warm = [];
-      for (let q = 0; q < 100; q += 1)
-        warm.push(await ask(gateway.base, llm, largeAgent, 1 + ((q * 7919) % large.rows)));
-      const warmOverheads = warm
-        .filter((r) => !r.failed)
-        .map((r) => r.overhead)
-        .sort((a, b) => a - b);
+async function measure({ llm, gateway: first, token, stack }) {
+  const agents = await buildAgents(first, llm, token);
+  const firsts = {};
+  for (const size of ['medium', 'large', 'small'])
+    firsts[size] = await firstAnswer(first.base, llm, agents[size]);
+  const large = await measureLarge(first.base, llm, agents.large);
+  console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
+  const loads = {};
+  for (const size of ['small', 'medium', 'large'])
+    loads[size] = await load(first.base, llm, agents[size], agents[size].rows, first.pid);
+  const restart = await measureRestart(first, llm, stack, agents.medium);
+  const many = await measureMany(restart.restarted, llm, token);
+  const build = await restart.restarted.call('GET', `/builds/${agents.large.id}`, undefined, token);
+  const questions = Array.from(
+    { length: 100 },
+    (_, i) =>
+      `${['lantern', 'kettle', 'scarf', 'teapot'][i % 4]} Porto week ${i % 52} courier ${i % 9}`,
+  );
+  const recall = await recallAt4(stack.dataDir, agents.large.id, build.build_id, llm, questions);
+  report({ agents, firsts, large, loads, restart, many, recall });
+}
 
-      const healthP95 = await healthWhile(gateway.base, () =>
-        Promise.all(
-          Array.from({ length: 8 }, async (_, i) => {
-            for (let q = 0; q < 10; q += 1)
-              await ask(gateway.base, llm, largeAgent, 1 + (((i * 10 + q) * 6007) % large.rows));
-          }),
-        ),
-      );
+function report({ agents, firsts, large, loads, restart, many, recall }) {
+  const rows = [];
+  const figure = (name, value, target, before) => rows.push([name, value, target, before]);
+  const { medium } = agents;
+  const big = agents.large;
+  const atLoad = [
+    firsts.medium.extra,
+    firsts.large.extra,
+    firsts.small.extra,
+    restart.afterRestart.extra,
+    restart.onSecond.extra,
+    many.againExtra,
+  ];
+  figure(
+    'embedding inputs sent at load (publish ×3 sizes, restart, second replica, after eviction)',
+    atLoad.join(', '),
+    '0',
+    '12,002',
+  );
+  figure(
+    `first answer after publish, 1 MB CSV (${medium.rows} rows)`,
+    ms(firsts.medium.total),
+    '< 1 s',
+    '6.9 s',
+  );
+  figure('first answer after restart, 1 MB CSV', ms(restart.afterRestart.total), '< 1 s', '6.9 s');
+  figure(
+    `first answer, ${(LARGE_BYTES / 1048576).toFixed(0)} MB source (${big.rows} chunks, 1536 dims)`,
+    ms(firsts.large.total),
+    '< 2 s',
+    'minutes',
+  );
+  figure(
+    `warm answer overhead, ${big.rows} chunks`,
+    `p50 ${ms(percentile(large.overheads, 0.5))}, p95 ${ms(percentile(large.overheads, 0.95))}`,
+    'p95 < 50 ms',
+    '—',
+  );
+  figure(
+    `/health p95 while the ${big.rows}-chunk agent answers 8 at once`,
+    ms(large.healthP95),
+    '< 50 ms',
+    '335 ms (12k)',
+  );
+  figure(
+    `gateway RSS growth per loaded agent (${MANY_AGENTS} asked in turn)`,
+    `${many.perAgentMb.toFixed(2)} MB; re-embedded ${many.reembedded}`,
+    '< 20 MB, none',
+    '154–241 MB, cap 16',
+  );
+  loadFigures(figure, agents, loads, recall);
+  console.log(
+    '\nbench:hosted — hosted RAG agents, OpenAI embeddings (stand-in), gateway answering itself',
+  );
+  console.log('| figure | now | target | before (issue #26) |\n|---|---|---|---|');
+  for (const [name, value, target, before] of rows)
+    console.log(`| ${name} | ${value} | ${target} | ${before} |`);
+}
 
-      console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
-      const loadSmall = await load(gateway.base, llm, smallAgent, small.rows, gateway.pid);
-      const loadMedium = await load(gateway.base, llm, mediumAgent, medium.rows, gateway.pid);
-      const loadLarge = await load(gateway.base, llm, largeAgent, large.rows, gateway.pid);
-
-      // A restart: the same agents load again from their indexes.
-      gateway.stop();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const restartEnv = {
-        VAULT_MASTER_KEY: stack.masterKey,
-        QUEUE_PREFIX: stack.prefix,
-        OPENAI_BASE_URL: llm.baseUrls.openai,
-        JWT_SECRET,
-      };
-      gateway = await startGateway({ port: PORT, dataDir: stack.dataDir, env: restartEnv });
-      const restartFirst = await firstAnswer(mediumAgent, medium.rows);
-      // A second replica beside it (same database and storage): it embeds nothing either.
-      const second = await startGateway({
-        port: PORT + 1,
-        dataDir: stack.dataDir,
-        env: restartEnv,
-      });
-      const beforeSecond = embeddedInputs(llm);
-      await ask(second.base, llm, mediumAgent, 7);
-      atLoad.push(embeddedInputs(llm) - beforeSecond - 1);
-      second.stop();
-
-      // Memory: MANY_AGENTS small agents asked in turn on one gateway (evictions included).
-      console.log(`  (${MANY_AGENTS} small agents built and asked in turn…)`);
-      const tiny = salesCsv(2 * 1024);
-      const many = [];
-      for (let n = 0; n < MANY_AGENTS; n += 1)
-        many.push(await builtAgent(gateway, llm, token, `Many ${n}`, tiny));
-      const rssBefore = rssMb(gateway.pid);
-      const beforeMany = embeddedInputs(llm);
-      for (const agent of many) await ask(gateway.base, llm, agent, 3);
-      const perAgent = (rssMb(gateway.pid) - rssBefore) / MANY_AGENTS;
-      const manyReembedded = embeddedInputs(llm) - beforeMany - MANY_AGENTS;
-      // The first of them again, after all the others: loaded anew, embedding only the question.
-      const beforeAgain = embeddedInputs(llm);
-      await ask(gateway.base, llm, many[0], 5);
-      atLoad.push(embeddedInputs(llm) - beforeAgain - 1);
-
-      const build = await fetch(`${gateway.base}/builds/${largeAgent.id}`, {
-        headers: { authorization: `Bearer ${token}` },
-      }).then((r) => r.json());
-      const questions = Array.from(
-        { length: 100 },
-        (_, i) =>
-          `${['lantern', 'kettle', 'scarf', 'teapot'][i % 4]} Porto week ${i % 52} courier ${i % 9}`,
-      );
-      const recall = await recallAt4(stack.dataDir, largeAgent.id, build.build_id, llm, questions);
-
-      console.log(
-        `\nbench:hosted — hosted RAG agents, OpenAI embeddings (stand-in), gateway answering itself`,
-      );
-      figure(
-        'embedding inputs sent when an agent is loaded (publish, 12k/120k/300; restart; second replica; after eviction)',
-        atLoad.concat(manyReembedded).join(', '),
-        '0',
-        '12,002',
-      );
-      figure(
-        'first answer after publish, 1 MB CSV',
-        `${ms(mediumFirst.total)} (${medium.rows} rows)`,
-        '< 1 s',
-        '6.9 s',
-      );
-      figure('first answer after restart, 1 MB CSV', ms(restartFirst.total), '< 1 s', '6.9 s');
-      figure(
-        `first answer, ${(LARGE_BYTES / 1048576).toFixed(0)} MB source (${large.rows} chunks, 1536 dims)`,
-        ms(largeFirst.total),
-        '< 2 s',
-        'minutes',
-      );
-      figure(
-        `warm answer overhead, ${large.rows} chunks`,
-        `p50 ${ms(percentile(warmOverheads, 0.5))}, p95 ${ms(percentile(warmOverheads, 0.95))}`,
-        'p95 < 50 ms',
-        '—',
-      );
-      figure(
-        `/health p95 while the ${large.rows}-chunk agent answers 8 at once`,
-        ms(healthP95),
-        '< 50 ms',
-        '335 ms (12k)',
-      );
-      figure(
-        `gateway RSS growth per loaded agent (${MANY_AGENTS} asked in turn)`,
-        `${perAgent.toFixed(2)} MB; re-embedded ${manyReembedded}`,
-        '< 20 MB, none',
-        '154–241 MB, cap 16',
-      );
-      const line = (r) =>
-        `${r.rate.toFixed(1)} answers/s, p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, ${r.errors} errors`;
-      figure(
-        `${CONVERSATIONS} × ${TURNS}, small agent (${small.rows} rows)`,
-        line(loadSmall),
-        '≥ 150/s, p95 < 500 ms, 0 errors',
-        '50/s, p95 1.6 s',
-      );
-      figure(
-        `${CONVERSATIONS} × ${TURNS}, ${medium.rows} rows`,
-        line(loadMedium),
-        '≥ 100/s',
-        '16/s',
-      );
-      figure(`${CONVERSATIONS} × ${TURNS}, ${large.rows} chunks`, line(loadLarge), '≥ 100/s', '—');
-      figure(
-        'gateway CPU per question, small agent',
-        `${loadSmall.cpuPerQuestion.toFixed(1)} ms (12k: ${loadMedium.cpuPerQuestion.toFixed(1)}, 120k: ${loadLarge.cpuPerQuestion.toFixed(1)})`,
-        '≤ 6 ms',
-        '23 ms',
-      );
-      figure(
-        `recall@4 of HNSW against exact search, ${large.rows} chunks`,
-        recall.toFixed(3),
-        '≥ 0.95',
-        '—',
-      );
-
-      console.log('\n| figure | now | target | before (issue #26) |\n|---|---|---|---|');
-      for (const [name, value, target, before] of figures)
-        console.log(`| ${name} | ${value} | ${target} | ${before} |`);
-    },
+/** The throughput, latency and CPU figures of the three agents under load; builds and recall. */
+function loadFigures(figure, agents, loads, recall) {
+  const { small, medium } = agents;
+  const big = agents.large;
+  const line = (r) =>
+    `${r.rate.toFixed(1)} answers/s, p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, ${r.errors} errors`;
+  figure(
+    `${CONVERSATIONS} × ${TURNS}, small agent (${small.rows} rows)`,
+    line(loads.small),
+    '≥ 150/s, p95 < 500 ms, 0 errors',
+    '50/s, p95 1.6 s',
+  );
+  figure(
+    `${CONVERSATIONS} × ${TURNS}, ${medium.rows} rows`,
+    line(loads.medium),
+    '≥ 100/s',
+    '16/s (12k)',
+  );
+  figure(`${CONVERSATIONS} × ${TURNS}, ${big.rows} chunks`, line(loads.large), '≥ 100/s', '—');
+  figure(
+    'gateway CPU per question, small agent',
+    `${loads.small.cpuPerQuestion.toFixed(1)} ms (${medium.rows}: ${loads.medium.cpuPerQuestion.toFixed(1)}, ${big.rows}: ${loads.large.cpuPerQuestion.toFixed(1)})`,
+    '≤ 6 ms',
+    '23 ms',
+  );
+  figure(
+    `build of a 1 MB CSV with OpenAI embeddings (${medium.embedded} chunks embedded)`,
+    `${(medium.buildMs / 1000).toFixed(1)} s`,
+    '< 10 s',
+    '1.5 s (embedded nothing)',
+  );
+  figure(
+    `build of the ${big.rows}-row source (embedded once, HNSW index)`,
+    `${(big.buildMs / 1000).toFixed(1)} s`,
+    '—',
+    '—',
+  );
+  figure(
+    `recall@4 of HNSW against exact search, ${big.rows} chunks`,
+    recall.toFixed(3),
+    '≥ 0.95',
+    '—',
   );
 }
 
-runBench(main);
+runBench(() => withRagStack({ name: 'hosted', port: PORT, env: { JWT_SECRET } }, measure));

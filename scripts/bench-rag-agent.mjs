@@ -67,7 +67,13 @@ export async function withRagStack({ name, port, env = {} }, measure) {
     const openaiBaseUrl = llm.baseUrls.openai;
     worker = startWorker({ databaseUrl, prefix, dataDir, masterKey, openaiBaseUrl });
     const token = await signedInUser(gateway);
-    await measure({ llm, gateway, token, csv: salesCsv(), stack: { databaseUrl, dataDir, masterKey, prefix } });
+    await measure({
+      llm,
+      gateway,
+      token,
+      csv: salesCsv(),
+      stack: { databaseUrl, dataDir, masterKey, prefix },
+    });
   } finally {
     worker?.kill('SIGTERM');
     gateway?.stop();

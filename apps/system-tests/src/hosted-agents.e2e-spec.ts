@@ -111,13 +111,18 @@ describe('Hosted agents: one index per build, made once; the build is what is se
     expectStatus(await startBuild(gateway.url, user, id), 200, 'build');
     const view = await waitForBuild(gateway.url, user, id, WAIT_MS);
     if (view.status !== 'Built') {
-      throw new Error(`${view.error}\n${apps.map((a) => `--- ${a.name}:\n${a.output}`).join('\n')}`);
+      throw new Error(
+        `${view.error}\n${apps.map((a) => `--- ${a.name}:\n${a.output}`).join('\n')}`,
+      );
     }
   }
 
   async function publish(user: TestUser, id: string): Promise<string> {
     const url = `${gateway.url}/agents/${id}/publication`;
-    const put = await fetch(url, { method: 'PUT', headers: { authorization: `Bearer ${user.token}` } });
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     expect(put.status).toBe(200);
     const key = await apiCall(gateway.url, `/agents/${id}/keys`, {
       token: user.token,

@@ -64,13 +64,15 @@ const csvOf = (index: number) =>
 /**
  * The stage events of one agent, split into runs: a run starts whenever the first stage starts
  * (a build that ran again after its worker died starts over). Each run must follow the stages
- * in order, started then finished, with nothing skipped or repeated.
+ * in order, started then finished, with nothing skipped or repeated. A long stage's progress
+ * reports (chunks embedded) come between its start and end and are left out here.
  */
 function stageRuns(events: HeardEvent[]): Array<Array<[number, 'started' | 'finished']>> {
   const runs: Array<Array<[number, 'started' | 'finished']>> = [];
   for (const heard of events) {
     if (heard.event !== 'build:stage') continue;
     const { index, state } = heard.data;
+    if (state === 'progress') continue;
     if (index === 0 && state === 'started') runs.push([]);
     runs.at(-1)?.push([index, state]);
   }

@@ -79,7 +79,9 @@ export async function embedderOrKeyword(
     return await embedderFor(model, { cacheDir: o.cacheDir });
   } catch (error) {
     const reason = (error as Error).message.replace(/\.$/, '').slice(0, 200);
-    return { keywordBecause: `The embedding model ${model} could not be loaded (${reason}), ${KEYWORD}` };
+    return {
+      keywordBecause: `The embedding model ${model} could not be loaded (${reason}), ${KEYWORD}`,
+    };
   }
 }
 

@@ -12,7 +12,7 @@ export interface HostedIndexSource {
    */
   embedder: Embedder | { keywordBecause: string };
   /** The chunks, in order, in batches of any size (a build streams them from chunks.jsonl). */
-  chunks: AsyncIterable<Chunk[]>;
+  chunks: AsyncIterable<Chunk[]> | Iterable<Chunk[]>;
   /** Called as chunks are embedded and stored: how many so far. */
   onProgress?: (done: number) => void | Promise<void>;
   signal?: AbortSignal;
@@ -54,7 +54,10 @@ export async function writeHostedIndex(source: HostedIndexSource): Promise<THost
 }
 
 /** The same chunks in batches of `size` (the last one shorter). */
-async function* rebatched(batches: AsyncIterable<Chunk[]>, size: number): AsyncGenerator<Chunk[]> {
+async function* rebatched(
+  batches: AsyncIterable<Chunk[]> | Iterable<Chunk[]>,
+  size: number,
+): AsyncGenerator<Chunk[]> {
   let pending: Chunk[] = [];
   for await (const batch of batches) {
     pending.push(...batch);

@@ -30,9 +30,7 @@ export async function hostedIndexFor(
     location,
     model: o.embeddingModel,
     embedder,
-    chunks: (async function* () {
-      yield chunks;
-    })(),
+    chunks: [chunks],
   });
   return openHostedIndex(location, info, 'embedPassages' in embedder ? embedder : undefined);
 }

@@ -220,7 +220,10 @@ class AnnIndex implements RetrievalIndex {
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (k <= 0 || this.size === 0) return [];
-    const vector = normalized(await this.embedder.embedQuery(query, signal), this.embedder.dimensions);
+    const vector = normalized(
+      await this.embedder.embedQuery(query, signal),
+      this.embedder.dimensions,
+    );
     const rows = (await this.table
       .vectorSearch(vector)
       .distanceType('dot')

@@ -47,7 +47,8 @@ export class BuildSecrets {
   /** The provider key in plain text, for the embeddings a build makes with it. */
   async llmKey(pipeline: Pipeline): Promise<string> {
     const sealed = await this.llmKeySealed(pipeline);
-    if (!sealed) throw new BuildError('The agent has no API key for its provider; add one in the LLM step.');
+    if (!sealed)
+      throw new BuildError('The agent has no API key for its provider; add one in the LLM step.');
     return this.open(sealed);
   }
 
@@ -60,7 +61,8 @@ export class BuildSecrets {
     }
     if (!pipeline.llmApiKeyId) return null;
     const key = await this.builds.findOwnedApiKey(pipeline.userId, pipeline.llmApiKeyId);
-    if (!key) throw new BuildError('The saved API key this agent uses was deleted; choose another key.');
+    if (!key)
+      throw new BuildError('The saved API key this agent uses was deleted; choose another key.');
     return { encrypted: key.encryptedKey, context: apiKeySecretContext(key.userId, key.id) };
   }
 
@@ -69,7 +71,9 @@ export class BuildSecrets {
       return this.vault.decrypt(encrypted, context);
     } catch (error) {
       if (error instanceof VaultDecryptError) {
-        throw new BuildError('A stored key can no longer be decrypted; enter it again in the wizard.');
+        throw new BuildError(
+          'A stored key can no longer be decrypted; enter it again in the wizard.',
+        );
       }
       throw error;
     }

@@ -85,17 +85,16 @@ export class HostedIndexStep {
 /** A failed embeddings call, in words that say what to change. */
 function embeddingFailure(model: TEmbeddingModel, error: unknown): string {
   const what = `The source could not be embedded with ${model}`;
-  switch (providerErrorReason(error)) {
-    case 'key':
-      return `${what}: OpenAI rejected the API key. Enter a valid key in the LLM step and build again.`;
-    case 'forbidden':
-    case 'model':
-      return `${what}: ${describeProviderError(error)} Choose another embedding model or key, then build again.`;
-    case 'unreachable':
-      return `${what}: OpenAI could not be reached. Build again in a minute.`;
-    default:
-      return `${what}: ${describeProviderError(error)}`;
+  const reason = providerErrorReason(error);
+  if (reason === 'key') {
+    return `${what}: OpenAI rejected the API key. Enter a valid key in the LLM step and build again.`;
   }
+  if (reason === 'forbidden' || reason === 'model') {
+    return `${what}: ${describeProviderError(error)} Choose another embedding model or key, then build again.`;
+  }
+  if (reason === 'unreachable')
+    return `${what}: OpenAI could not be reached. Build again in a minute.`;
+  return `${what}: ${describeProviderError(error)}`;
 }
 
 /** The build's chunks.jsonl (written by this worker a moment ago), in batches. */

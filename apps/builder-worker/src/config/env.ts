@@ -62,8 +62,10 @@ export const ZWorkerEnv = z.object({
 export type WorkerEnv = z.infer<typeof ZWorkerEnv>;
 
 /** The validated configuration the worker runs with; data folder and master key resolved. */
-export interface WorkerConfig
-  extends Omit<WorkerEnv, 'DATA_DIR' | 'VAULT_MASTER_KEY' | 'MODEL_CACHE_DIR'> {
+export interface WorkerConfig extends Omit<
+  WorkerEnv,
+  'DATA_DIR' | 'VAULT_MASTER_KEY' | 'MODEL_CACHE_DIR'
+> {
   DATA_DIR: string;
   MODEL_CACHE_DIR: string;
   VAULT_MASTER_KEY: Buffer;

@@ -80,13 +80,11 @@ export class HostedIndexes {
   ): Promise<THostedIndex> {
     const lock = `agentloom:hosted-index:${buildId}`;
     const token = randomUUID();
-    const claimed = await this.redis.run((client) =>
-      client.set(lock, token, 'PX', LOCK_MS, 'NX'),
-    );
+    const claimed = await this.redis.run((client) => client.set(lock, token, 'PX', LOCK_MS, 'NX'));
     if (claimed !== 'OK') return this.waitForOther(buildId);
     try {
       const source = await chunks();
-      const info = await writeHostedIndex({ location, model, embedder, chunks: once(source) });
+      const info = await writeHostedIndex({ location, model, embedder, chunks: [source] });
       await this.builds.recordHostedIndex(buildId, info);
       this.logger.log(`Build ${buildId}: ${info.chunks} chunks indexed on first use.`);
       return info;
@@ -109,8 +107,4 @@ export class HostedIndexes {
     }
     throw new ServiceUnavailableException(INDEX_STILL_MAKING);
   }
-}
-
-async function* once(chunks: Chunk[]): AsyncGenerator<Chunk[]> {
-  yield chunks;
 }

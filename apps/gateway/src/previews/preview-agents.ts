@@ -146,7 +146,12 @@ export class PreviewAgentLoader {
         close: () => engine.close(),
       };
     }
-    const index = await this.ragIndex(pipeline, build, config, provider === 'openai' ? apiKey : null);
+    const index = await this.ragIndex(
+      pipeline,
+      build,
+      config,
+      provider === 'openai' ? apiKey : null,
+    );
     const agent = new RagAgent({ model, systemPrompt, index });
     return {
       kind: 'rag',

@@ -131,9 +131,7 @@ describe('published agents through OpenAI model listing and MCP', () => {
     expect(text).toMatch(/Lantern kits/);
 
     // Another agent's id is not a model of this key.
-    await expect(client.models.retrieve(randomUUID())).rejects.toBeInstanceOf(
-      OpenAI.NotFoundError,
-    );
+    await expect(client.models.retrieve(randomUUID())).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     // Unpublished: the agent's keys end with its publication, so listing is refused.
     await t.http.delete(`/agents/${agent.id}/publication`).set(alice.auth).expect(200);
     await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);

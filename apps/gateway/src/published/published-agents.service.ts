@@ -131,10 +131,7 @@ export class PublishedAgentsService {
       : boundedMemory(input.history ?? [], this.config.PUBLISHED_MEMORY_TURNS);
     // On the runtime replicas when there are any (the gateway stays thin), else right here.
     const runtime = this.replicas.enabled ? this.replicas : this.local;
-    const events = await runtime.open(
-      { target: live, message: input.message, history },
-      signal,
-    );
+    const events = await runtime.open({ target: live, message: input.message, history }, signal);
     yield { type: 'conversation', conversation_id: conversation.id };
     let answer = '';
     const sources: TAnswerSource[] = [];
