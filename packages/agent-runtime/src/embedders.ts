@@ -151,7 +151,7 @@ async function localEmbedder(
   const key = `${cacheDir}\0${repository}`;
   let loading = pipelines.get(key);
   if (!loading) {
-    loading = loadPipeline(repository, cacheDir);
+    loading = loadPipeline(repository, cacheDir, spec.maxTokens);
     pipelines.set(key, loading);
     loading.catch(() => pipelines.delete(key));
   }
@@ -188,11 +188,17 @@ async function localEmbedder(
 async function loadPipeline(
   repository: string,
   cacheDir: string,
+  maxTokens: number | undefined,
 ): Promise<FeatureExtractionPipeline> {
   // Loaded on demand: ONNX Runtime is a large native module that most processes never need.
   const { env, pipeline } = await import('@huggingface/transformers');
   env.cacheDir = cacheDir;
   // Weights come from the cache folder or the hub, never from a folder inside node_modules.
   env.allowLocalModels = false;
-  return pipeline('feature-extraction', repository, { dtype: 'fp32' });
+  const extractor = await pipeline('feature-extraction', repository, { dtype: 'fp32' });
+  // The pipeline truncates at the tokenizer's model_max_length (512 for these ports), while
+  // sentence-transformers, which embeds the zip's index, cuts at the model's own shorter length:
+  // a long chunk would get two different vectors.
+  if (maxTokens) extractor.tokenizer.model_max_length = maxTokens;
+  return extractor;
 }

@@ -25,6 +25,15 @@ export interface EmbeddingModelSpec {
   /** Text put before queries / passages, for models trained that way (e5, BGE). */
   readonly queryPrefix: string;
   readonly passagePrefix: string;
+  /**
+   * Local models: the tokens a text is cut to, as sentence-transformers cuts it (the model's
+   * sentence_bert_config.json `max_seq_length`). transformers.js would otherwise read the
+   * tokenizer's 512, and an 800-character chunk of numbers (474 tokens for MiniLM) would embed
+   * differently in the zip (cosine 0.84, measured by the parity test's MiniLM-L6 check).
+   * MiniLM-L6's value is checked against its real files there; the others are their models'
+   * published values, which no machine without a model hub can check.
+   */
+  readonly maxTokens?: number;
   /** Kept for agents that use it; new agents are steered to its successors. */
   readonly legacy?: boolean;
 }
@@ -45,6 +54,7 @@ const local = (
   modelId: string,
   onnxModelId: string,
   dimensions: number,
+  maxTokens: number,
   extra: Partial<Pick<EmbeddingModelSpec, 'pooling' | 'queryPrefix' | 'passagePrefix'>> = {},
 ): EmbeddingModelSpec => ({
   label,
@@ -52,6 +62,7 @@ const local = (
   modelId,
   onnxModelId,
   dimensions,
+  maxTokens,
   pooling: 'mean',
   queryPrefix: '',
   passagePrefix: '',
@@ -67,27 +78,37 @@ export const EMBEDDING_CATALOG = {
     'sentence-transformers/all-MiniLM-L6-v2',
     'Xenova/all-MiniLM-L6-v2',
     384,
+    256,
   ),
   'all-MiniLM-L12-v2': local(
     'all-MiniLM-L12-v2',
     'sentence-transformers/all-MiniLM-L12-v2',
     'Xenova/all-MiniLM-L12-v2',
     384,
+    128,
   ),
   'sentence-t5-base': local(
     'sentence-t5-base',
     'sentence-transformers/sentence-t5-base',
     'Xenova/sentence-t5-base',
     768,
+    256,
   ),
   // SPEC's "bge-small-en" is served by BGE v1.5, the release BAAI recommends (better ranking,
   // the same size); both sides load v1.5 and put BAAI's retrieval instruction before queries.
-  'bge-small-en': local('bge-small-en', 'BAAI/bge-small-en-v1.5', 'Xenova/bge-small-en-v1.5', 384, {
-    pooling: 'cls',
-    queryPrefix: 'Represent this sentence for searching relevant passages: ',
-  }),
+  'bge-small-en': local(
+    'bge-small-en',
+    'BAAI/bge-small-en-v1.5',
+    'Xenova/bge-small-en-v1.5',
+    384,
+    512,
+    {
+      pooling: 'cls',
+      queryPrefix: 'Represent this sentence for searching relevant passages: ',
+    },
+  ),
   // E5 was trained with these prefixes and ranks noticeably worse without them.
-  'e5-small-v2': local('e5-small-v2', 'intfloat/e5-small-v2', 'Xenova/e5-small-v2', 384, {
+  'e5-small-v2': local('e5-small-v2', 'intfloat/e5-small-v2', 'Xenova/e5-small-v2', 384, 512, {
     queryPrefix: 'query: ',
     passagePrefix: 'passage: ',
   }),

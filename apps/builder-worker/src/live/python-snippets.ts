@@ -36,3 +36,48 @@ if "pymilvus==" in " ".join(libraries):
     from pymilvus import MilvusClient  # noqa: F401  (failed with pymilvus 2.4 and marshmallow 4)
 print(f"{len(modules)} modules and {len(libraries)} libraries imported: {', '.join(libraries)}")
 `;
+
+/**
+ * Converts the PyTorch weights in folder argv[1] to ONNX at argv[2], as transformers.js's ports
+ * are made: the bare encoder, input_ids/attention_mask/token_type_ids in, last_hidden_state out,
+ * batch and sequence dynamic (pooling and normalising stay in the runtime, as in those ports).
+ * Eager attention: the SDPA path traces a mask shortcut that is only right for unpadded batches.
+ */
+export const EXPORT_ONNX = `
+import sys, torch
+from transformers import AutoModel
+source, target = sys.argv[1], sys.argv[2]
+encoder = AutoModel.from_pretrained(source, attn_implementation="eager").eval()
+class Encoder(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+        return out.last_hidden_state
+names = ["input_ids", "attention_mask", "token_type_ids"]
+example = tuple(torch.ones(2, 8, dtype=torch.long) for _ in names)
+axes = {name: {0: "batch_size", 1: "sequence_length"} for name in names + ["last_hidden_state"]}
+with torch.no_grad():
+    torch.onnx.export(Encoder(encoder), example, target, input_names=names,
+                      output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=14,
+                      dynamo=False)
+`;
+
+/**
+ * Embeds, through the project's own agent/embeddings.py and agent.json, the passages and queries
+ * of the JSON file argv[1], and writes the vectors and the model's max_seq_length to argv[2].
+ */
+export const EMBED_WITH_PROJECT = `
+import json, sys
+from agent.config import load_settings
+from agent.embeddings import embedder_from_settings
+texts = json.load(open(sys.argv[1], encoding="utf-8"))
+embedder = embedder_from_settings(load_settings())
+result = {
+    "passages": embedder.embed_documents(texts["passages"]),
+    "queries": [embedder.embed_query(query) for query in texts["queries"]],
+    "maxSeqLength": embedder.model.max_seq_length,
+}
+json.dump(result, open(sys.argv[2], "w", encoding="utf-8"))
+`;

