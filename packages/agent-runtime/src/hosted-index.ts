@@ -1,5 +1,18 @@
 import * as lancedb from './lancedb';
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import {
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  vectorFromArray,
+  type Data,
+} from 'apache-arrow';
 import type { THostedIndex } from '@agentloom/contracts';
 import type { Chunk } from './chunks';
 import type { Embedder } from './embedders';
@@ -89,18 +102,58 @@ export class HostedIndexWriter {
     if ((this.dimensions !== null) !== (vectors !== undefined)) {
       throw new Error('Vectors must come with every batch of an embeddings index, and only then.');
     }
-    const records = chunks.map((chunk, i) => ({
-      position: this.rows + i,
-      id: chunk.id,
-      text: chunk.text,
-      source: chunk.source,
-      page: chunk.page ?? null,
-      row: chunk.row ?? null,
-      ref: chunk.ref ?? null,
-      ...(vectors ? { vector: normalized(vectors[i]!, this.dimensions!) } : {}),
-    }));
-    await this.table.add(records);
+    await this.table.add(this.batchOf(chunks, vectors));
     this.rows += chunks.length;
+  }
+
+  /**
+   * The batch as Arrow columns, the vectors one flat Float32Array: LanceDB takes it as it is,
+   * where rows of JavaScript objects would be converted value by value on the event loop.
+   */
+  private batchOf(chunks: Chunk[], vectors?: Float32Array[]): Table {
+    const schema = schemaOf(this.dimensions);
+    const n = chunks.length;
+    const column = <T>(values: T[], type: Utf8 | Int32) => vectorFromArray(values, type).data[0]!;
+    const children: Data[] = [
+      column(
+        chunks.map((_, i) => this.rows + i),
+        new Int32(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.id),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.text),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.source),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.page ?? null),
+        new Int32(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.row ?? null),
+        new Int32(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.ref ?? null),
+        new Utf8(),
+      ),
+    ];
+    if (vectors && this.dimensions !== null) {
+      const dimensions = this.dimensions;
+      const flat = new Float32Array(n * dimensions);
+      vectors.forEach((vector, i) => flat.set(normalized(vector, dimensions), i * dimensions));
+      const type = schema.fields.at(-1)!.type as FixedSizeList<Float32>;
+      const values = makeData({ type: new Float32(), length: flat.length, data: flat });
+      children.push(makeData({ type, length: n, nullCount: 0, child: values }));
+    }
+    const data = makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children });
+    return new Table(schema, [new RecordBatch(schema, data)]);
   }
 
   /** Builds what search needs: HNSW above the exact-search size, full-text for keyword indexes. */

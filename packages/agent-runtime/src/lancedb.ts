@@ -1,4 +1,4 @@
-// LanceDB, loaded after its log level is set (imports run in order).
-import './lancedb-log';
+// LanceDB, loaded after its settings are (imports run in order).
+import './lancedb-env';
 
 export * from '@lancedb/lancedb';

@@ -84,9 +84,10 @@ export class PublishedAgentsService {
   ): Promise<{ live: LivePublication; key: AgentAccessKey }> {
     const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
     if (!secret?.startsWith(ACCESS_KEY_PREFIX)) throw new UnauthorizedException(INVALID_ACCESS_KEY);
-    const key = await this.published.findKeyByHash(hashAccessKey(secret));
+    const found = await this.published.findKeyWithPublication(hashAccessKey(secret));
+    const key = found?.key;
     if (!key || key.revokedAt) throw new UnauthorizedException(INVALID_ACCESS_KEY);
-    const live = key.pipelineId === agentId ? await this.published.findLive(agentId) : null;
+    const live = key.pipelineId === agentId ? found.live : null;
     if (!live || live.userId !== key.userId) throw new NotFoundException(AGENT_NOT_FOUND);
     await this.limiter.take(`key:${key.id}`, key.rateLimitPerMinute);
     // Counted after the answer starts, off the question's path: a lost count is no refusal.
