@@ -8,10 +8,9 @@
 // wizard's API with OpenAI embeddings and built by the real worker, which embeds each source once.
 // BENCH_LARGE_BYTES (7 MB, ~120k chunks) sizes the large source, BENCH_MANY_AGENTS (200) the memory run,
 // BENCH_CONVERSATIONS (50) × BENCH_TURNS (4) the load. Prints every figure; never fails on one.
-import * as lancedb from '@lancedb/lancedb';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { startGateway } from './bench-gateway.mjs';
+import { healthWhile, recallAt4 } from './bench-probes.mjs';
 import {
   buildRagAgent,
   ms,
@@ -133,61 +132,6 @@ async function builtAgent(gateway, llm, token, name, csv) {
     buildMs,
     embedded: embeddedInputs(llm) - before,
   };
-}
-
-/** p95 of GET /health while `busy` runs. */
-async function healthWhile(base, busy) {
-  const times = [];
-  let done = false;
-  const probe = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      await fetch(`${base}/health`).then((r) => r.text());
-      times.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  await busy();
-  done = true;
-  await probe;
-  return percentile(
-    times.sort((a, b) => a - b),
-    0.95,
-  );
-}
-
-/** recall@4 of the agent's HNSW search against exact search over the same stored vectors. */
-async function recallAt4(dataDir, pipelineId, buildId, llm, questions) {
-  const db = await lancedb.connect(path.join(dataDir, 'indexes', pipelineId, buildId));
-  const table = await db.openTable('chunks');
-  let found = 0;
-  for (const question of questions) {
-    const response = await fetch(`${llm.baseUrls.openai}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'text-embedding-ada-002', input: [question] }),
-    });
-    const vector = (await response.json()).data[0].embedding;
-    const exact = await table
-      .vectorSearch(vector)
-      .distanceType('dot')
-      .bypassVectorIndex()
-      .limit(4)
-      .select(['position', '_distance'])
-      .toArray();
-    const ann = await table
-      .vectorSearch(vector)
-      .distanceType('dot')
-      .ef(64)
-      .refineFactor(2)
-      .limit(4)
-      .select(['position', '_distance'])
-      .toArray();
-    // Ties count as found: a chunk exactly as close as the exact search's 4th is as good.
-    const fourth = exact.at(-1)._distance;
-    found += ann.filter((row) => row._distance <= fourth + 1e-6).length;
-  }
-  return found / (4 * questions.length);
 }
 
 /** The three agents the figures are measured on, built (and timed) by the real worker. */

@@ -314,6 +314,13 @@ async function* withoutSecret(
   secret: string,
 ): AsyncGenerator<AgentEvent> {
   for await (const event of events) {
+    // Tokens are most of the events: their text is checked as it is, not serialised.
+    if (event.type === 'token') {
+      yield event.text.includes(secret)
+        ? { ...event, text: event.text.replaceAll(secret, '****') }
+        : event;
+      continue;
+    }
     const serialized = JSON.stringify(event);
     yield serialized.includes(secret)
       ? (JSON.parse(serialized.replaceAll(secret, '****')) as AgentEvent)
