@@ -24,6 +24,8 @@ describe('loadWorkerConfig', () => {
       XLSX_MAX_UNCOMPRESSED_BYTES: 200 * 1024 * 1024,
       LOG_LEVEL: 'info',
       DATA_DIR: dataDir,
+      // Local embedding models' weights, for the hosted indexes builds make.
+      MODEL_CACHE_DIR: path.join(dataDir, 'models'),
       // Uploads and zips in DATA_DIR, as the gateway keeps them by default.
       STORAGE_DRIVER: 'local',
       S3_REGION: 'us-east-1',
