@@ -40,9 +40,12 @@ test.describe('dashboard', () => {
     await page.getByRole('button', { name: /My Agents/ }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 2, name: 'My Agents' })).toBeFocused();
-    // Tab goes on from the heading (to the view's own action), not from the top of the document.
+    // Tab goes on from the heading (to the view's own actions), not from the top of the document.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Import agent' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Create New Agent' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     await expect(page.getByRole('button', { name: 'Back to Dashboard' })).toBeFocused();
     await page.keyboard.press('Enter');
