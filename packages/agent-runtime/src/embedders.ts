@@ -32,9 +32,6 @@ export interface EmbedderOptions {
   cacheDir: string;
 }
 
-/** Thrown when an OpenAI model is asked for and there is no OpenAI key to call it with. */
-export class EmbeddingKeyMissingError extends Error {}
-
 /**
  * The embedder of a catalogue model. Local models load their weights here (and reject when they
  * can be neither found nor downloaded); OpenAI's need the owner's key.
@@ -43,7 +40,7 @@ export async function embedderFor(model: TEmbeddingModel, o: EmbedderOptions): P
   const spec = embeddingSpec(model);
   if (spec.backend === 'local') return localEmbedder(model, spec, o.cacheDir);
   if (!o.openai?.apiKey) {
-    throw new EmbeddingKeyMissingError(`The embedding model ${model} needs an OpenAI API key.`);
+    throw new Error(`The embedding model ${model} needs an OpenAI API key.`);
   }
   return openAiEmbedder(model, spec, o.openai);
 }

@@ -78,11 +78,14 @@ function schemaOf(dimensions: number | null): Schema {
 /** The builder's side: chunks (and their vectors) go in batch by batch, then the indexes. */
 export class HostedIndexWriter {
   private rows = 0;
+  private readonly schema: Schema;
 
   private constructor(
     private readonly table: lancedb.Table,
     private readonly dimensions: number | null,
-  ) {}
+  ) {
+    this.schema = schemaOf(dimensions);
+  }
 
   /**
    * A new, empty table at `location`; `dimensions` null for a keyword-only index. Replaces what
@@ -111,7 +114,7 @@ export class HostedIndexWriter {
    * where rows of JavaScript objects would be converted value by value on the event loop.
    */
   private batchOf(chunks: Chunk[], vectors?: Float32Array[]): Table {
-    const schema = schemaOf(this.dimensions);
+    const schema = this.schema;
     const n = chunks.length;
     const column = <T>(values: T[], type: Utf8 | Int32) => vectorFromArray(values, type).data[0]!;
     const children: Data[] = [
@@ -178,31 +181,19 @@ export class HostedIndexWriter {
 
 /**
  * One LanceDB session per process: the HNSW graphs and file metadata it caches are shared by
- * every agent and bounded together (HOSTED_INDEX_CACHE_MB), least recently used first out.
+ * every agent and bounded together (HOSTED_INDEX_CACHE_MB), least recently used first out. A
+ * connection is only a handle on that session and a location: one is made per agent load and
+ * goes with the agent when it is unloaded.
  */
 let session: lancedb.Session | undefined;
-const connections = new Map<string, Promise<lancedb.Connection>>();
 
 export function configureHostedIndexCache(cacheBytes: number): void {
   session = new lancedb.Session(BigInt(cacheBytes), BigInt(Math.min(cacheBytes, 64 << 20)));
-  connections.clear();
 }
 
 function connection(location: HostedIndexLocation): Promise<lancedb.Connection> {
-  const key = `${location.uri}\0${JSON.stringify(location.storageOptions ?? {})}`;
-  let found = connections.get(key);
-  if (!found) {
-    session ??= new lancedb.Session(BigInt(256 << 20), BigInt(64 << 20));
-    found = lancedb.connect(location.uri, { storageOptions: location.storageOptions }, session);
-    connections.set(key, found);
-    found.catch(() => connections.delete(key));
-  }
-  return found;
-}
-
-/** Forgets a build's connection (its agent was unloaded): the session's caches stay shared. */
-export function releaseHostedIndex(location: HostedIndexLocation): void {
-  connections.delete(`${location.uri}\0${JSON.stringify(location.storageOptions ?? {})}`);
+  session ??= new lancedb.Session(BigInt(256 << 20), BigInt(64 << 20));
+  return lancedb.connect(location.uri, { storageOptions: location.storageOptions }, session);
 }
 
 const CHUNK_COLUMNS = ['position', 'id', 'text', 'source', 'page', 'row', 'ref'];

@@ -18,7 +18,6 @@ export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
 export {
   embedderFor,
   embedderOrKeyword,
-  EmbeddingKeyMissingError,
   type KeywordOnly,
   type Embedder,
   type EmbedderOptions,
@@ -26,11 +25,8 @@ export {
 } from './embedders';
 export {
   configureHostedIndexCache,
-  EXACT_SEARCH_MAX_FLOATS,
   HostedIndexWriter,
   openHostedIndex,
-  releaseHostedIndex,
-  WRITE_BATCH_ROWS,
   type HostedIndexLocation,
 } from './hosted-index';
 export { writeHostedIndex, type HostedIndexSource } from './hosted-index-build';

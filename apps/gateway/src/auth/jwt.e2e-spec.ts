@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { Express } from 'express';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { routeInventory } from '../testing/route-inventory';
 
 const b64url = (value: object | string) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -50,27 +50,6 @@ const PUBLIC_ROUTES = [
   'POST /w/:id/messages',
   'POST /w/:id/messages/:messageId/feedback',
 ];
-
-/** Every route the running app serves, read from Express's router. */
-function routeInventory(app: Express): string[] {
-  const stack = (
-    app as unknown as {
-      router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
-    }
-  ).router.stack;
-  return (
-    stack
-      .flatMap((layer) =>
-        layer.route
-          ? Object.keys(layer.route.methods).map(
-              (method) => `${method.toUpperCase()} ${layer.route!.path}`,
-            )
-          : [],
-      )
-      // Swagger's own pages, and Nest's catch-all that answers 404 for unknown paths.
-      .filter((route) => !/ \/docs/.test(route) && !route.endsWith(' /{*path}'))
-  );
-}
 
 const concrete = (route: string) =>
   route.replace(/:[a-zA-Z]+/g, '00000000-0000-4000-8000-000000000000').split(' ') as [
