@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { startGateway } from './bench-gateway.mjs';
 import { healthWhile, recallAt4 } from './bench-probes.mjs';
 import {
+  askPublished,
   buildRagAgent,
   ms,
   percentile,
@@ -51,37 +52,6 @@ function embeddedInputs(llm) {
   return tally.inputs;
 }
 
-/** One question, streamed to its end: total time, and its overhead (total minus the provider). */
-async function ask(base, llm, agent, order, conversationId) {
-  const marker = `ORD-${order}?`;
-  // Only the requests made since this question was asked can be its own.
-  const from = llm.requests.length;
-  const t0 = performance.now();
-  const response = await fetch(`${base}/agents/${agent.id}/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.key}` },
-    body: JSON.stringify({
-      message: `What was shipped on order ${marker}`,
-      conversation_id: conversationId,
-      stream: true,
-    }),
-  });
-  const body = await response.text();
-  const total = performance.now() - t0;
-  if (!response.ok || !body.includes('event: done')) {
-    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
-  }
-  const provider = llm.requests
-    .slice(from)
-    .filter((r) => JSON.stringify(r.body?.input ?? r.body?.messages?.at(-1) ?? '').includes(marker))
-    .reduce((sum, r) => sum + r.ms, 0);
-  return {
-    total,
-    overhead: total - provider,
-    conversation: /"conversation_id":"([^"]+)"/.exec(body)?.[1],
-  };
-}
-
 /** BENCH_CONVERSATIONS conversations at once, BENCH_TURNS turns each: rate, p50/p95, errors. */
 async function load(base, llm, agent, rows, gatewayPid) {
   const results = [];
@@ -92,7 +62,7 @@ async function load(base, llm, agent, rows, gatewayPid) {
       let conversation;
       for (let turn = 0; turn < TURNS; turn += 1) {
         const order = 1 + (((c * TURNS + turn) * 104729) % rows);
-        const result = await ask(base, llm, agent, order, conversation);
+        const result = await askPublished(base, llm, agent, order, conversation);
         conversation = result.conversation ?? conversation;
         results.push(result);
       }
@@ -158,7 +128,7 @@ async function buildAgents(gateway, llm, token) {
 /** Asks an agent's first question (which loads it); the texts embedded beyond the question. */
 async function firstAnswer(base, llm, agent) {
   const before = embeddedInputs(llm);
-  const result = await ask(base, llm, agent, 1 + (agent.rows >> 1));
+  const result = await askPublished(base, llm, agent, 1 + (agent.rows >> 1));
   return { ...result, extra: embeddedInputs(llm) - before - 1 };
 }
 
@@ -166,7 +136,7 @@ async function firstAnswer(base, llm, agent) {
 async function measureLarge(base, llm, agent) {
   const warm = [];
   for (let q = 0; q < 100; q += 1)
-    warm.push(await ask(base, llm, agent, 1 + ((q * 7919) % agent.rows)));
+    warm.push(await askPublished(base, llm, agent, 1 + ((q * 7919) % agent.rows)));
   const overheads = warm
     .filter((r) => !r.failed)
     .map((r) => r.overhead)
@@ -175,7 +145,7 @@ async function measureLarge(base, llm, agent) {
     Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         for (let q = 0; q < 10; q += 1)
-          await ask(base, llm, agent, 1 + (((i * 10 + q) * 6007) % agent.rows));
+          await askPublished(base, llm, agent, 1 + (((i * 10 + q) * 6007) % agent.rows));
       }),
     ),
   );
@@ -209,7 +179,7 @@ async function measureMany(gateway, llm, token) {
     many.push({ ...(await builtAgent(gateway, llm, token, `Many ${n}`, tiny)), rows: tiny.rows });
   const rssBefore = rssMb(gateway.pid);
   const before = embeddedInputs(llm);
-  for (const agent of many) await ask(gateway.base, llm, agent, 3);
+  for (const agent of many) await askPublished(gateway.base, llm, agent, 3);
   const perAgentMb = (rssMb(gateway.pid) - rssBefore) / MANY_AGENTS;
   const reembedded = embeddedInputs(llm) - before - MANY_AGENTS;
   // The first again, after all the others (evicted by the per-user cap): loaded anew.

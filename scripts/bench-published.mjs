@@ -15,7 +15,14 @@
 //                turns are read from Postgres and sent to the model).
 // Prints the figures; never fails on a figure.
 import { readFileSync } from 'node:fs';
-import { buildRagAgent, ms, percentile, runBench, withRagStack } from './bench-rag-agent.mjs';
+import {
+  askPublished,
+  buildRagAgent,
+  ms,
+  percentile,
+  runBench,
+  withRagStack,
+} from './bench-rag-agent.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 3);
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
@@ -26,46 +33,9 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 4);
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/**
- * The provider's time for one question: the requests whose question is this one — the embedding
- * of the question, and the chat call whose last message asks it (earlier turns in a later call's
- * history do not count).
- */
-function providerMs(llm, marker) {
-  return llm.requests
-    .filter((request) => {
-      const body = request.body ?? {};
-      if (typeof body.input === 'string' || Array.isArray(body.input)) {
-        return JSON.stringify(body.input).includes(marker);
-      }
-      const last = body.messages?.at(-1);
-      return last ? JSON.stringify(last.content).includes(marker) : false;
-    })
-    .reduce((sum, request) => sum + request.ms, 0);
-}
-
-/** One question through the API, streamed to its end; its total time and overhead. */
-async function ask(gateway, llm, agent, order, conversationId) {
-  const marker = `ORD-${order}?`;
-  const t0 = performance.now();
-  const response = await fetch(`${gateway.base}/agents/${agent.id}/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.key}` },
-    body: JSON.stringify({
-      message: `What was shipped on order ${marker}`,
-      conversation_id: conversationId,
-      stream: true,
-    }),
-  });
-  const body = await response.text();
-  const total = performance.now() - t0;
-  if (!response.ok || !body.includes('event: done')) {
-    // Counted, not thrown: under load a refusal (429/503) is itself a figure to report.
-    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
-  }
-  const conversation = /"conversation_id":"([^"]+)"/.exec(body)?.[1];
-  return { total, overhead: total - providerMs(llm, marker), conversation };
-}
+/** One question through the API (bench-rag-agent.mjs): its total time and overhead. */
+const ask = (gateway, llm, agent, order, conversationId) =>
+  askPublished(gateway.base, llm, agent, order, conversationId);
 
 function summary(label, all) {
   const results = all.filter((r) => !r.failed);

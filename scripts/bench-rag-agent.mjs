@@ -162,3 +162,53 @@ export async function buildRagAgent(gateway, token, name, csv, timeoutS = 120) {
 export const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 export const ms = (value) => `${value.toFixed(1)} ms`;
+
+/**
+ * The provider's time for one question: among `requests` (those made since it was asked), the
+ * ones whose question is this one — the embedding of the question, and the chat call whose last
+ * message asks it (earlier turns in a later call's history do not count).
+ */
+function providerMs(requests, marker) {
+  return requests
+    .filter((request) => {
+      const body = request.body ?? {};
+      if (typeof body.input === 'string' || Array.isArray(body.input)) {
+        return JSON.stringify(body.input).includes(marker);
+      }
+      const last = body.messages?.at(-1);
+      return last ? JSON.stringify(last.content).includes(marker) : false;
+    })
+    .reduce((sum, request) => sum + request.ms, 0);
+}
+
+/**
+ * One question to a published agent through `POST /agents/{id}/chat`, streamed to its end: its
+ * total time and overhead (total minus the stand-in provider's time), and its conversation. A
+ * refusal (429/503) is returned as `failed`, not thrown: under load it is itself a figure.
+ */
+export async function askPublished(base, llm, agent, order, conversationId) {
+  const marker = `ORD-${order}?`;
+  // Only the requests made since this question was asked can be its own: the builds sent
+  // thousands before, and reading them all again for every answer made the bench its own bottleneck.
+  const from = llm.requests.length;
+  const t0 = performance.now();
+  const response = await fetch(`${base}/agents/${agent.id}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.key}` },
+    body: JSON.stringify({
+      message: `What was shipped on order ${marker}`,
+      conversation_id: conversationId,
+      stream: true,
+    }),
+  });
+  const body = await response.text();
+  const total = performance.now() - t0;
+  if (!response.ok || !body.includes('event: done')) {
+    return { failed: `${response.status} ${/"detail":"([^"]*)"/.exec(body)?.[1] ?? ''}`.trim() };
+  }
+  return {
+    total,
+    overhead: total - providerMs(llm.requests.slice(from), marker),
+    conversation: /"conversation_id":"([^"]+)"/.exec(body)?.[1],
+  };
+}
