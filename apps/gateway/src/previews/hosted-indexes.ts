@@ -4,11 +4,18 @@ import {
   writeHostedIndex,
   type Chunk,
   type Embedder,
+  type KeywordOnly,
   type RetrievalIndex,
 } from '@agentloom/agent-runtime';
 import { ZHostedIndex, type TEmbeddingModel, type THostedIndex } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
-import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  ServiceUnavailableException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BuildsRepository } from '../builds/builds.repository';
@@ -47,19 +54,30 @@ export class HostedIndexes {
     configureHostedIndexCache(config.HOSTED_INDEX_CACHE_MB * 1024 * 1024);
   }
 
+  /**
+   * The build's index, opened. `embedder` gives the agent's model (or why it cannot be used); it
+   * is not asked for an index recorded as full-text, and an index recorded with embeddings
+   * cannot be searched without its model: that is the agent's 422, in the note's words.
+   */
   async open(
     pipeline: Pipeline,
     build: Build,
     model: TEmbeddingModel,
-    embedder: Embedder | { keywordBecause: string },
+    embedder: () => Promise<Embedder | KeywordOnly>,
     chunks: ChunkSource,
   ): Promise<RetrievalIndex> {
     const location = this.storage.hostedIndexLocation(pipeline.id, build.id);
-    const recorded = ZHostedIndex.safeParse(build.hostedIndex);
-    const info = recorded.success
-      ? recorded.data
-      : await this.makeOnce(build.id, () => this.make(build.id, location, model, embedder, chunks));
-    return openHostedIndex(location, info, 'embedPassages' in embedder ? embedder : undefined);
+    const parsed = ZHostedIndex.safeParse(build.hostedIndex);
+    const recorded = parsed.success ? parsed.data : null;
+    if (recorded?.mode === 'keyword') return openHostedIndex(location, recorded);
+    const chosen = await embedder();
+    if (recorded && 'keywordBecause' in chosen) {
+      throw new UnprocessableEntityException(chosen.keywordBecause.replace(/, so .*$/, '.'));
+    }
+    const info =
+      recorded ??
+      (await this.makeOnce(build.id, () => this.make(build.id, location, model, chosen, chunks)));
+    return openHostedIndex(location, info, 'embedPassages' in chosen ? chosen : undefined);
   }
 
   private makeOnce(buildId: string, make: () => Promise<THostedIndex>): Promise<THostedIndex> {
@@ -75,7 +93,7 @@ export class HostedIndexes {
     buildId: string,
     location: ReturnType<PipelineStorage['hostedIndexLocation']>,
     model: TEmbeddingModel,
-    embedder: Embedder | { keywordBecause: string },
+    embedder: Embedder | KeywordOnly,
     chunks: ChunkSource,
   ): Promise<THostedIndex> {
     const lock = `agentloom:hosted-index:${buildId}`;

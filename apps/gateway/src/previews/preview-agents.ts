@@ -16,7 +16,6 @@ import {
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import {
-  embeddingSpec,
   RAG_WIZARD_STEPS,
   readBuildInputs,
   SQL_WIZARD_STEPS,
@@ -197,11 +196,8 @@ export class PreviewAgentLoader {
     throw new UnprocessableEntityException('The agent has no API key for its provider.');
   }
 
-  /**
-   * The build's hosted index with the embedder its questions need. An index recorded as made
-   * with embeddings needs that model here too; one not made yet is made now, once (tables).
-   */
-  private async ragIndex(
+  /** The build's hosted index, made now if the build could not make it (tables, older builds). */
+  private ragIndex(
     pipeline: Pipeline,
     build: Build,
     config: TPipelineConfig,
@@ -209,18 +205,12 @@ export class PreviewAgentLoader {
   ) {
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
     const model = config.embedding_model ?? 'all-MiniLM-L6-v2';
-    const recorded = build.hostedIndex as { mode?: string } | null;
-    const embedder =
-      recorded?.mode === 'keyword'
-        ? { keywordBecause: '' }
-        : await embedderOrKeyword(model, {
-            openaiKey: embeddingSpec(model).backend === 'openai' ? openaiKey : null,
-            baseUrl: this.baseUrls.openai,
-            cacheDir: this.config.MODEL_CACHE_DIR,
-          });
-    if (recorded?.mode === 'embeddings' && 'keywordBecause' in embedder) {
-      throw new UnprocessableEntityException(embedder.keywordBecause.replace(/, so .*$/, '.'));
-    }
+    const embedder = () =>
+      embedderOrKeyword(model, {
+        openaiKey,
+        baseUrl: this.baseUrls.openai,
+        cacheDir: this.config.MODEL_CACHE_DIR,
+      });
     return this.hostedIndexes.open(pipeline, build, model, embedder, () =>
       this.ragChunks(pipeline, config, build.artifact ?? ''),
     );
