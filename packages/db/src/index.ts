@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
+import { Pool } from 'pg';
 
 export { Prisma, PrismaClient } from '@prisma/client';
 export type {
@@ -36,16 +37,35 @@ export interface PrismaClientOptions {
 const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
 
 /**
+ * SQL sent straight to the pool, for the few statements on a published agent's answer path: a
+ * statement written in SQL is cheaper here than through Prisma's query compiler, which costs
+ * more CPU than the query itself (npm run bench:hosted). Each statement is prepared once per
+ * connection under its name. Everything else goes through Prisma.
+ */
+export interface DirectSql {
+  query<Row>(statement: { name: string; text: string }, values: unknown[]): Promise<Row[]>;
+}
+
+/** The Prisma client and direct SQL over one connection pool. */
+export interface Database {
+  prisma: PrismaClient;
+  sql: DirectSql;
+  /** Disconnects Prisma, which ends the pool. */
+  close(): Promise<void>;
+}
+
+/**
  * The Prisma client runs without a native query engine (`engineType = "client"`): queries go
  * through node-postgres via the official driver adapter, so nothing is downloaded at install.
+ * Direct SQL shares the adapter's pool, so both count against one pool size.
  */
-export function createPrismaClient({
+export function createDatabase({
   databaseUrl,
   poolSize = 10,
   poolTimeoutMs = 5_000,
   statementTimeoutMs = 30_000,
-}: PrismaClientOptions): PrismaClient {
-  const adapter = new PrismaPg({
+}: PrismaClientOptions): Database {
+  const pool = new Pool({
     connectionString: databaseUrl,
     max: poolSize,
     connectionTimeoutMillis: poolTimeoutMs,
@@ -54,7 +74,28 @@ export function createPrismaClient({
     // A connection whose peer vanished without a FIN is noticed by TCP keepalive, not never.
     keepAlive: true,
   });
-  return new PrismaClient({ adapter });
+  // An idle connection that dies (Postgres restarted) must not crash the process, even before
+  // Prisma's first query attaches the adapter's own listener; the next query opens a new one.
+  pool.on('error', () => undefined);
+  // The adapter takes the pool as its own and ends it when Prisma disconnects.
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+  });
+  return {
+    prisma,
+    sql: {
+      async query<Row>(statement: { name: string; text: string }, values: unknown[]) {
+        const result = await pool.query({ ...statement, values });
+        return result.rows as Row[];
+      },
+    },
+    close: () => prisma.$disconnect(),
+  };
+}
+
+/** Only the Prisma client, for processes that need no direct SQL (the builder worker). */
+export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
+  return createDatabase(options).prisma;
 }
 
 /** Prisma's error code for a unique-constraint violation. */

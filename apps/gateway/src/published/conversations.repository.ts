@@ -1,21 +1,82 @@
+import type { ChatTurn } from '@agentloom/agent-runtime';
 import type { Conversation, ConversationChannel, ConversationMessage, Prisma } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
 export type ConversationWithMessages = Conversation & { messages: ConversationMessage[] };
 
+/** Who asks: a conversation answers only the channel and caller that started it. */
+export interface Caller {
+  channel: ConversationChannel;
+  accessKeyId?: string | null;
+  visitorHash?: string | null;
+}
+
+/** A conversation's owner side and caller, stored when it begins. */
+export interface ConversationStart extends Caller {
+  pipelineId: string;
+  userId: string;
+}
+
+/** $1 conversation, $2 agent, $3–$5 the caller, $6 how many messages (newest first). */
+const CONVERSATION_WITH_MEMORY = {
+  name: 'conversation-with-memory',
+  text: `
+    SELECT m.role, m.content
+    FROM conversations c
+    LEFT JOIN LATERAL (
+      SELECT role, content, created_at FROM conversation_messages
+      WHERE conversation_id = c.id
+      ORDER BY created_at DESC, role DESC
+      LIMIT $6
+    ) m ON true
+    WHERE c.id = $1::uuid AND c.pipeline_id = $2::uuid AND c.channel = $3::"ConversationChannel"
+      AND c.access_key_id IS NOT DISTINCT FROM $4::uuid
+      AND c.visitor_hash IS NOT DISTINCT FROM $5::text
+    ORDER BY m.created_at DESC, m.role DESC`,
+};
+
+/**
+ * $1 conversation, $2 question, $3 answer, $4 sources (JSON); $5–$9 the conversation's start
+ * (agent, owner, channel, key, visitor) when this exchange begins it, else nulls. The answer is
+ * stamped a millisecond after the question so the order survives equal clocks.
+ */
+const STORE_EXCHANGE = {
+  name: 'store-exchange',
+  text: `
+    WITH asked AS (SELECT clock_timestamp() AS at),
+    started AS (
+      INSERT INTO conversations
+        (id, pipeline_id, user_id, channel, access_key_id, visitor_hash, created_at, updated_at)
+      SELECT $1::uuid, $5::uuid, $6::uuid, $7::"ConversationChannel", $8::uuid, $9::text,
+             asked.at, asked.at + interval '1 millisecond'
+      FROM asked WHERE $5::uuid IS NOT NULL
+    ),
+    stored AS (
+      INSERT INTO conversation_messages (id, conversation_id, role, content, sources, created_at)
+      SELECT gen_random_uuid(), $1::uuid, 'user'::"MessageRole", $2::text, '[]'::jsonb, asked.at
+      FROM asked
+      UNION ALL
+      SELECT gen_random_uuid(), $1::uuid, 'assistant'::"MessageRole", $3::text, $4::jsonb,
+             asked.at + interval '1 millisecond'
+      FROM asked
+      RETURNING id, role
+    ),
+    touched AS (
+      -- An existing conversation; one started above already has its time.
+      UPDATE conversations SET updated_at = (SELECT at FROM asked) + interval '1 millisecond'
+      WHERE id = $1::uuid
+    )
+    SELECT id FROM stored WHERE role = 'assistant'`,
+};
+
 /** The only code that touches conversations and their messages. */
 @Injectable()
 export class ConversationsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(data: {
-    pipelineId: string;
-    userId: string;
-    channel: ConversationChannel;
-    accessKeyId?: string | null;
-    visitorHash?: string | null;
-  }): Promise<Conversation> {
+  /** An empty conversation under a given id (one whose first answer failed keeps its id). */
+  create(data: { id: string } & ConversationStart): Promise<Conversation> {
     return this.prisma.client.conversation.create({ data });
   }
 
@@ -23,15 +84,7 @@ export class ConversationsRepository {
    * A conversation of this agent started on this channel by this caller: the same access key, or
    * the same visitor session (null matches only null, so neither can take the other's).
    */
-  findOfCaller(
-    id: string,
-    pipelineId: string,
-    caller: {
-      channel: ConversationChannel;
-      accessKeyId?: string | null;
-      visitorHash?: string | null;
-    },
-  ): Promise<Conversation | null> {
+  findOfCaller(id: string, pipelineId: string, caller: Caller): Promise<Conversation | null> {
     return this.prisma.client.conversation.findFirst({
       where: {
         id,
@@ -43,47 +96,59 @@ export class ConversationsRepository {
     });
   }
 
-  /** The last `turns` messages, oldest first: what the model remembers. */
-  async lastMessages(conversationId: string, turns: number): Promise<ConversationMessage[]> {
-    const newest = await this.prisma.client.conversationMessage.findMany({
-      where: { conversationId },
-      orderBy: [{ createdAt: 'desc' }, { role: 'desc' }],
-      take: turns,
-    });
-    return newest.reverse();
+  /**
+   * The caller's conversation (as findOfCaller) with its last `limit` messages, oldest first:
+   * what the model remembers. One statement on every continued question's path, in SQL for speed
+   * (PrismaService).
+   */
+  async findOfCallerWithMemory(
+    id: string,
+    pipelineId: string,
+    caller: Caller,
+    limit: number,
+  ): Promise<{ id: string; messages: ChatTurn[] } | null> {
+    const rows = await this.prisma.sql.query<{ role: ChatTurn['role'] | null; content: string }>(
+      CONVERSATION_WITH_MEMORY,
+      [
+        id,
+        pipelineId,
+        caller.channel,
+        caller.accessKeyId ?? null,
+        caller.visitorHash ?? null,
+        limit,
+      ],
+    );
+    if (rows.length === 0) return null;
+    const messages = rows
+      .filter((row) => row.role !== null)
+      .map((row) => ({ role: row.role!, content: row.content }))
+      .reverse();
+    return { id, messages };
   }
 
   /**
-   * The question and its answer, stored together once the answer is complete: one INSERT of both
-   * rows (atomic without a transaction, so a burst of answers never waits on pooled transactions).
+   * The question and its answer, stored together once the answer is complete, with the
+   * conversation itself when this exchange starts it: one statement, atomic without a
+   * transaction, so a burst of answers never waits on pooled transactions.
    */
   async addExchange(
-    conversationId: string,
+    conversation: { id: string; start?: ConversationStart },
     question: string,
     answer: string,
     sources: Prisma.InputJsonValue,
   ): Promise<Pick<ConversationMessage, 'id'>> {
-    // The answer is stamped a millisecond later so the order survives equal clocks. One SQL
-    // statement: both rows and the conversation's time, with no transaction to wait for and
-    // without Prisma's query compiler on every answer's path (npm run bench:hosted).
-    const rows = await this.prisma.client.$queryRaw<{ id: string }[]>`
-      WITH asked AS (SELECT clock_timestamp() AS at),
-      stored AS (
-        INSERT INTO conversation_messages (id, conversation_id, role, content, sources, created_at)
-        SELECT gen_random_uuid(), ${conversationId}::uuid, 'user'::"MessageRole", ${question},
-               '[]'::jsonb, asked.at
-        FROM asked
-        UNION ALL
-        SELECT gen_random_uuid(), ${conversationId}::uuid, 'assistant'::"MessageRole", ${answer},
-               ${JSON.stringify(sources)}::jsonb, asked.at + interval '1 millisecond'
-        FROM asked
-        RETURNING id, role, created_at
-      ),
-      touched AS (
-        UPDATE conversations SET updated_at = (SELECT max(created_at) FROM stored)
-        WHERE id = ${conversationId}::uuid
-      )
-      SELECT id FROM stored WHERE role = 'assistant'`;
+    const { start } = conversation;
+    const rows = await this.prisma.sql.query<{ id: string }>(STORE_EXCHANGE, [
+      conversation.id,
+      question,
+      answer,
+      JSON.stringify(sources),
+      start?.pipelineId ?? null,
+      start?.userId ?? null,
+      start?.channel ?? null,
+      start?.accessKeyId ?? null,
+      start?.visitorHash ?? null,
+    ]);
     const reply = rows[0];
     if (!reply) throw new Error('The answer was not stored.');
     return reply;

@@ -18,6 +18,7 @@ import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { PreviewSessions } from '../previews/preview-sessions';
+import { AccessKeyUses } from './access-key-uses';
 import { PublishedRepository } from './published.repository';
 
 export const PUBLISH_NEEDS_BUILD = 'Build the agent first: only a built agent can be published.';
@@ -39,6 +40,7 @@ export class PublicationsService {
     private readonly builds: BuildsRepository,
     private readonly published: PublishedRepository,
     private readonly sessions: PreviewSessions,
+    private readonly keyUses: AccessKeyUses,
   ) {}
 
   async get(userId: string, pipelineId: string): Promise<TPublication> {
@@ -89,6 +91,7 @@ export class PublicationsService {
 
   async listKeys(userId: string, pipelineId: string): Promise<TAccessKey[]> {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
+    await this.keyUses.flush(); // the counts gathered here so far
     return (await this.published.listKeys(pipeline.id, userId)).map(accessKeyView);
   }
 

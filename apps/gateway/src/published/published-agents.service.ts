@@ -1,4 +1,5 @@
 import type { AgentEvent, ChatTurn } from '@agentloom/agent-runtime';
+import { randomUUID } from 'node:crypto';
 import { ACCESS_KEY_PREFIX, isUuid, type TAnswerSource } from '@agentloom/contracts';
 import type { AgentAccessKey, ConversationChannel } from '@agentloom/db';
 import {
@@ -10,7 +11,12 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { ConversationsRepository } from './conversations.repository';
+import { AccessKeyUses } from './access-key-uses';
+import {
+  ConversationsRepository,
+  type Caller,
+  type ConversationStart,
+} from './conversations.repository';
 import { AGENT_NOT_FOUND, LocalAnswers } from './local-answers';
 import { hashAccessKey } from './publications.service';
 import {
@@ -45,13 +51,6 @@ export interface ChatInput {
   visitorHash?: string;
 }
 
-/** Who asks: a conversation answers only the channel and caller that started it. */
-export interface Caller {
-  channel: ConversationChannel;
-  accessKeyId?: string | null;
-  visitorHash?: string | null;
-}
-
 /**
  * The memory a question is given, in characters for each remembered question-and-answer pair: a
  * question (at most 2,000) and an answer of about as much. The same budget holds for the turns
@@ -71,6 +70,7 @@ export class PublishedAgentsService {
     private readonly local: LocalAnswers,
     private readonly replicas: RuntimeReplicas,
     private readonly limiter: RateLimiter,
+    private readonly keyUses: AccessKeyUses,
   ) {}
 
   /**
@@ -90,10 +90,7 @@ export class PublishedAgentsService {
     const live = key.pipelineId === agentId ? found.live : null;
     if (!live || live.userId !== key.userId) throw new NotFoundException(AGENT_NOT_FOUND);
     await this.limiter.take(`key:${key.id}`, key.rateLimitPerMinute);
-    // Counted after the answer starts, off the question's path: a lost count is no refusal.
-    void this.published.countUse(key.id).catch((error: unknown) => {
-      this.logger.warn(`Counting a use of access key ${key.id}: ${(error as Error).message}`);
-    });
+    this.keyUses.count(key.id);
     return { live, key };
   }
 
@@ -118,44 +115,67 @@ export class PublishedAgentsService {
       accessKeyId: input.accessKey?.id ?? null,
       visitorHash: input.visitorHash ?? null,
     };
+    const turns = this.config.PUBLISHED_MEMORY_TURNS;
     // Another key, another visitor or another channel gets the 404 of an unknown id.
-    const conversation = input.conversationId
-      ? await this.conversations.findOfCaller(input.conversationId, live.pipelineId, caller)
-      : await this.conversations.create({
-          pipelineId: live.pipelineId,
-          userId: live.userId,
-          ...caller,
-        });
-    if (!conversation) throw new NotFoundException(CONVERSATION_NOT_FOUND);
-    const history = input.conversationId
-      ? await this.memoryOf(conversation.id)
-      : boundedMemory(input.history ?? [], this.config.PUBLISHED_MEMORY_TURNS);
+    const continued = input.conversationId
+      ? await this.conversations.findOfCallerWithMemory(
+          input.conversationId,
+          live.pipelineId,
+          caller,
+          2 * turns,
+        )
+      : null;
+    if (input.conversationId && !continued) throw new NotFoundException(CONVERSATION_NOT_FOUND);
+    // A new conversation is stored with its first exchange (one statement less per question).
+    const conversation = continued
+      ? { id: continued.id }
+      : {
+          id: randomUUID(),
+          start: { pipelineId: live.pipelineId, userId: live.userId, ...caller },
+        };
+    const history = boundedMemory(continued?.messages ?? input.history ?? [], turns);
     // On the runtime replicas when there are any (the gateway stays thin), else right here.
     const runtime = this.replicas.enabled ? this.replicas : this.local;
     const events = await runtime.open({ target: live, message: input.message, history }, signal);
     yield { type: 'conversation', conversation_id: conversation.id };
-    let answer = '';
-    const sources: TAnswerSource[] = [];
-    for await (const event of events) {
-      if (event.type === 'done') continue; // said after the answer is stored
-      yield event;
-      if (event.type === 'token') answer += event.text;
-      else if (event.type === 'retrieval') {
-        sources.push(
-          ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
-        );
-      } else if (event.type === 'sql') sources.push({ sql: event.sql });
-      else if (event.type === 'error') return;
+    let stored = false;
+    try {
+      let answer = '';
+      const sources: TAnswerSource[] = [];
+      for await (const event of events) {
+        if (event.type === 'done') continue; // said after the answer is stored
+        yield event;
+        if (event.type === 'token') answer += event.text;
+        else if (event.type === 'retrieval') {
+          sources.push(
+            ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
+          );
+        } else if (event.type === 'sql') sources.push({ sql: event.sql });
+        else if (event.type === 'error') return;
+      }
+      if (signal.aborted) return;
+      const saved = await this.conversations.addExchange(
+        conversation,
+        input.message,
+        answer,
+        sources,
+      );
+      stored = true;
+      yield { type: 'saved', message_id: saved.id, sources };
+      yield { type: 'done' };
+    } finally {
+      // The caller was given the id: a conversation whose first answer failed or was cut off
+      // still exists, so it can be continued (a failed answer itself is not stored).
+      if (!stored && conversation.start) await this.keepEmpty(conversation.id, conversation.start);
     }
-    if (signal.aborted) return;
-    const saved = await this.conversations.addExchange(
-      conversation.id,
-      input.message,
-      answer,
-      sources,
-    );
-    yield { type: 'saved', message_id: saved.id, sources };
-    yield { type: 'done' };
+  }
+
+  private async keepEmpty(id: string, start: ConversationStart): Promise<void> {
+    await this.conversations.create({ id, ...start }).catch((error: unknown) => {
+      this.logger.warn(
+        `Keeping conversation ${id} after a failed answer: ${(error as Error).message}`,
+      );
+    });
   }
 
   /** A visitor's thumbs up or down on an answer of a conversation this visitor started. */
@@ -178,14 +198,6 @@ export class PublishedAgentsService {
       `visitor:${agentId}:${visitor}`,
       this.config.PUBLISHED_VISITOR_RATE_PER_MINUTE,
     );
-  }
-
-  private async memoryOf(conversationId: string): Promise<ChatTurn[]> {
-    const turns = this.config.PUBLISHED_MEMORY_TURNS;
-    if (turns === 0) return [];
-    const messages = await this.conversations.lastMessages(conversationId, 2 * turns);
-    const memory = messages.map((message) => ({ role: message.role, content: message.content }));
-    return boundedMemory(memory, turns);
   }
 }
 

@@ -13,6 +13,7 @@ import { PublishedModelsService } from './models.service';
 import { OpenAiCompatController } from './openai-compat.controller';
 import { PublicationsController } from './publications.controller';
 import { PublicationsService } from './publications.service';
+import { AccessKeyUses } from './access-key-uses';
 import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
@@ -36,6 +37,7 @@ import { WidgetController } from './widget.controller';
   ],
   providers: [
     PublishedRepository,
+    AccessKeyUses,
     ConversationsRepository,
     PublicationsService,
     PublishedAgentsService,

@@ -123,18 +123,9 @@ export class PublishedRepository {
   async findKeyWithPublication(
     keyHash: string,
   ): Promise<{ key: AgentAccessKey; live: LivePublication | null } | null> {
-    const rows = await this.prisma.client.$queryRaw<KeyWithPublicationRow[]>`
-      SELECT k.id, k.pipeline_id AS "pipelineId", k.user_id AS "userId", k.name,
-             k.key_hash AS "keyHash", k.last_four AS "lastFour",
-             k.rate_limit_per_minute AS "rateLimitPerMinute", k.request_count AS "requestCount",
-             k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
-             k.created_at AS "createdAt",
-             p.user_id AS "liveUserId", p.build_id AS "liveBuildId",
-             p.share_enabled AS "liveShareEnabled", p.allowed_origins AS "liveAllowedOrigins",
-             p.published_at AS "livePublishedAt", p.updated_at AS "liveUpdatedAt"
-      FROM agent_access_keys k
-      LEFT JOIN publications p ON p.pipeline_id = k.pipeline_id
-      WHERE k.key_hash = ${keyHash}`;
+    const rows = await this.prisma.sql.query<KeyWithPublicationRow>(KEY_WITH_PUBLICATION, [
+      keyHash,
+    ]);
     const row = rows[0];
     if (!row) return null;
     const { liveUserId, liveBuildId, liveShareEnabled, liveAllowedOrigins, ...key } = row;
@@ -155,11 +146,40 @@ export class PublishedRepository {
     return { key, live };
   }
 
-  /** Counts a request the key made (after the rate limit let it through); SQL, as above. */
-  async countUse(id: string): Promise<void> {
-    await this.prisma.client.$executeRaw`
-      UPDATE agent_access_keys
-      SET request_count = request_count + 1, last_used_at = now()
-      WHERE id = ${id}::uuid`;
+  /** Adds requests to keys' counts and moves their last use forward (AccessKeyUses). */
+  async countUses(uses: { id: string; uses: number; lastUsedAt: Date }[]): Promise<void> {
+    await this.prisma.sql.query(COUNT_USES, [
+      uses.map((use) => use.id),
+      uses.map((use) => use.uses),
+      uses.map((use) => use.lastUsedAt),
+    ]);
   }
 }
+
+/** $1 the key's hash. Every question to a published agent starts here. */
+const KEY_WITH_PUBLICATION = {
+  name: 'key-with-publication',
+  text: `
+      SELECT k.id, k.pipeline_id AS "pipelineId", k.user_id AS "userId", k.name,
+             k.key_hash AS "keyHash", k.last_four AS "lastFour",
+             k.rate_limit_per_minute AS "rateLimitPerMinute", k.request_count AS "requestCount",
+             k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
+             k.created_at AS "createdAt",
+             p.user_id AS "liveUserId", p.build_id AS "liveBuildId",
+             p.share_enabled AS "liveShareEnabled", p.allowed_origins AS "liveAllowedOrigins",
+             p.published_at AS "livePublishedAt", p.updated_at AS "liveUpdatedAt"
+      FROM agent_access_keys k
+      LEFT JOIN publications p ON p.pipeline_id = k.pipeline_id
+      WHERE k.key_hash = $1`,
+};
+
+/** $1 key ids, $2 their new requests, $3 their last use. */
+const COUNT_USES = {
+  name: 'count-key-uses',
+  text: `
+    UPDATE agent_access_keys k
+    SET request_count = k.request_count + u.uses,
+        last_used_at = GREATEST(k.last_used_at, u.last_used_at)
+    FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS u(id, uses, last_used_at)
+    WHERE k.id = u.id`,
+};
