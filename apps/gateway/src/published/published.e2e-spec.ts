@@ -311,6 +311,46 @@ describe('published agents', () => {
       expect(gone.body.detail).toMatch(/conversation/);
     });
 
+    it('keeps a conversation whose first answer failed, without the failed turn, so it can go on', async () => {
+      const { id, key } = await publishedAgentWithKey(alice);
+      const auth = { Authorization: `Bearer ${key}` };
+      // The provider refuses the first question (a new conversation is stored with its first
+      // answer, so this is the one path where it must be stored on its own).
+      llm.failNext(401, 'Incorrect API key provided.');
+      const failed = await t.http
+        .post(`/agents/${id}/chat`)
+        .set(auth)
+        .send({ message: 'Which product sold in Porto?', stream: true })
+        .buffer(true)
+        .parse((res, done) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (part: string) => (text += part));
+          res.on('end', () => done(null, text));
+        })
+        .expect(200);
+      const events = parseEvents(failed.body as string);
+      expect(events.map((event) => event.type)).toContain('error');
+      expect(events.map((event) => event.type)).not.toContain('saved');
+      const conversationId = (events[0] as { conversation_id?: string }).conversation_id!;
+      expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+
+      const next = await t.http
+        .post(`/agents/${id}/chat`)
+        .set(auth)
+        .send({ message: 'Which product sold in Braga?', conversation_id: conversationId })
+        .expect(200);
+      expect(next.body.answer).toMatch(/Tide clocks/);
+      const stored = await t.prisma.conversationMessage.findMany({
+        where: { conversationId },
+        orderBy: { createdAt: 'asc' },
+      });
+      expect(stored.map((message) => [message.role, message.content])).toEqual([
+        ['user', 'Which product sold in Braga?'],
+        ['assistant', next.body.answer],
+      ]);
+    });
+
     it('answers {detail} errors: no key 401, bad body 400', async () => {
       const { id, key } = await publishedAgentWithKey(alice);
       const none = await t.http.post(`/agents/${id}/chat`).send({ message: 'hi' }).expect(401);
