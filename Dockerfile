@@ -7,7 +7,7 @@
 #   docker build --target web            -t agentloom-web .             nginx on :8080
 #
 # Stages:
-#   toolchain     Node 20, the npm version package.json pins, a C++ toolchain for argon2, and every
+#   toolchain     Node 24 LTS, the npm version package.json pins, a C++ toolchain for argon2, and every
 #                 workspace manifest with the lockfile. Shared, so docker builds it once for all
 #                 three images;
 #   install       the workspace installed exactly as CI installs it (.ci/run);
@@ -20,7 +20,7 @@
 # scripts/check-dockerfiles.mjs (run by .ci/run) checks the RUN and COPY lines below against the
 # repository, and each target against what docker-compose.yml builds.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS toolchain
 # The Node headers of this image build argon2 (.npmrc: build-from-source), so node-gyp downloads

@@ -236,7 +236,7 @@ export class SqliteWorker {
       else pending.reject(new Error(reply.message));
     });
     // A worker this host stopped has already failed its requests; these are for crashes.
-    worker.on('error', (error) => {
+    worker.on('error', (error: Error) => {
       if (this.worker === worker) this.failAll(error);
     });
     worker.on('exit', () => {
