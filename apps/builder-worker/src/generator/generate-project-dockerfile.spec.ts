@@ -31,7 +31,7 @@ describe('generateProject', () => {
     const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
     expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
     expect(local).toContain(
-      'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\\n' +
+      'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\\n' +
         '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
         '    && pip install --require-hashes -r requirements.lock',
     );

@@ -1,7 +1,7 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 import { acceptedFor } from './known-vulnerabilities';
-import { lockedVersions, needsTorch } from './requirements';
+import { lockedVersions, needsTorch, universeOf } from './requirements';
 
 /**
  * The parts a project is generated in, each by the build stage that names it: the vector store
@@ -95,6 +95,8 @@ function auditValues(manifest: AgentManifest): Record<string, string> {
   const accepted = acceptedFor(lockedVersions(manifest));
   const ids = accepted.flatMap((advisory) => advisory.ids);
   return {
+    // PandasAI supports Python 3.11 only; every other agent is tested on the oldest and newest.
+    PYTHON_VERSIONS: universeOf(manifest) === 'pandasai' ? "['3.11']" : "['3.11', '3.13']",
     AUDIT_NOTE: ids.length > 0 ? ', except those README.md lists as known, with the reason' : '',
     AUDIT_IGNORES: ids.map((id) => ` --ignore-vuln ${id}`).join(''),
   };
@@ -109,8 +111,8 @@ function dockerInstall(manifest: AgentManifest): string {
     return 'COPY requirements.lock .\nRUN pip install --require-hashes -r requirements.lock';
   }
   return [
-    'COPY requirements.lock requirements-torch.lock ./',
-    'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\',
+    'COPY requirements.lock requirements-torch-cpu.lock ./',
+    'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
     '        --index-url https://download.pytorch.org/whl/cpu \\',
     '    && pip install --require-hashes -r requirements.lock',
   ].join('\n');
