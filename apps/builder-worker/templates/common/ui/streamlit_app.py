@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import hmac
+import logging
 
 import pandas as pd
 import streamlit as st
 
 from agent import ConfigError, build_agent, load_settings
 from agent.answer import Answer, escape_markdown
+
+log = logging.getLogger("agent.app")
 
 
 @st.cache_resource(show_spinner="Preparing the agent...")
@@ -84,8 +87,11 @@ def main() -> None:
             with st.spinner("Thinking..."):
                 try:
                     answer = agent.ask(question)
-                except Exception as error:  # shown in the chat rather than as a stack trace
-                    answer = Answer(text=f"Sorry, something went wrong: {error}")
+                except ConfigError as error:  # a setting to change: its message says which
+                    answer = Answer(text=f"Sorry, I cannot answer: {escape_markdown(str(error))}")
+                except Exception:  # the details go to the server's log, never to the visitor
+                    log.exception("Answering %r failed", question)
+                    answer = Answer(text="Sorry, something went wrong. Please try again later.")
             show(answer)
         history.append(("assistant", answer))
 
