@@ -180,8 +180,8 @@ async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): 
       ...followUp.env,
     });
     const said = run.stdout.trim();
-    // A chart answer names its file: "_Chart saved to <project>/exports/charts/…/<file>.png_".
-    const named = /Chart saved to (\S+?\.png)_/.exec(said.replace(/\\(.)/g, '$1'))?.[1];
+    // A chart answer names its file, as plain text: "Chart saved to <project>/exports/…/<f>.png".
+    const named = /Chart saved to (\S+?\.png)$/m.exec(said)?.[1];
     const chart = named && path.resolve(dir, named);
     const shown = followUp.chart ? `${said.split('\n')[0]} (${chart ?? 'no chart file'})` : said;
     const passed =

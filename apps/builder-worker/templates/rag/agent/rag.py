@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, List, Sequence
 
 from .answer import Answer
+from .chunking import Chunk
 from .embeddings import Embedder
 from .llm import ChatModel, Message
 from .loaders import load_chunks
@@ -18,8 +21,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EMBED_BATCH_SIZE = 64
 _PLACEHOLDER = re.compile(r"\{(context|question)\}")
+_CITED = re.compile(r"\[(\d+)\]")
+# Progress is logged about this often while the source is embedded.
+PROGRESS_SECONDS = 5.0
 
 
 def format_context(hits: Sequence[Hit]) -> str:
@@ -46,9 +51,16 @@ def build_messages(
     ]
 
 
-def citations(hits: Sequence[Hit]) -> List[str]:
-    """Each passage's source once, in the order the passages were given."""
-    return list(dict.fromkeys(hit.chunk.citation() for hit in hits))
+def citations(hits: Sequence[Hit], answer: str = "") -> List[str]:
+    """The sources of the passages the answer cites ([1], [2], ...), each once, in the order
+    the answer first cites them. An answer that cites none of them (a model that ignores the
+    numbering) lists every passage it was given, labelled as retrieved rather than cited.
+    """
+    cited = [int(number) for number in _CITED.findall(answer)]
+    used = [hits[number - 1] for number in cited if 1 <= number <= len(hits)]
+    if used:
+        return list(dict.fromkeys(hit.chunk.citation() for hit in used))
+    return [f"{source} (retrieved)" for source in dict.fromkeys(h.chunk.citation() for h in hits)]
 
 
 class RagAgent:
@@ -81,11 +93,33 @@ class RagAgent:
             chunks = load_chunks(self.settings, from_source=from_source)
             if not rebuild and self.store.count() >= len({chunk.id for chunk in chunks}):
                 return 0
-            for start in range(0, len(chunks), EMBED_BATCH_SIZE):
-                batch = chunks[start : start + EMBED_BATCH_SIZE]
-                self.store.add(batch, self.embedder.embed_documents([c.text for c in batch]))
+            self._embed_and_store(chunks)
             log.info("Indexed %d chunks", len(chunks))
             return len(chunks)
+
+    def _embed_and_store(self, chunks: Sequence[Chunk]) -> None:
+        """Embed in the embedder's batches, up to its `concurrency` at once, storing each batch
+        in order as it arrives and logging progress."""
+        size = int(getattr(self.embedder, "batch_size", 64))
+        workers = max(1, int(getattr(self.embedder, "concurrency", 1)))
+        batches = [chunks[start : start + size] for start in range(0, len(chunks), size)]
+        started = last_report = time.monotonic()
+        done = 0
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            vectors = pool.map(lambda batch: self.embedder.embed_documents([c.text for c in batch]), batches)
+            for batch, batch_vectors in zip(batches, vectors):
+                self.store.add(batch, batch_vectors)
+                done += len(batch)
+                now = time.monotonic()
+                if now - last_report >= PROGRESS_SECONDS or done == len(chunks):
+                    last_report = now
+                    log.info(
+                        "Embedded %s of %s chunks (%d%%) in %.0f s",
+                        f"{done:,}", f"{len(chunks):,}", 100 * done // len(chunks), now - started,
+                    )
+        flush = getattr(self.store, "flush", None)
+        if callable(flush):
+            flush()
 
     def retrieve(self, question: str) -> List[Hit]:
         return self.store.search(self.embedder.embed_query(question), self.top_k)
@@ -95,4 +129,5 @@ class RagAgent:
         if not hits:
             return Answer(text="The knowledge base is empty, so I cannot answer yet.")
         messages = build_messages(self.settings.system_prompt, self.template, question, hits)
-        return Answer(text=self.chat.complete(messages), sources=citations(hits))
+        text = self.chat.complete(messages)
+        return Answer(text=text, sources=citations(hits, text))
