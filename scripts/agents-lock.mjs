@@ -19,9 +19,10 @@ import { createRequire } from 'node:module';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { UNIVERSES, LOCKS_DIR, universeInput } = require(
+const { UNIVERSES, universeInput } = require(
   path.join(root, 'apps/builder-worker/dist/generator/requirements.js'),
 );
+const { LOCKS_DIR } = require(path.join(root, 'apps/builder-worker/dist/generator/lock-file.js'));
 const { pythonTools } = require(
   path.join(root, 'apps/builder-worker/dist/testing/python-tools.js'),
 );

@@ -151,14 +151,16 @@ function localStoreNote(provider: TVectorStore): string {
         `milvus\` serves a server at ${VECTOR_STORES.milvus.localUrl}. ${memory}`,
       ].join('\n');
     case 'pinecone':
-      return 'Set `VECTOR_STORE=memory` in `.env` to try the agent without Pinecone: the ' +
-        'vectors are kept in `.memory-index/` in this folder.';
+      return (
+        'Set `VECTOR_STORE=memory` in `.env` to try the agent without Pinecone: the ' +
+        'vectors are kept in `.memory-index/` in this folder.'
+      );
   }
 }
 
 const TORCH_NOTE = [
   '',
-  'The embedding model runs on PyTorch: `requirements-torch.lock` is PyPI\'s build, which on',
+  "The embedding model runs on PyTorch: `requirements-torch.lock` is PyPI's build, which on",
   "Linux brings CUDA's libraries (some 3 GB). On Linux x86_64 with Python 3.11, the CPU build",
   'is much smaller (the Docker image uses it): install it instead with',
   '',

@@ -172,6 +172,20 @@ async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): 
   record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
   if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
   if (liveCase.source) expect(answer).toMatch(liveCase.source);
+  if (liveCase.sourceCount !== undefined) {
+    const listed =
+      answer
+        .split(/^Sources:$/m)[1]
+        ?.trim()
+        .split('\n') ?? [];
+    record(
+      title,
+      'sources: only what the answer cites',
+      listed.length === liveCase.sourceCount,
+      listed.join('; '),
+    );
+    expect(listed).toHaveLength(liveCase.sourceCount);
+  }
   if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
 
   for (const followUp of liveCase.followUps ?? []) {
