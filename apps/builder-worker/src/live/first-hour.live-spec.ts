@@ -1,12 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { LIVE_CASES } from './live-cases';
-import { caseEnv, freePort, miniLmWeights, waitFor, type LiveServices } from './live-services';
-import { CLIENT_ACCEPTS, IMPORT_ALL } from './python-snippets';
+import {
+  caseEnv,
+  freePort,
+  listeningAddresses,
+  miniLmWeights,
+  waitFor,
+  type LiveServices,
+} from './live-services';
+import { CLIENT_ACCEPTS, IMPORT_ALL, STREAM_WITH_HISTORY } from './python-snippets';
 import { LOCKS_DIR } from '../generator/lock-file';
 import { writeScenarioProjects } from '../testing/project-scenarios';
 import { installLockedProject, pythonTools, universeVenv } from '../testing/python-tools';
@@ -215,6 +221,50 @@ describe('the first hour with a downloaded agent', () => {
   }, 300_000);
 
   it.each([
+    [STREAMLIT, 'openai', '/v1/chat/completions'],
+    [
+      'RAG pdf + qdrant + gradio + bge + claude, read from the file',
+      'claude',
+      '/anthropic/v1/messages',
+    ],
+    [ADA, 'gemini', ':streamGenerateContent'],
+  ])(
+    '%s streams its answer through the real %s SDK and sends the earlier turns',
+    async (title, _provider, endpoint) => {
+      const dir = dirs.get(title)!;
+      const liveCase = LIVE_CASES[title]!;
+      const env = { ...caseEnv(liveCase, dir, services()), VECTOR_STORE: 'memory' };
+      const before = llm.requests.length;
+      const run = await runProcess(
+        python311,
+        ['-c', STREAM_WITH_HISTORY, liveCase.question!],
+        dir,
+        300_000,
+        env,
+      );
+      const said = JSON.parse(run.stdout.trim().split('\n').at(-1) || '{}') as {
+        pieces?: number;
+        streamed?: string;
+        answer?: string;
+      };
+      const sent = llm.requests.slice(before).find((request) => request.path.includes(endpoint));
+      const remembered = JSON.stringify(sent?.body ?? '').includes('PAPAYA');
+      record(
+        title,
+        'streamed answer, earlier turns sent',
+        (said.pieces ?? 0) > 1 && remembered,
+        `${said.pieces} pieces; history sent: ${remembered}`,
+      );
+      expect(run.stderr).not.toContain('Traceback');
+      expect(said.pieces).toBeGreaterThan(1);
+      expect(said.answer).toBe(said.streamed?.trim());
+      expect(said.answer).toMatch(liveCase.expect!);
+      expect(remembered).toBe(true);
+    },
+    300_000,
+  );
+
+  it.each([
     ['qdrant', 'RAG pdf + qdrant + gradio + bge + claude, read from the file'],
     ['chromadb', STREAMLIT],
     ['milvus', 'RAG excel + milvus + streamlit + e5 + groq'],
@@ -348,38 +398,3 @@ describe('the first hour with a downloaded agent', () => {
     1_800_000,
   );
 });
-
-/** The local addresses listening on `port` (IPv4 and IPv6), from the kernel's socket tables. */
-function listeningAddresses(port: number): string[] {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const found: string[] = [];
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    if (!existsSync(table)) continue;
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (!local || state !== '0A' || !local.endsWith(`:${hexPort}`)) continue;
-      const hex = local.split(':')[0]!;
-      found.push(hex.length === 8 ? ipv4(hex) : ipv6(hex));
-    }
-  }
-  return [...new Set(found)].sort();
-}
-
-const ipv4 = (hex: string) =>
-  (hex.match(/../g) ?? [])
-    .reverse()
-    .map((byte) => parseInt(byte, 16))
-    .join('.');
-
-function ipv6(hex: string): string {
-  // Four little-endian 32-bit words; "::" for all zeroes, "::1" for loopback is enough here.
-  const words = (hex.match(/.{8}/g) ?? []).map((word) =>
-    (word.match(/../g) ?? []).reverse().join(''),
-  );
-  const joined = words.join('');
-  if (/^0+$/.test(joined)) return '::';
-  if (/^0{31}1$/.test(joined)) return '::1';
-  if (/^0{20}ffff/i.test(joined))
-    return ipv4((joined.slice(24).match(/../g) ?? []).reverse().join(''));
-  return joined;
-}

@@ -104,3 +104,19 @@ else:
 print(f"{store} server {server}, client {client}: {'accepted' if ok else 'refused'}")
 sys.exit(0 if ok else 1)
 `;
+
+/**
+ * Asks argv[1] through the agent's streaming answer, after an earlier exchange that mentions
+ * PAPAYA, and prints how many pieces the text came in and the final answer.
+ */
+export const STREAM_WITH_HISTORY = `
+import json, sys
+from agent import build_agent
+agent = build_agent()
+earlier = [{"role": "user", "content": "Remember the word PAPAYA."},
+           {"role": "assistant", "content": "Noted: PAPAYA."}]
+pieces = list(agent.ask_stream(sys.argv[1], earlier))
+text = "".join(piece for piece in pieces[:-1])
+print(json.dumps({"pieces": len(pieces) - 1, "streamed": text, "answer": pieces[-1].text,
+                  "sources": pieces[-1].sources}))
+`;

@@ -7,13 +7,14 @@ OpenAI, Groq and DeepSeek serve OpenAI's chat API, so the `openai` package talks
 Each agent installs only its provider's SDK: a few MB, where a client for every provider
 (LiteLLM) would add some 300 MB to the install.
 
-Anything with a `complete(messages) -> str` method can stand in for the real client: the tests
-use a scripted fake.
+Anything with a `complete(messages) -> str` method can stand in for the real client (a
+`stream(messages)` that yields the reply's pieces is used when present): the tests use a
+scripted fake.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Protocol, Sequence
 
 from .config import ConfigError
 
@@ -132,6 +133,19 @@ class ProviderChat:
     def _complete(self, messages: Sequence[Message]) -> str:
         raise NotImplementedError
 
+    def stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        """The reply's text as the provider sends it, piece by piece."""
+        try:
+            yield from self._stream(messages)
+        except Exception as error:
+            explained = self.explain(error)
+            if explained is None:
+                raise
+            raise explained from error
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        yield self._complete(messages)
+
     def explain(self, error: BaseException) -> Optional[ConfigError]:
         """`provider_error` for this chat model's own settings."""
         return provider_error(
@@ -168,6 +182,18 @@ class OpenAIChat(ProviderChat):
         )
         return (response.choices[0].message.content or "").strip()
 
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        chunks = self.client().chat.completions.create(
+            model=self.model,
+            messages=[dict(message) for message in messages],
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            stream=True,
+        )
+        for chunk in chunks:
+            if chunk.choices and chunk.choices[0].delta.content:
+                yield chunk.choices[0].delta.content
+
 
 class AnthropicChat(ProviderChat):
     """Claude: Anthropic's Messages API."""
@@ -190,6 +216,20 @@ class AnthropicChat(ProviderChat):
         text = "".join(block.text for block in response.content if block.type == "text")
         return text.strip()
 
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        system, conversation = split_system(messages)
+        extra: Dict[str, Any] = {"system": system} if system else {}
+        events = self.client().messages.create(
+            model=self.model,
+            messages=conversation,
+            max_tokens=self.max_tokens,
+            stream=True,
+            **extra,
+        )
+        for event in events:
+            if event.type == "content_block_delta" and event.delta.type == "text_delta":
+                yield event.delta.text
+
 
 class GeminiChat(ProviderChat):
     """Gemini: Google's generateContent API."""
@@ -204,7 +244,7 @@ class GeminiChat(ProviderChat):
         )
         return genai.Client(api_key=self.api_key, http_options=options)
 
-    def _complete(self, messages: Sequence[Message]) -> str:
+    def _request(self, messages: Sequence[Message]) -> Dict[str, Any]:
         from google.genai import types
 
         system, conversation = split_system(messages)
@@ -216,16 +256,24 @@ class GeminiChat(ProviderChat):
             )
             for m in conversation
         ]
-        response = self.client().models.generate_content(
-            model=self.model,
-            contents=contents,
-            config=types.GenerateContentConfig(
+        return {
+            "model": self.model,
+            "contents": contents,
+            "config": types.GenerateContentConfig(
                 system_instruction=system or None,
                 temperature=self.temperature,
                 max_output_tokens=self.max_tokens,
             ),
-        )
+        }
+
+    def _complete(self, messages: Sequence[Message]) -> str:
+        response = self.client().models.generate_content(**self._request(messages))
         return (response.text or "").strip()
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        for chunk in self.client().models.generate_content_stream(**self._request(messages)):
+            if chunk.text:
+                yield chunk.text
 
 
 CLIENTS = {

@@ -163,3 +163,18 @@ def test_a_missing_model_and_an_unreachable_address_say_what_to_check():
     )
     assert unreachable is not None and "LLM_BASE_URL" in str(unreachable)
     assert provider_error(ValueError("bad"), what="x", key_env="K", model="m", base_url=None) is None
+
+
+def test_openai_compatible_replies_stream_piece_by_piece(monkeypatch):
+    pieces = [
+        SimpleNamespace(choices=[SimpleNamespace(delta=SimpleNamespace(content=text))])
+        for text in ("Hel", "lo", None, ".")
+    ]
+    sdk = Recorder(iter(pieces))
+    sdk.chat = SimpleNamespace(completions=sdk)
+    install_module(monkeypatch, "openai", OpenAI=sdk.client)
+
+    chat = OpenAIChat(provider="openai", model="gpt-4o-mini", api_key="k")
+    assert list(chat.stream(CONVERSATION)) == ["Hel", "lo", "."]
+    [call] = sdk.calls
+    assert call["stream"] is True

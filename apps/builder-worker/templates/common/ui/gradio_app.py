@@ -11,7 +11,7 @@ import hmac
 import html
 import logging
 import sys
-from typing import Any, List, Union
+from typing import Any, Iterator, List, Union
 
 import gradio as gr
 
@@ -35,18 +35,39 @@ def main() -> None:
         print(f"Configuration error: {error}", file=sys.stderr)
         sys.exit(2)
 
-    def respond(message: str, history: list) -> Union[str, List[Any]]:
+    def respond(message: str, history: list) -> Iterator[Union[str, List[Any]]]:
+        """Streams a RAG agent's answer as the model writes it, with the conversation's earlier
+        turns; a SQL agent answers at once."""
         try:
-            answer = agent.ask(message)
+            ask_stream = getattr(agent, "ask_stream", None)
+            if callable(ask_stream):
+                turns = [
+                    {"role": turn["role"], "content": turn["content"]}
+                    for turn in history
+                    if isinstance(turn, dict) and isinstance(turn.get("content"), str)
+                ]
+                written = ""
+                answer = None
+                for piece in ask_stream(message, turns):
+                    if isinstance(piece, str):
+                        written += piece
+                        yield written
+                    else:
+                        answer = piece
+            else:
+                answer = agent.ask(message)
         except ConfigError as error:  # a setting to change: its message says which
-            return f"Sorry, I cannot answer: {html.escape(str(error))}"
+            yield f"Sorry, I cannot answer: {html.escape(str(error))}"
+            return
         except Exception:  # the details go to the server's log, never to the visitor
             log.exception("Answering %r failed", message)
-            return "Sorry, something went wrong. Please try again later."
+            yield "Sorry, something went wrong. Please try again later."
+            return
         if answer.image:
             # A chart (PandasAI) is a message of its own, shown as the image itself.
-            return [to_markdown(answer), gr.Image(answer.image)]
-        return to_markdown(answer)
+            yield [to_markdown(answer), gr.Image(answer.image)]
+        else:
+            yield to_markdown(answer)
 
     demo = gr.ChatInterface(
         fn=respond,

@@ -38,6 +38,30 @@ def show(answer: Answer) -> None:
         st.caption("Sources: " + "; ".join(escape_markdown(source) for source in answer.sources))
 
 
+def respond(agent, question: str, earlier: list) -> Answer:
+    """The agent's answer, its text shown as the model writes it when the agent streams (RAG
+    agents, which also get the conversation's earlier turns); a SQL agent answers at once."""
+    ask_stream = getattr(agent, "ask_stream", None)
+    if not callable(ask_stream):
+        with st.spinner("Thinking..."):
+            return agent.ask(question)
+    turns = [
+        {"role": role, "content": content.text if isinstance(content, Answer) else content}
+        for role, content in earlier
+    ]
+    placeholder = st.empty()
+    written = ""
+    answer = Answer(text="")
+    for piece in ask_stream(question, turns):
+        if isinstance(piece, Answer):
+            answer = piece
+        else:
+            written += piece
+            placeholder.markdown(written + " ▌")
+    placeholder.empty()
+    return answer
+
+
 def require_password(password: str) -> None:
     """With UI_PASSWORD set, nothing below this runs until the visitor has typed it."""
     if st.session_state.get("signed_in"):
@@ -84,14 +108,13 @@ def main() -> None:
         with st.chat_message("user"):
             st.markdown(escape_markdown(question))
         with st.chat_message("assistant"):
-            with st.spinner("Thinking..."):
-                try:
-                    answer = agent.ask(question)
-                except ConfigError as error:  # a setting to change: its message says which
-                    answer = Answer(text=f"Sorry, I cannot answer: {escape_markdown(str(error))}")
-                except Exception:  # the details go to the server's log, never to the visitor
-                    log.exception("Answering %r failed", question)
-                    answer = Answer(text="Sorry, something went wrong. Please try again later.")
+            try:
+                answer = respond(agent, question, history[:-1])
+            except ConfigError as error:  # a setting to change: its message says which
+                answer = Answer(text=f"Sorry, I cannot answer: {escape_markdown(str(error))}")
+            except Exception:  # the details go to the server's log, never to the visitor
+                log.exception("Answering %r failed", question)
+                answer = Answer(text="Sorry, something went wrong. Please try again later.")
             show(answer)
         history.append(("assistant", answer))
 

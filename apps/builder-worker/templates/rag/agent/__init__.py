@@ -33,6 +33,11 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
     embedder = embedder_from_settings(settings)
     wait = store_wait_seconds(settings)
     url = settings.env("VECTOR_STORE_URL") or settings.section("vector_store").get("url")
+    if url and settings.env("VECTOR_STORE") != "memory":
+        from .stores.base import check_host
+
+        # Before the store's client is even imported: an unknown host is reported in a second.
+        check_host(url)
     # Some clients (Chroma's, Milvus's) connect as they are created: that waits for the store too.
     store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions), wait, url)
     agent = RagAgent(

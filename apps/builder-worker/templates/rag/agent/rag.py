@@ -7,7 +7,7 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, List, Sequence
+from typing import TYPE_CHECKING, Iterator, List, Sequence, Union
 
 from .answer import Answer
 from .chunking import Chunk
@@ -41,12 +41,27 @@ def fill_template(template: str, context: str, question: str) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
+# The conversation's recent messages the model sees before a question (three exchanges).
+HISTORY_MESSAGES = 6
+
+
 def build_messages(
-    system_prompt: str, template: str, question: str, hits: Sequence[Hit]
+    system_prompt: str,
+    template: str,
+    question: str,
+    hits: Sequence[Hit],
+    history: Sequence[Message] = (),
 ) -> List[Message]:
-    """The chat to send: the system prompt exactly as written, then passages and question."""
+    """The chat to send: the system prompt exactly as written, the conversation's recent turns
+    (so a follow-up question keeps its context), then passages and question."""
+    recent = [
+        {"role": turn["role"], "content": turn["content"]}
+        for turn in list(history)[-HISTORY_MESSAGES:]
+        if turn.get("role") in ("user", "assistant") and turn.get("content")
+    ]
     return [
         {"role": "system", "content": system_prompt},
+        *recent,
         {"role": "user", "content": fill_template(template, format_context(hits), question)},
     ]
 
@@ -124,10 +139,31 @@ class RagAgent:
     def retrieve(self, question: str) -> List[Hit]:
         return self.store.search(self.embedder.embed_query(question), self.top_k)
 
-    def ask(self, question: str) -> Answer:
+    def ask(self, question: str, history: Sequence[Message] = ()) -> Answer:
+        """The whole answer at once. `history`: the conversation's earlier turns
+        ({"role": "user" | "assistant", "content": ...}), oldest first."""
+        answer = Answer(text="")
+        for piece in self.ask_stream(question, history):
+            if isinstance(piece, Answer):
+                answer = piece
+        return answer
+
+    def ask_stream(
+        self, question: str, history: Sequence[Message] = ()
+    ) -> Iterator[Union[str, Answer]]:
+        """The answer's text as the model writes it, piece by piece, then the whole Answer
+        (with the sources it cites) as the last item."""
         hits = self.retrieve(question)
         if not hits:
-            return Answer(text="The knowledge base is empty, so I cannot answer yet.")
-        messages = build_messages(self.settings.system_prompt, self.template, question, hits)
-        text = self.chat.complete(messages)
-        return Answer(text=text, sources=citations(hits, text))
+            yield Answer(text="The knowledge base is empty, so I cannot answer yet.")
+            return
+        messages = build_messages(
+            self.settings.system_prompt, self.template, question, hits, history
+        )
+        stream = getattr(self.chat, "stream", None)
+        pieces: List[str] = []
+        for piece in stream(messages) if callable(stream) else [self.chat.complete(messages)]:
+            pieces.append(piece)
+            yield piece
+        text = "".join(pieces).strip()
+        yield Answer(text=text, sources=citations(hits, text))

@@ -222,3 +222,43 @@ def test_an_index_interrupted_halfway_is_completed(agent):
     assert agent.index() == len(agent.chunks)
     assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
     assert agent.index() == 0
+
+
+class StreamingChat(FakeChat):
+    """A chat model that sends its reply in pieces, as the providers' streams do."""
+
+    def stream(self, messages):
+        self.calls.append([dict(message) for message in messages])
+        yield from ["The answer ", "is [1]", "."]
+
+
+def test_the_answer_streams_and_follow_ups_keep_the_conversation(agent, settings):
+    agent.index()
+    agent.chat = StreamingChat()
+    earlier = [
+        {"role": "user", "content": "Where do refunds go?"},
+        {"role": "assistant", "content": "Back to the card [1]."},
+    ]
+
+    pieces = list(agent.ask_stream("And how long does it take?", earlier))
+
+    assert pieces[:3] == ["The answer ", "is [1]", "."]
+    final = pieces[-1]
+    assert final.text == "The answer is [1]."
+    assert len(final.sources) == 1
+    [messages] = agent.chat.calls
+    assert messages[1:3] == earlier
+    assert messages[-1]["role"] == "user" and "And how long does it take?" in messages[-1]["content"]
+
+
+def test_only_the_recent_turns_are_sent(agent):
+    from agent.rag import HISTORY_MESSAGES
+
+    agent.index()
+    long_ago = [{"role": "user", "content": f"question {n}"} for n in range(20)]
+
+    agent.ask("Now?", long_ago)
+
+    [messages] = agent.chat.calls
+    assert messages[1 : 1 + HISTORY_MESSAGES] == long_ago[-HISTORY_MESSAGES:]
+    assert len(messages) == HISTORY_MESSAGES + 2
