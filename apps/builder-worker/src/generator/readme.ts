@@ -128,11 +128,13 @@ function localStoreNote(provider: TVectorStore): string {
   switch (provider) {
     case 'chromadb':
       return [
-        "The agent needs Chroma's server. Without Docker, run it from PyPI in a second terminal",
-        '(its data stays in `chroma-data/`), and point the agent at it in `.env`:',
+        "The agent needs Chroma's server. Without Docker, run it from PyPI in a second terminal,",
+        "in an environment of its own (the agent's has Chroma's client, which the server's",
+        'package would replace; its data stays in `chroma-data/`), and point the agent at it:',
         '',
         '```sh',
-        'pip install chromadb==1.5.9 && chroma run --path ./chroma-data --port 8010',
+        'python -m venv .chroma && .chroma/bin/pip install chromadb==1.5.9',
+        '.chroma/bin/chroma run --path ./chroma-data --port 8010',
         'echo VECTOR_STORE_URL=http://localhost:8010 >> .env',
         '```',
         '',

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   accessSync,
@@ -186,4 +186,53 @@ export function universeVenv(lockFile: string): string {
   );
   writeFileSync(complete, '');
   return path.join(venv, 'bin', 'python');
+}
+
+/**
+ * Installs a project as its README says, with pip itself (`python -m venv`, then
+ * `pip install --require-hashes -r …`), on `python`; returns the environment's python. pip's
+ * cache lives under the agents' cache too.
+ */
+export function pipInstallAsReadme(
+  projectDir: string,
+  venv: string,
+  files: readonly string[],
+  python: AgentPython,
+): string {
+  const tools = pythonTools();
+  execFileSync(pythonFor(python), ['-m', 'venv', venv], { stdio: 'inherit' });
+  const args = files.flatMap((file) => ['-r', path.join(projectDir, file)]);
+  execFileSync(
+    path.join(venv, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', '--require-hashes', ...args],
+    {
+      cwd: projectDir,
+      env: { ...process.env, PIP_CACHE_DIR: path.join(tools.cache, 'pip') },
+      stdio: 'inherit',
+    },
+  );
+  return path.join(venv, 'bin', 'python');
+}
+
+/**
+ * testing/lock_platforms.py over a lock, for `pythons` on Linux x86_64 and aarch64 and macOS
+ * arm64: every gap (a target with no locked wheel hash, or needing a package the lock lacks).
+ */
+export function lockPlatforms(
+  lockFile: string,
+  pythons: string[],
+): { status: number; gaps: string[]; needed: Record<string, number> } {
+  const tools = pythonTools();
+  const platforms = ['linux-x86_64', 'linux-aarch64', 'macos-arm64'];
+  const script = path.join(__dirname, 'lock_platforms.py');
+  const args = [script, lockFile, '--uv', tools.uv, '--python', ...pythons, '--platform'];
+  const run = spawnSync(path.join(tools.cache, 'tools', 'bin', 'python'), [...args, ...platforms], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  const result = JSON.parse(run.stdout || '{"gaps":["no output"],"needed":{}}') as {
+    gaps: string[];
+    needed: Record<string, number>;
+  };
+  return { status: run.status ?? 1, ...result };
 }
