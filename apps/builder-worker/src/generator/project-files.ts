@@ -72,6 +72,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
       to: 'Dockerfile',
       part: 'deployment',
       values: {
+        FROM: dockerFrom(manifest),
         UI_PORT: ui.port,
         HEALTHCHECK_URL: ui.healthcheckUrl,
         UI_COMMAND: JSON.stringify(ui.dockerCommand).replace(/","/g, '", "'),
@@ -100,6 +101,17 @@ function auditValues(manifest: AgentManifest): Record<string, string> {
     AUDIT_NOTE: ids.length > 0 ? ', except those README.md lists as known, with the reason' : '',
     AUDIT_IGNORES: ids.map((id) => ` --ignore-vuln ${id}`).join(''),
   };
+}
+
+/**
+ * The image's base. With a local model it is linux/amd64 on every host: the CPU build of torch
+ * it installs is locked by its x86_64 wheel's hash (PyTorch's index is not reachable from where
+ * the locks are made to hash its aarch64 build); Docker on an arm64 host runs it emulated.
+ */
+function dockerFrom(manifest: AgentManifest): string {
+  return needsTorch(manifest)
+    ? 'FROM --platform=linux/amd64 python:3.11-slim'
+    : 'FROM python:3.11-slim';
 }
 
 /**
