@@ -26,17 +26,26 @@ CHUNKS_FILE = "chunks.jsonl"
 ABOUT_FILE = "index.json"
 
 
-def similarities(metric: str, stored: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    """Higher is more similar: cosine similarity, dot product, or minus the L2 distance."""
+def similarities(
+    metric: str, stored: np.ndarray, vector: np.ndarray, norms: Optional[np.ndarray] = None
+) -> np.ndarray:
+    """Higher is more similar: cosine similarity, dot product, or minus the L2 distance.
+
+    `norms` (the stored vectors' lengths) can be passed in when already known: computing them
+    is most of a search's work.
+    """
     if stored.shape[1] != vector.shape[0]:
         raise ValueError(f"vectors of different sizes ({stored.shape[1]} and {vector.shape[0]})")
-    if metric == "euclidean":
-        return -np.linalg.norm(stored - vector, axis=1)
     dots = stored @ vector
     if metric == "dot":
         return dots
-    norms = np.linalg.norm(stored, axis=1) * np.linalg.norm(vector)
-    return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+    if norms is None:
+        norms = np.linalg.norm(stored, axis=1)
+    if metric == "euclidean":
+        squared = norms**2 - 2 * dots + float(vector @ vector)
+        return -np.sqrt(np.maximum(squared, 0.0))
+    lengths = norms * np.linalg.norm(vector)
+    return np.divide(dots, lengths, out=np.zeros_like(dots), where=lengths > 0)
 
 
 def similarity(metric: str, a: Sequence[float], b: Sequence[float]) -> float:
@@ -57,6 +66,7 @@ class MemoryStore(VectorStore):
         self._chunks: List[Chunk] = []
         self._rows: Dict[str, int] = {}
         self._vectors: Optional[np.ndarray] = None
+        self._norms: Optional[np.ndarray] = None
         self._pending: List[np.ndarray] = []
         if folder is not None:
             self._load()
@@ -77,6 +87,7 @@ class MemoryStore(VectorStore):
                 assert self._vectors is not None
                 self._chunks[row] = chunk
                 self._vectors[row] = vector
+                self._norms = None
 
     def _consolidate(self) -> None:
         """Join the vectors added since the last search into one matrix (once, not per batch)."""
@@ -84,18 +95,23 @@ class MemoryStore(VectorStore):
             added = np.stack(self._pending)
             self._vectors = added if self._vectors is None else np.vstack([self._vectors, added])
             self._pending = []
+            self._norms = None
 
     def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
         self._consolidate()
         if self._vectors is None or not self._chunks or top_k <= 0:
             return []
-        scores = similarities(self.metric, self._vectors, np.asarray(vector, dtype=np.float32))
+        if self._norms is None:
+            self._norms = np.linalg.norm(self._vectors, axis=1)
+        query = np.asarray(vector, dtype=np.float32)
+        scores = similarities(self.metric, self._vectors, query, self._norms)
         # A stable sort: equal scores keep insertion order, so results are deterministic.
         best = np.argsort(-scores, kind="stable")[:top_k]
         return [Hit(chunk=self._chunks[i], score=float(scores[i])) for i in best]
 
     def reset(self) -> None:
         self._chunks, self._rows, self._vectors, self._pending = [], {}, None, []
+        self._norms = None
         if self.folder is not None:
             for name in (ABOUT_FILE, VECTORS_FILE, CHUNKS_FILE):
                 (self.folder / name).unlink(missing_ok=True)
@@ -132,6 +148,7 @@ class MemoryStore(VectorStore):
         ]
         self._rows = {chunk.id: row for row, chunk in enumerate(self._chunks)}
         self._vectors = vectors
+        self._norms = None
 
 
 def create_store(settings: "Settings", dimensions: int) -> MemoryStore:
