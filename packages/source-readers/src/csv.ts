@@ -21,6 +21,12 @@ export async function inspectCsv(
   await scanUtf8Text(filePath);
   const { columns, rows } = await parseCsv(filePath);
   if (!columns) throw new UnreadableUploadError('The CSV file is empty.');
+  // Refused here, not at build: an agent over a header alone has nothing to answer from.
+  if (rows === 0) {
+    throw new UnreadableUploadError(
+      'The CSV file has a header row but no data rows; upload a file with data.',
+    );
+  }
   return { kind: 'csv', columns, rows };
 }
 

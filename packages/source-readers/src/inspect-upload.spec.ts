@@ -87,6 +87,12 @@ describe('inspectUpload: csv', () => {
     }
   });
 
+  it('reports a CSV with a header and no data rows as unreadable, at upload', async () => {
+    await expect(
+      inspectUpload(await fixture('header-only.csv', 'region,amount\r\n'), 'csv', limits),
+    ).rejects.toThrow('The CSV file has a header row but no data rows; upload a file with data.');
+  });
+
   it('refuses a zip renamed to .csv as unsupported', async () => {
     const filePath = await fixture('archive.csv', zip([deflated('a.csv', 'a,b\n1,2\n')]));
     await expectRejection(

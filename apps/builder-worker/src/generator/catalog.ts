@@ -119,7 +119,7 @@ export const VECTOR_STORES: Record<TVectorStore, VectorStoreSpec> = {
     label: 'ChromaDB',
     module: 'chroma_store',
     selfHosted: true,
-    localUrl: 'http://localhost:8000',
+    localUrl: 'http://localhost:8010',
   },
   qdrant: {
     label: 'Qdrant',

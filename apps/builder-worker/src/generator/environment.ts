@@ -48,6 +48,13 @@ function modelVariables(manifest: AgentManifest): EnvVariable[] {
       required: true,
       purpose: `API key for OpenAI, the embedding model (${manifest.embedding?.model}).`,
     });
+    variables.push({
+      name: 'OPENAI_BASE_URL',
+      required: false,
+      purpose:
+        "Send the embeddings' requests to this address instead of OpenAI's own (a proxy or a " +
+        'compatible server); LLM_BASE_URL belongs to the LLM.',
+    });
   }
   return variables;
 }
@@ -80,6 +87,13 @@ function vectorStoreVariables({ vector_store: store }: AgentManifest): EnvVariab
             required: false,
             purpose: `Only for a hosted ${label} that needs an API key or token.`,
           },
+          {
+            name: 'VECTOR_STORE_WAIT_SECONDS',
+            required: false,
+            purpose:
+              `How long to wait for ${label} to answer at start-up (it may be starting). ` +
+              'Default: 15; docker-compose.yml sets 180.',
+          },
         ];
   return [
     ...where,
@@ -87,8 +101,8 @@ function vectorStoreVariables({ vector_store: store }: AgentManifest): EnvVariab
       name: 'VECTOR_STORE',
       required: false,
       purpose:
-        `Set to "memory" to keep vectors in memory instead of ${label} ` +
-        '(nothing is kept across restarts).',
+        `Set to "memory" to search the vectors in memory instead of ${label}; they are ` +
+        'kept in .memory-index/ (VECTOR_STORE_PATH) between starts.',
     },
   ];
 }
@@ -130,13 +144,25 @@ function sourceVariables({ source }: AgentManifest): EnvVariable[] {
   ];
 }
 
+/** Whether the embeddings go to the LLM's provider (OpenAI for both): one address for both. */
+function openAiEmbeddingsToo(manifest: AgentManifest): boolean {
+  return (
+    manifest.llm.provider === 'openai' &&
+    !!manifest.embedding &&
+    EMBEDDINGS[manifest.embedding.model].backend === 'openai'
+  );
+}
+
 function appVariables(manifest: AgentManifest): EnvVariable[] {
   const provider = PROVIDERS[manifest.llm.provider];
   return [
     {
       name: 'LLM_BASE_URL',
       required: false,
-      purpose: `Send the model's requests to this address instead of ${provider.label}'s own (a proxy or a compatible server).`,
+      purpose:
+        `Send the model's requests to this address instead of ${provider.label}'s own (a proxy ` +
+        'or a compatible server)' +
+        (openAiEmbeddingsToo(manifest) ? ", the embeddings' too." : '.'),
     },
     {
       name: 'UI_PASSWORD',

@@ -62,7 +62,13 @@ describe('generateProject', () => {
     for (const entry of lock.split(/\n(?=[a-z0-9])/i).slice(1)) {
       expect(entry).toMatch(/--hash=sha256:[0-9a-f]{64}/);
     }
-    expect(text(files, 'requirements-torch.lock')).toMatch(/^torch==2\.\d+\.\d+\+cpu \\$/m);
+    // PyPI's torch, for every platform, and the CUDA libraries it brings on Linux (marked so);
+    // the CPU build apart, for the Docker image.
+    const torch = text(files, 'requirements-torch.lock');
+    expect(torch).toMatch(/^torch==2\.\d+\.\d+ \\$/m);
+    expect(torch).toMatch(/^nvidia-[a-z0-9-]+==[^;]+; .*sys_platform == 'linux'/m);
+    expect(lock).not.toMatch(/^(nvidia-|triton==)/m);
+    expect(text(files, 'requirements-torch-cpu.lock')).toMatch(/^torch==2\.\d+\.\d+\+cpu \\$/m);
     const dev = text(files, 'requirements-dev.txt');
     expect(dev).toMatch(/^-r requirements\.lock$/m);
     expect(dev).toMatch(/^pytest==/m);
@@ -70,7 +76,7 @@ describe('generateProject', () => {
     const openai = await generateProject(
       ragInput({ config: ragConfig({ embedding_model: 'text-embedding-ada-002' }) }),
     );
-    expect(openai.some((file) => file.path === 'requirements-torch.lock')).toBe(false);
+    expect(openai.some((file) => /^requirements-torch/.test(file.path))).toBe(false);
     expect(text(openai, 'requirements.lock')).not.toMatch(/^(torch|sentence-transformers)==/m);
   });
 

@@ -12,12 +12,14 @@ useSourceCsv();
 describe('generateProject', () => {
   it('builds a non-root image with a health check on the UI port', async () => {
     const streamlit = text(await generateProject(ragInput()), 'Dockerfile');
-    expect(streamlit).toMatch(/^FROM python:3\.11-slim$/m);
+    // A local model's image is amd64 everywhere: its CPU torch is locked by the x86_64 hash.
+    expect(streamlit).toMatch(/^FROM --platform=linux\/amd64 python:3\.11-slim$/m);
     expect(streamlit).toMatch(/^USER agent$/m);
     expect(streamlit).toContain('http://127.0.0.1:8501/_stcore/health');
     expect(streamlit).toMatch(/^CMD \["streamlit", "run", "app.py", .*"--server.port=8501"\]$/m);
 
     const gradio = text(await generateProject(sqlInput()), 'Dockerfile');
+    expect(gradio).toMatch(/^FROM python:3\.11-slim$/m);
     expect(gradio).toContain('http://127.0.0.1:7860/');
     expect(gradio).toMatch(/^EXPOSE 7860$/m);
     for (const dockerfile of [streamlit, gradio]) {
@@ -31,7 +33,7 @@ describe('generateProject', () => {
     const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
     expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
     expect(local).toContain(
-      'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\\n' +
+      'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\\n' +
         '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
         '    && pip install --require-hashes -r requirements.lock',
     );

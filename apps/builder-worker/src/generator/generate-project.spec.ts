@@ -222,6 +222,7 @@ describe('generateProject', () => {
     expect(names).toEqual([
       'ANTHROPIC_API_KEY',
       'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
       'PINECONE_API_KEY',
       'PINECONE_CLOUD',
       'VECTOR_STORE',

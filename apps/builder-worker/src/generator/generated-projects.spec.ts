@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCKS_DIR } from './requirements';
+import { LOCKS_DIR } from './lock-file';
 import { pool } from '../testing/pool';
 import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
 import { universeVenv } from '../testing/python-tools';

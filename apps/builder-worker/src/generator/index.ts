@@ -6,6 +6,7 @@ import { renderReadme } from './readme';
 import {
   requirementsDevTxt,
   requirementsLock,
+  requirementsTorchCpuLock,
   requirementsTorchLock,
   requirementsTxt,
 } from './requirements';
@@ -77,6 +78,8 @@ export async function generateProjectPart(
     );
     const torch = requirementsTorchLock(manifest);
     if (torch) files.push({ path: 'requirements-torch.lock', content: torch });
+    const torchCpu = requirementsTorchCpuLock(manifest);
+    if (torchCpu) files.push({ path: 'requirements-torch-cpu.lock', content: torchCpu });
   }
   if (part === 'data') {
     if (input.sourceFile && manifest.source.file) {

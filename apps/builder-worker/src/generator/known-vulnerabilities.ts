@@ -1,4 +1,4 @@
-import { packageName } from './requirements';
+import { packageName } from './lock-file';
 
 /**
  * Published advisories against packages in the generated agents' locks that no release fixes

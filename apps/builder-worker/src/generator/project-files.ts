@@ -1,7 +1,7 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 import { acceptedFor } from './known-vulnerabilities';
-import { lockedVersions, needsTorch } from './requirements';
+import { lockedVersions, needsTorch, universeOf } from './requirements';
 
 /**
  * The parts a project is generated in, each by the build stage that names it: the vector store
@@ -72,6 +72,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
       to: 'Dockerfile',
       part: 'deployment',
       values: {
+        FROM: dockerFrom(manifest),
         UI_PORT: ui.port,
         HEALTHCHECK_URL: ui.healthcheckUrl,
         UI_COMMAND: JSON.stringify(ui.dockerCommand).replace(/","/g, '", "'),
@@ -95,9 +96,22 @@ function auditValues(manifest: AgentManifest): Record<string, string> {
   const accepted = acceptedFor(lockedVersions(manifest));
   const ids = accepted.flatMap((advisory) => advisory.ids);
   return {
+    // PandasAI supports Python 3.11 only; every other agent is tested on the oldest and newest.
+    PYTHON_VERSIONS: universeOf(manifest) === 'pandasai' ? "['3.11']" : "['3.11', '3.13']",
     AUDIT_NOTE: ids.length > 0 ? ', except those README.md lists as known, with the reason' : '',
     AUDIT_IGNORES: ids.map((id) => ` --ignore-vuln ${id}`).join(''),
   };
+}
+
+/**
+ * The image's base. With a local model it is linux/amd64 on every host: the CPU build of torch
+ * it installs is locked by its x86_64 wheel's hash (PyTorch's index is not reachable from where
+ * the locks are made to hash its aarch64 build); Docker on an arm64 host runs it emulated.
+ */
+function dockerFrom(manifest: AgentManifest): string {
+  return needsTorch(manifest)
+    ? 'FROM --platform=linux/amd64 python:3.11-slim'
+    : 'FROM python:3.11-slim';
 }
 
 /**
@@ -109,8 +123,8 @@ function dockerInstall(manifest: AgentManifest): string {
     return 'COPY requirements.lock .\nRUN pip install --require-hashes -r requirements.lock';
   }
   return [
-    'COPY requirements.lock requirements-torch.lock ./',
-    'RUN pip install --no-deps --require-hashes -r requirements-torch.lock \\',
+    'COPY requirements.lock requirements-torch-cpu.lock ./',
+    'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
     '        --index-url https://download.pytorch.org/whl/cpu \\',
     '    && pip install --require-hashes -r requirements.lock',
   ].join('\n');

@@ -1,4 +1,4 @@
-import { SOURCE_TYPE_LABELS } from '@agentloom/contracts';
+import { SOURCE_TYPE_LABELS, type TVectorStore } from '@agentloom/contracts';
 import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { EnvVariable } from './environment';
 import type { AgentManifest } from './manifest';
@@ -93,12 +93,8 @@ async function renderKindReadme(
           'source is embedded only once.'
         : `The vectors are kept in your Pinecone index **${markdownText(store.index_name ?? '')}**, ` +
           "in this agent's own namespace.",
-      LOCAL_NOTE: storeSpec.localUrl
-        ? `Start ${storeSpec.label} first: \`docker compose up -d ${store.provider}\` ` +
-          `serves it at ${storeSpec.localUrl} (set \`VECTOR_STORE_URL\` to that address if ` +
-          "agent.json's URL differs). Or set `VECTOR_STORE=memory` in `.env` to keep the " +
-          'vectors in memory.'
-        : 'Set `VECTOR_STORE=memory` in `.env` to try the agent without Pinecone.',
+      LOCAL_NOTE: localStoreNote(store.provider),
+      TORCH_NOTE: local ? TORCH_NOTE : '',
     });
   }
 
@@ -123,6 +119,61 @@ async function renderKindReadme(
     TIMEOUT: sql.timeout_seconds,
   });
 }
+
+/** Where the vectors go when the agent runs without Docker, command by command. */
+function localStoreNote(provider: TVectorStore): string {
+  const memory =
+    'Or set `VECTOR_STORE=memory` in `.env`: the vectors are kept in `.memory-index/` in this ' +
+    'folder and searched in memory, with no vector database at all.';
+  switch (provider) {
+    case 'chromadb':
+      return [
+        "The agent needs Chroma's server. Without Docker, run it from PyPI in a second terminal,",
+        "in an environment of its own (the agent's has Chroma's client, which the server's",
+        'package would replace; its data stays in `chroma-data/`), and point the agent at it:',
+        '',
+        '```sh',
+        'python -m venv .chroma && .chroma/bin/pip install chromadb==1.5.9',
+        '.chroma/bin/chroma run --path ./chroma-data --port 8010',
+        'echo VECTOR_STORE_URL=http://localhost:8010 >> .env',
+        '```',
+        '',
+        `With Docker, \`docker compose up -d chromadb\` serves it at the same address. ${memory}`,
+      ].join('\n');
+    case 'qdrant':
+      return [
+        "Without a Qdrant server, the client's local mode keeps the vectors in a folder:",
+        '`echo VECTOR_STORE_URL=./.qdrant >> .env`. With Docker, `docker compose up -d qdrant`',
+        `serves a server at ${VECTOR_STORES.qdrant.localUrl}. ${memory}`,
+      ].join('\n');
+    case 'milvus':
+      return [
+        'Without a Milvus server, Milvus Lite (installed with the agent) keeps the vectors in one',
+        'file: `echo VECTOR_STORE_URL=./milvus.db >> .env`. With Docker, `docker compose up -d',
+        `milvus\` serves a server at ${VECTOR_STORES.milvus.localUrl}. ${memory}`,
+      ].join('\n');
+    case 'pinecone':
+      return (
+        'Set `VECTOR_STORE=memory` in `.env` to try the agent without Pinecone: the ' +
+        'vectors are kept in `.memory-index/` in this folder.'
+      );
+  }
+}
+
+const TORCH_NOTE = [
+  '',
+  "The embedding model runs on PyTorch: `requirements-torch.lock` is PyPI's build, which on",
+  "Linux brings CUDA's libraries (some 3 GB). On Linux x86_64 with Python 3.11, the CPU build",
+  'is much smaller (the Docker image uses it, and is built for linux/amd64 on every host for',
+  'it: Docker on Apple silicon runs it emulated): install it instead with',
+  '',
+  '```sh',
+  'pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
+  '    --index-url https://download.pytorch.org/whl/cpu',
+  'pip install --require-hashes -r requirements.lock',
+  '```',
+  '',
+].join('\n');
 
 function describeSource(manifest: AgentManifest): string {
   const source = manifest.source;
@@ -169,14 +220,12 @@ function indexNote(manifest: AgentManifest): string {
   );
 }
 
-/** The README's install lines: PyTorch's CPU build alone first when a local model needs it. */
+/**
+ * The README's install lines: with a local model, PyPI's torch in the same command (pip checks
+ * every hash at once); the CPU build's lines follow in the README's note.
+ */
 function installCommands(manifest: AgentManifest, file: string): string {
-  const lines = [`pip install --require-hashes -r ${file}`];
-  if (needsTorch(manifest)) {
-    lines.unshift(
-      'pip install --no-deps --require-hashes -r requirements-torch.lock \\',
-      '    --index-url https://download.pytorch.org/whl/cpu',
-    );
-  }
-  return lines.join('\n');
+  return needsTorch(manifest)
+    ? `pip install --require-hashes -r requirements-torch.lock -r ${file}`
+    : `pip install --require-hashes -r ${file}`;
 }

@@ -1,16 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  LOCKS_DIR,
-  UNIVERSES,
-  closure,
-  packageName,
-  parseLock,
-  universeInput,
-  universeLock,
-  universePins,
-} from './requirements';
+import { LOCKS_DIR, closure, packageName, parseLock } from './lock-file';
+import { UNIVERSES, universeInput, universeLock, universePins } from './requirements';
 
 describe('the generated agents’ locks', () => {
   it.each(UNIVERSES)(

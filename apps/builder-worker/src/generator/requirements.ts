@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
-import { TEMPLATES_DIR } from './templates';
+import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from './lock-file';
 
 /**
  * What a generated project installs. Each project names its direct dependencies (PINS) and
@@ -18,8 +18,11 @@ import { TEMPLATES_DIR } from './templates';
  * Each agent talks to its LLM provider through that provider's own SDK, not a client for every
  * provider (LiteLLM alone installs some 300 MB with its dependencies).
  *
- * Python 3.11: PandasAI 2.x supports nothing newer, and every other package of the set ships
- * 3.11 wheels. The locks target Linux x86_64 (the Docker image and CI).
+ * The locks are universal (`uv pip compile --universal`): one file for Python 3.11, 3.12 and
+ * 3.13 on Linux x86_64 and aarch64 and on macOS, each entry carrying the hashes of every
+ * platform's wheels and a marker where a package is only for some (audioop-lts on 3.13,
+ * CUDA's libraries with PyPI's torch on Linux). PandasAI 2.x (and 3.0's betas) declare
+ * Python < 3.12: its agents run on 3.11 only.
  */
 export const PINS = {
   // The provider SDKs (templates/common/agent/llm.py): openai also serves Groq and DeepSeek.
@@ -36,8 +39,11 @@ export const PINS = {
   milvusLite: 'milvus-lite==3.2.2',
   pinecone: 'pinecone==10.2.0',
   sentenceTransformers: 'sentence-transformers==6.2.0',
-  // The CPU build: the Dockerfile installs it from PyTorch's CPU index, alone.
-  torch: 'torch==2.13.0+cpu',
+  // PyPI's build (CUDA's libraries come with it on Linux). The Dockerfile installs the CPU
+  // build of the same release from PyTorch's own index instead (torch-cpu.lock).
+  torch: 'torch==2.13.0',
+  // The vector store's start-up retries (already in the lock, through chromadb-client).
+  tenacity: 'tenacity==9.1.4',
   numpy: 'numpy==2.4.6',
   pandas: 'pandas==3.1.1',
   openpyxl: 'openpyxl==3.1.5',
@@ -106,6 +112,7 @@ export function universePins(universe: Universe): Pin[] {
     PINS.cryptography,
     PINS.pymongo,
     PINS.vanna,
+    PINS.tenacity,
   ];
 }
 
@@ -185,7 +192,7 @@ function runtimePins(manifest: AgentManifest): Pin[] {
       milvus: PINS.milvus,
       pinecone: PINS.pinecone,
     }[manifest.vector_store.provider];
-    pins.push(store, PINS.numpy);
+    pins.push(store, PINS.numpy, PINS.tenacity);
     if (manifest.vector_store.provider === 'milvus') pins.push(PINS.milvusLite);
   }
   if (manifest.sql) {
@@ -206,78 +213,6 @@ function render(header: string, pins: readonly string[]): string {
   return `${header}\n${unique.join('\n')}\n`;
 }
 
-// ---- the locks ----
-
-/** Where the universes' `.in` and `.lock` files live (shipped with the templates). */
-export const LOCKS_DIR = path.join(TEMPLATES_DIR, 'locks');
-
-/** A package's normalised name (PEP 503): `PyMySQL` and `pymysql` are one package. */
-export function packageName(requirement: string): string {
-  const name = /^[A-Za-z0-9][A-Za-z0-9._-]*/.exec(requirement)?.[0] ?? requirement;
-  return name.toLowerCase().replace(/[-_.]+/g, '-');
-}
-
-interface LockedPackage {
-  /** The whole entry as uv wrote it: `name==version \` and its hash lines, without comments. */
-  entry: string;
-  /** The packages that require this one (uv's `# via`), normalised. */
-  requiredBy: string[];
-}
-
-export interface UniverseLock {
-  /** The first line: `# input-sha256: …` of the `.in` it was resolved from. */
-  inputHash: string;
-  packages: Map<string, LockedPackage>;
-  /** package → the packages it requires, inverted from `requiredBy`. */
-  requires: Map<string, string[]>;
-}
-
-/** Parses a lock written by `uv pip compile --generate-hashes` (with its `# via` notes). */
-export function parseLock(text: string): UniverseLock {
-  const inputHash = /^# input-sha256: ([0-9a-f]{64})$/m.exec(text)?.[1] ?? '';
-  const packages = new Map<string, LockedPackage>();
-  let current: { name: string; lines: string[]; requiredBy: string[] } | undefined;
-  let inVia = false;
-  const finish = () => {
-    if (current) {
-      packages.set(current.name, {
-        entry: current.lines.join('\n'),
-        requiredBy: current.requiredBy,
-      });
-    }
-  };
-  for (const line of text.split('\n')) {
-    if (/^[A-Za-z0-9]/.test(line)) {
-      finish();
-      current = { name: packageName(line), lines: [line], requiredBy: [] };
-      inVia = false;
-    } else if (current && /^\s+--hash=/.test(line)) {
-      current.lines.push(line);
-    } else if (current && /^\s+# via\s*$/.test(line)) {
-      inVia = true;
-    } else if (current && /^\s+# via /.test(line)) {
-      current.requiredBy.push(line.replace(/^\s+# via /, '').trim());
-      inVia = false;
-    } else if (current && inVia && /^\s+#\s{3}/.test(line)) {
-      current.requiredBy.push(line.replace(/^\s+#\s+/, '').trim());
-    } else {
-      inVia = false;
-    }
-  }
-  finish();
-  // `-r main.in` marks a direct dependency; every other name is a package of the lock.
-  for (const locked of packages.values()) {
-    locked.requiredBy = locked.requiredBy.filter((by) => !by.startsWith('-')).map(packageName);
-  }
-  const requires = new Map<string, string[]>();
-  for (const [name, locked] of packages) {
-    for (const parent of locked.requiredBy) {
-      requires.set(parent, [...(requires.get(parent) ?? []), name]);
-    }
-  }
-  return { inputHash, packages, requires };
-}
-
 const locks = new Map<Universe, UniverseLock>();
 
 /** A universe's lock, read once per process (it changes only with the code). */
@@ -290,30 +225,26 @@ export function universeLock(universe: Universe): UniverseLock {
   return lock;
 }
 
-/** The named packages and everything they require, transitively, within the lock. */
-export function closure(lock: UniverseLock, roots: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const queue = roots.map(packageName);
-  while (queue.length > 0) {
-    const name = queue.pop()!;
-    if (seen.has(name)) continue;
-    if (!lock.packages.has(name)) {
-      throw new Error(`${name} is not in the lock; run npm run agents:lock.`);
-    }
-    seen.add(name);
-    queue.push(...(lock.requires.get(name) ?? []));
-  }
-  return seen;
-}
-
 const TORCH = packageName(PINS.torch);
+/** What PyPI's torch brings on Linux for its GPUs: not installed with the CPU build. */
+const TORCH_GPU = /^(nvidia-|cuda-|triton$)/;
+
+/** torch and the GPU libraries it brings: requirements-torch.lock, not requirements.lock. */
+function torchPart(lock: UniverseLock, roots: readonly string[]): Set<string> {
+  const all = closure(lock, roots);
+  // sentence-transformers requires torch: what the rest needs is found without entering it.
+  const withoutTorch = closure(lock, roots, new Set([TORCH]));
+  return new Set(
+    [...all].filter((name) => name === TORCH || (TORCH_GPU.test(name) && !withoutTorch.has(name))),
+  );
+}
 
 /** Every package a project installs (its runtime closure, torch included) → its locked version. */
 export function lockedVersions(manifest: AgentManifest): Map<string, string> {
   const lock = universeLock(universeOf(manifest));
   const versions = new Map<string, string>();
   for (const name of closure(lock, runtimePins(manifest))) {
-    const pinned = /==([^\s\\]+)/.exec(lock.packages.get(name)!.entry)?.[1] ?? '';
+    const pinned = /==([^\s\\;]+)/.exec(lock.packages.get(name)!.entry)?.[1] ?? '';
     versions.set(name, pinned);
   }
   return versions;
@@ -321,10 +252,17 @@ export function lockedVersions(manifest: AgentManifest): Map<string, string> {
 
 function lockedEntries(lock: UniverseLock, names: Iterable<string>): string {
   return [...names]
-    .filter((name) => name !== TORCH)
     .sort()
     .map((name) => lock.packages.get(name)!.entry)
     .join('\n');
+}
+
+/** The project's runtime packages that requirements.lock holds (torch's part apart). */
+function runtimeNames(manifest: AgentManifest): { lock: UniverseLock; names: string[] } {
+  const lock = universeLock(universeOf(manifest));
+  const all = closure(lock, runtimePins(manifest));
+  const torch = torchPart(lock, runtimePins(manifest));
+  return { lock, names: [...all].filter((name) => !torch.has(name)) };
 }
 
 const INSTALL_NOTE =
@@ -333,24 +271,30 @@ const INSTALL_NOTE =
 export function requirementsTxt(manifest: AgentManifest): string {
   return render(
     [
-      "# The agent's direct dependencies. requirements.lock holds these and everything they",
-      '# need, pinned with hashes: install from it (see README.md).',
+      "# The agent's direct dependencies, for any Python and system pip supports: pip chooses",
+      '# the rest. requirements.lock holds these and everything they need, pinned with hashes',
+      '# (see README.md).',
     ].join('\n'),
     runtimePins(manifest),
   );
 }
 
+const PYTHONS_NOTE: Record<Universe, string> = {
+  main: '# For Python 3.11, 3.12 and 3.13 on Linux (x86_64, aarch64) and macOS (arm64).',
+  pandasai: '# For Python 3.11 (PandasAI supports no newer Python) on Linux and macOS.',
+};
+
 export function requirementsLock(manifest: AgentManifest): string {
-  const lock = universeLock(universeOf(manifest));
-  const names = closure(lock, runtimePins(manifest));
+  const { lock, names } = runtimeNames(manifest);
   const torchNote = needsTorch(manifest)
     ? [
-        "# torch is in requirements-torch.lock: its CPU build comes from PyTorch's own index,",
-        '# so install that file first (README.md, "Run it without Docker").',
+        '# torch is in requirements-torch.lock (or requirements-torch-cpu.lock): install it in',
+        '# the same command (README.md, "Run it without Docker").',
       ]
     : [];
   return [
     INSTALL_NOTE,
+    PYTHONS_NOTE[universeOf(manifest)],
     '# Install with: pip install --require-hashes -r requirements.lock',
     ...torchNote,
     lockedEntries(lock, names),
@@ -359,9 +303,11 @@ export function requirementsLock(manifest: AgentManifest): string {
 }
 
 export function requirementsDevTxt(manifest: AgentManifest): string {
-  const lock = universeLock(universeOf(manifest));
-  const runtime = closure(lock, runtimePins(manifest));
-  const extra = [...closure(lock, devPins())].filter((name) => !runtime.has(name));
+  const { lock, names } = runtimeNames(manifest);
+  const runtime = new Set(closure(lock, runtimePins(manifest)));
+  const extra = [...closure(lock, devPins())].filter(
+    (name) => !runtime.has(name) && !names.includes(name),
+  );
   return [
     '# What the tests and the linter need on top of the agent itself, pinned with hashes.',
     '# Install with: pip install --require-hashes -r requirements-dev.txt',
@@ -371,17 +317,43 @@ export function requirementsDevTxt(manifest: AgentManifest): string {
   ].join('\n');
 }
 
-/** Only for agents with a local embedding model: the CPU build of PyTorch, hash-locked. */
+/** Only for agents with a local embedding model: PyPI's torch, for every platform, hash-locked. */
 export function requirementsTorchLock(manifest: AgentManifest): string | undefined {
   if (!needsTorch(manifest)) return undefined;
   const lock = universeLock(universeOf(manifest));
   return [
-    "# PyTorch's CPU build (the default build from PyPI bundles CUDA: gigabytes more).",
-    "# Install it first, from PyTorch's CPU index and without its dependencies (they are in",
-    '# requirements.lock):',
-    '#   pip install --no-deps --require-hashes -r requirements-torch.lock \\',
-    '#     --index-url https://download.pytorch.org/whl/cpu',
-    lock.packages.get(TORCH)!.entry,
+    '# PyTorch from PyPI, for every Python and system requirements.lock serves. On Linux it',
+    "# brings CUDA's libraries (some 3 GB); requirements-torch-cpu.lock is the CPU build for",
+    '# Linux x86_64 and Python 3.11. Install it with requirements.lock, in one command:',
+    '#   pip install --require-hashes -r requirements-torch.lock -r requirements.lock',
+    lockedEntries(lock, torchPart(lock, runtimePins(manifest))),
     '',
   ].join('\n');
+}
+
+/** The CPU build of the same torch (Linux x86_64, Python 3.11): what the Docker image installs. */
+export function requirementsTorchCpuLock(manifest: AgentManifest): string | undefined {
+  if (!needsTorch(manifest)) return undefined;
+  const cpu = parseLock(readFileSync(path.join(LOCKS_DIR, 'torch-cpu.lock'), 'utf8'));
+  return [
+    "# PyTorch's CPU build for Linux x86_64 and Python 3.11 (the Docker image's), from PyTorch's",
+    "# own index (PyPI's Linux build bundles CUDA). Install it first, without its dependencies",
+    '# (they are in requirements.lock):',
+    '#   pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
+    '#     --index-url https://download.pytorch.org/whl/cpu',
+    cpu.packages.get(TORCH)!.entry,
+    '',
+  ].join('\n');
+}
+
+/**
+ * A universe's whole lock as this machine's checks install it on Python 3.11: PyTorch's CPU
+ * build in place of PyPI's torch and the GPU libraries that come with it.
+ */
+export function lockWithCpuTorch(text: string): string {
+  const lock = parseLock(text);
+  if (!lock.packages.has(TORCH)) return text;
+  const cpu = parseLock(readFileSync(path.join(LOCKS_DIR, 'torch-cpu.lock'), 'utf8'));
+  const kept = [...lock.packages.keys()].filter((name) => name !== TORCH && !TORCH_GPU.test(name));
+  return [lockedEntries(lock, kept), cpu.packages.get(TORCH)!.entry, ''].join('\n');
 }

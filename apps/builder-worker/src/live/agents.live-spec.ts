@@ -172,6 +172,20 @@ async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): 
   record(title, `ask "${liveCase.question}"`, ok, answer.split('\n')[0]);
   if (!ok) throw new Error(`${answer}\n${ask.stderr}`);
   if (liveCase.source) expect(answer).toMatch(liveCase.source);
+  if (liveCase.sourceCount !== undefined) {
+    const listed =
+      answer
+        .split(/^Sources:$/m)[1]
+        ?.trim()
+        .split('\n') ?? [];
+    record(
+      title,
+      'sources: only what the answer cites',
+      listed.length === liveCase.sourceCount,
+      listed.join('; '),
+    );
+    expect(listed).toHaveLength(liveCase.sourceCount);
+  }
   if (liveCase.switchedOff) expect(answer.startsWith(SWITCHED_OFF_START)).toBe(true);
 
   for (const followUp of liveCase.followUps ?? []) {
@@ -180,8 +194,8 @@ async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): 
       ...followUp.env,
     });
     const said = run.stdout.trim();
-    // A chart answer names its file: "_Chart saved to <project>/exports/charts/…/<file>.png_".
-    const named = /Chart saved to (\S+?\.png)_/.exec(said.replace(/\\(.)/g, '$1'))?.[1];
+    // A chart answer names its file, as plain text: "Chart saved to <project>/exports/…/<f>.png".
+    const named = /Chart saved to (\S+?\.png)$/m.exec(said)?.[1];
     const chart = named && path.resolve(dir, named);
     const shown = followUp.chart ? `${said.split('\n')[0]} (${chart ?? 'no chart file'})` : said;
     const passed =

@@ -9,7 +9,7 @@ import {
 } from '@agentloom/contracts';
 import { offlineHubCache, onnxPortCache, PACKAGED_WEIGHTS } from './embedding-weights';
 import { EMBED_WITH_PROJECT } from './python-snippets';
-import { LOCKS_DIR } from '../generator/requirements';
+import { LOCKS_DIR } from '../generator/lock-file';
 import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
 import { universeVenv } from '../testing/python-tools';
 import { runProcess } from '../testing/run-process';

@@ -16,6 +16,8 @@ export interface LiveCase {
   expect?: RegExp;
   /** The answer's sources must include this. */
   source?: RegExp;
+  /** How many sources the answer lists: only the passages it cites (the stand-in cites [1]). */
+  sourceCount?: number;
   /** The answer is PandasAI's "switched off" message. */
   switchedOff?: boolean;
   /** Further questions asked after the first, each with settings of its own. */
@@ -92,6 +94,7 @@ export const LIVE_CASES: Record<string, LiveCase> = {
     store: 'qdrant',
     question: 'How long does shipping to Norway take?',
     expect: /According to \[1\]: [\s\S]*Norway/,
+    sourceCount: 1,
     ui: 'gradio',
   }),
   'RAG excel + milvus + streamlit + e5 + groq': rag('groq', {

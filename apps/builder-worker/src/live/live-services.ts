@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { toolVenv } from '../testing/python-tools';
@@ -151,4 +152,39 @@ export function caseEnv(
     env.DATABASE_URL = liveCase.databaseUrl.replace('{dir}', dir);
   }
   return env;
+}
+
+/** The local addresses listening on `port` (IPv4 and IPv6), from the kernel's socket tables. */
+export function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (!local || state !== '0A' || !local.endsWith(`:${hexPort}`)) continue;
+      const hex = local.split(':')[0]!;
+      found.push(hex.length === 8 ? ipv4(hex) : ipv6(hex));
+    }
+  }
+  return [...new Set(found)].sort();
+}
+
+const ipv4 = (hex: string) =>
+  (hex.match(/../g) ?? [])
+    .reverse()
+    .map((byte) => parseInt(byte, 16))
+    .join('.');
+
+function ipv6(hex: string): string {
+  // Four little-endian 32-bit words; "::" for all zeroes, "::1" for loopback is enough here.
+  const words = (hex.match(/.{8}/g) ?? []).map((word) =>
+    (word.match(/../g) ?? []).reverse().join(''),
+  );
+  const joined = words.join('');
+  if (/^0+$/.test(joined)) return '::';
+  if (/^0{31}1$/.test(joined)) return '::1';
+  if (/^0{20}ffff/i.test(joined))
+    return ipv4((joined.slice(24).match(/../g) ?? []).reverse().join(''));
+  return joined;
 }

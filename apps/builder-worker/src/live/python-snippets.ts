@@ -81,3 +81,42 @@ result = {
 }
 json.dump(result, open(sys.argv[2], "w", encoding="utf-8"))
 `;
+
+/**
+ * Exits 0 when the installed client accepts a server of release argv[2] for store argv[1]:
+ * Qdrant by qdrant-client's own compatibility check, Chroma as the same release as
+ * chromadb-client, Milvus as the same major and minor release as pymilvus.
+ */
+export const CLIENT_ACCEPTS = `
+import sys
+from importlib.metadata import version
+store, server = sys.argv[1], sys.argv[2]
+if store == "qdrant":
+    from qdrant_client.common.version_check import is_compatible
+    client = version("qdrant-client")
+    ok = is_compatible(client, server)
+elif store == "chromadb":
+    client = version("chromadb-client")
+    ok = client == server
+else:
+    client = version("pymilvus")
+    ok = client.split(".")[:2] == server.split(".")[:2]
+print(f"{store} server {server}, client {client}: {'accepted' if ok else 'refused'}")
+sys.exit(0 if ok else 1)
+`;
+
+/**
+ * Asks argv[1] through the agent's streaming answer, after an earlier exchange that mentions
+ * PAPAYA, and prints how many pieces the text came in and the final answer.
+ */
+export const STREAM_WITH_HISTORY = `
+import json, sys
+from agent import build_agent
+agent = build_agent()
+earlier = [{"role": "user", "content": "Remember the word PAPAYA."},
+           {"role": "assistant", "content": "Noted: PAPAYA."}]
+pieces = list(agent.ask_stream(sys.argv[1], earlier))
+text = "".join(piece for piece in pieces[:-1])
+print(json.dumps({"pieces": len(pieces) - 1, "streamed": text, "answer": pieces[-1].text,
+                  "sources": pieces[-1].sources}))
+`;

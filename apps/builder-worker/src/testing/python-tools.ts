@@ -1,16 +1,18 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   accessSync,
   constants,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lockWithCpuTorch } from '../generator/requirements';
 
 /**
  * The Python side of the generated agents' checks: uv (to create virtual environments from the
@@ -60,22 +62,55 @@ export function pythonTools(): PythonTools {
   return { uv: bin('uv'), pipAudit: bin('pip-audit'), cache, torchFindLinks };
 }
 
+/** The Python versions the generated agents support (PandasAI's: 3.11 only). */
+export const AGENT_PYTHONS = ['3.11', '3.12', '3.13'] as const;
+export type AgentPython = (typeof AGENT_PYTHONS)[number];
+
 /**
- * Installs a generated project's locked files into a new virtual environment at `venv`, the way
- * its README says (torch alone from its lock first, then everything else with hashes required),
- * and returns the environment's python.
+ * An interpreter of `version`: AGENTS_PYTHON_<major>_<minor> if set, else pyenv's (this
+ * workplace's machines have 3.11, 3.12 and 3.13 under pyenv), else `python<version>` on PATH.
+ * uv cannot download one here (its Python builds come from GitHub).
+ */
+export function pythonFor(version: AgentPython): string {
+  const fromEnv = process.env[`AGENTS_PYTHON_${version.replace('.', '_')}`];
+  if (fromEnv) return fromEnv;
+  const pyenvRoot = process.env.PYENV_ROOT ?? path.join(os.homedir(), '.pyenv');
+  const versions = path.join(pyenvRoot, 'versions');
+  if (existsSync(versions)) {
+    const found = readdirSync(versions)
+      .filter((name) => name.startsWith(`${version}.`))
+      .map((name) => path.join(versions, name, 'bin', `python${version}`))
+      .filter((candidate) => existsSync(candidate))
+      .sort();
+    if (found.length > 0) return found[found.length - 1]!;
+  }
+  return `python${version}`;
+}
+
+/**
+ * Installs a generated project's locked files into a new virtual environment at `venv` and
+ * returns the environment's python. On Python 3.11 a local-model agent gets PyTorch's CPU
+ * build (requirements-torch-cpu.lock, as its Docker image does); on any other Python, PyPI's
+ * torch from requirements-torch.lock, as its README says for every system.
  */
 export function installLockedProject(
   projectDir: string,
   venv: string,
   requirements: string,
+  python: AgentPython = '3.11',
 ): string {
   const tools = pythonTools();
-  execFileSync(tools.uv, ['venv', '--quiet', '--python', '3.11', venv], { stdio: 'inherit' });
+  execFileSync(tools.uv, ['venv', '--quiet', '--python', pythonFor(python), venv], {
+    stdio: 'inherit',
+  });
   // uv checks hashes across the whole install, so torch's lock goes in the same command (pip,
-  // as the README does it, installs torch's lock first and then accepts it as installed).
-  const torchLock = path.join(projectDir, 'requirements-torch.lock');
+  // as the Dockerfile does it, installs the CPU build first and then accepts it as installed).
+  const torchLock = path.join(
+    projectDir,
+    python === '3.11' ? 'requirements-torch-cpu.lock' : 'requirements-torch.lock',
+  );
   const files = existsSync(torchLock) ? ['-r', torchLock] : [];
+  const findLinks = python === '3.11' ? ['--find-links', tools.torchFindLinks] : [];
   execFileSync(
     tools.uv,
     [
@@ -83,8 +118,7 @@ export function installLockedProject(
       'install',
       '--quiet',
       '--require-hashes',
-      '--find-links',
-      tools.torchFindLinks,
+      ...findLinks,
       ...files,
       '-r',
       path.join(projectDir, requirements),
@@ -141,11 +175,64 @@ export function universeVenv(lockFile: string): string {
   if (existsSync(complete)) return path.join(venv, 'bin', 'python');
   rmSync(venv, { recursive: true, force: true });
   execFileSync(tools.uv, ['venv', '--quiet', '--python', '3.11', venv], { stdio: 'inherit' });
+  // PyTorch's CPU build, as the agents' Docker image has it, not PyPI's CUDA build.
+  const cpuLock = path.join(tools.cache, 'venvs', `${path.basename(venv)}.cpu.lock`);
+  mkdirSync(path.dirname(cpuLock), { recursive: true });
+  writeFileSync(cpuLock, lockWithCpuTorch(readFileSync(lockFile, 'utf8')));
   execFileSync(
     tools.uv,
-    ['pip', 'sync', '--quiet', '--require-hashes', '--find-links', tools.torchFindLinks, lockFile],
+    ['pip', 'sync', '--quiet', '--require-hashes', '--find-links', tools.torchFindLinks, cpuLock],
     { env: { ...process.env, VIRTUAL_ENV: venv }, stdio: 'inherit' },
   );
   writeFileSync(complete, '');
   return path.join(venv, 'bin', 'python');
+}
+
+/**
+ * Installs a project as its README says, with pip itself (`python -m venv`, then
+ * `pip install --require-hashes -r …`), on `python`; returns the environment's python. pip's
+ * cache lives under the agents' cache too.
+ */
+export function pipInstallAsReadme(
+  projectDir: string,
+  venv: string,
+  files: readonly string[],
+  python: AgentPython,
+): string {
+  const tools = pythonTools();
+  execFileSync(pythonFor(python), ['-m', 'venv', venv], { stdio: 'inherit' });
+  const args = files.flatMap((file) => ['-r', path.join(projectDir, file)]);
+  execFileSync(
+    path.join(venv, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', '--require-hashes', ...args],
+    {
+      cwd: projectDir,
+      env: { ...process.env, PIP_CACHE_DIR: path.join(tools.cache, 'pip') },
+      stdio: 'inherit',
+    },
+  );
+  return path.join(venv, 'bin', 'python');
+}
+
+/**
+ * testing/lock_platforms.py over a lock, for `pythons` on Linux x86_64 and aarch64 and macOS
+ * arm64: every gap (a target with no locked wheel hash, or needing a package the lock lacks).
+ */
+export function lockPlatforms(
+  lockFile: string,
+  pythons: string[],
+): { status: number; gaps: string[]; needed: Record<string, number> } {
+  const tools = pythonTools();
+  const platforms = ['linux-x86_64', 'linux-aarch64', 'macos-arm64'];
+  const script = path.join(__dirname, 'lock_platforms.py');
+  const args = [script, lockFile, '--uv', tools.uv, '--python', ...pythons, '--platform'];
+  const run = spawnSync(path.join(tools.cache, 'tools', 'bin', 'python'), [...args, ...platforms], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  const result = JSON.parse(run.stdout || '{"gaps":["no output"],"needed":{}}') as {
+    gaps: string[];
+    needed: Record<string, number>;
+  };
+  return { status: run.status ?? 1, ...result };
 }

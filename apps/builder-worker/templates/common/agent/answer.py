@@ -66,3 +66,24 @@ def to_markdown(answer: Answer) -> str:
     if answer.sources:
         parts.append("**Sources**\n" + "\n".join(f"- {escape_markdown(s)}" for s in answer.sources))
     return "\n\n".join(parts)
+
+
+def to_text(answer: Answer, max_rows: int = 50) -> str:
+    """The whole answer as plain text, for a terminal (no Markdown escapes)."""
+    parts = [answer.text] if answer.text else []
+    if answer.sql:
+        parts.append(answer.sql)
+    if answer.columns:
+        lines = [" | ".join(str(column) for column in answer.columns)]
+        for row in answer.rows[:max_rows]:
+            lines.append(" | ".join("" if value is None else " ".join(str(value).split()) for value in row))
+        if len(answer.rows) > max_rows:
+            lines.append(f"({len(answer.rows) - max_rows} more rows not shown)")
+        parts.append("\n".join(lines))
+        if answer.truncated:
+            parts.append("The result reached the row limit; there may be more rows.")
+    if answer.image:
+        parts.append(f"Chart saved to {answer.image}")
+    if answer.sources:
+        parts.append("Sources:\n" + "\n".join(f"- {source}" for source in answer.sources))
+    return "\n\n".join(parts)

@@ -15,7 +15,8 @@ need it installed.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Dict
+from contextlib import contextmanager
+from typing import Any, Dict, Iterator
 from urllib.parse import quote
 
 from .config import ConfigError
@@ -110,6 +111,25 @@ def create_readonly_engine(url: str, timeout_seconds: int = DEFAULT_TIMEOUT_SECO
                 cursor.close()
 
     return engine
+
+
+@contextmanager
+def connection_to(engine) -> Iterator[Any]:
+    """A connection from `engine`; a database that cannot be reached is a plain ConfigError
+    naming DATABASE_URL (its password hidden), not a driver's traceback."""
+    import sqlalchemy as sa
+
+    try:
+        connection = engine.connect()
+    except sa.exc.DBAPIError as error:
+        detail = (str(error.orig).strip().splitlines() or [""])[0][:200]
+        where = engine.url.render_as_string(hide_password=True)
+        raise ConfigError(
+            f"Cannot connect to the database in DATABASE_URL ({where}): {detail}. Check that "
+            "it is running and reachable from here, and that DATABASE_URL is right."
+        ) from None
+    with connection:
+        yield connection
 
 
 def reflect_table(connection, name: str):

@@ -7,13 +7,16 @@ OpenAI, Groq and DeepSeek serve OpenAI's chat API, so the `openai` package talks
 Each agent installs only its provider's SDK: a few MB, where a client for every provider
 (LiteLLM) would add some 300 MB to the install.
 
-Anything with a `complete(messages) -> str` method can stand in for the real client: the tests
-use a scripted fake.
+Anything with a `complete(messages) -> str` method can stand in for the real client (a
+`stream(messages)` that yields the reply's pieces is used when present): the tests use a
+scripted fake.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Protocol, Sequence
+
+from .config import ConfigError
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -26,6 +29,57 @@ OPENAI_COMPATIBLE_URLS: Dict[str, Optional[str]] = {
     "groq": "https://api.groq.com/openai/v1",
     "deepseek": "https://api.deepseek.com",
 }
+
+
+def _status(error: BaseException) -> Optional[int]:
+    """The HTTP status an SDK error carries: openai's and anthropic's `status_code`, Gemini's `code`."""
+    for name in ("status_code", "code"):
+        value = getattr(error, name, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def _cannot_connect(error: BaseException) -> bool:
+    """Whether the request never got an answer (no server there, name unknown, timed out)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, (ConnectionError, TimeoutError, OSError)):
+            return True
+        if type(seen).__name__ in {"APIConnectionError", "APITimeoutError", "ConnectError",
+                                   "ConnectTimeout", "ReadTimeout"}:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def provider_error(
+    error: BaseException, *, what: str, key_env: str, model: str, base_url: Optional[str]
+) -> Optional[ConfigError]:
+    """A provider's refusal, in plain words naming the setting to change; None if it is not one.
+
+    A rejected key, a model the provider does not serve or an address nothing answers at will
+    not fix themselves: they are reported at once, never retried.
+    """
+    where = base_url or "the provider's default address"
+    status = _status(error)
+    detail = str(getattr(error, "message", "") or error).splitlines()[0][:200]
+    if status in (401, 403) or "API_KEY_INVALID" in str(error):
+        return ConfigError(
+            f"{what}: the provider refused the key in {key_env} ({status}). "
+            f"Check {key_env} in .env."
+        )
+    if status == 404:
+        return ConfigError(
+            f"{what}: the model {model!r} was not found at {where} ({detail}). "
+            "Check the model in agent.json, or LLM_BASE_URL."
+        )
+    if status is None and _cannot_connect(error):
+        return ConfigError(
+            f"{what}: nothing answered at {where} ({detail}). "
+            "Check LLM_BASE_URL and your network connection."
+        )
+    return None
 
 
 class ChatModel(Protocol):
@@ -46,8 +100,10 @@ class ProviderChat:
         max_tokens: int = 1024,
         timeout: float = 60.0,
         base_url: Optional[str] = None,
+        key_env: str = "the API key setting",
     ) -> None:
         self.provider = provider
+        self.key_env = key_env
         self.model = model
         self.api_key = api_key
         self.temperature = temperature
@@ -66,7 +122,39 @@ class ProviderChat:
         raise NotImplementedError
 
     def complete(self, messages: Sequence[Message]) -> str:
+        try:
+            return self._complete(messages)
+        except Exception as error:
+            explained = self.explain(error)
+            if explained is None:
+                raise
+            raise explained from error
+
+    def _complete(self, messages: Sequence[Message]) -> str:
         raise NotImplementedError
+
+    def stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        """The reply's text as the provider sends it, piece by piece."""
+        try:
+            yield from self._stream(messages)
+        except Exception as error:
+            explained = self.explain(error)
+            if explained is None:
+                raise
+            raise explained from error
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        yield self._complete(messages)
+
+    def explain(self, error: BaseException) -> Optional[ConfigError]:
+        """`provider_error` for this chat model's own settings."""
+        return provider_error(
+            error,
+            what=f"The chat model ({self.provider})",
+            key_env=self.key_env,
+            model=self.model,
+            base_url=self.base_url,
+        )
 
 
 def split_system(messages: Sequence[Message]) -> "tuple[str, List[Dict[str, str]]]":
@@ -85,7 +173,7 @@ class OpenAIChat(ProviderChat):
         base_url = self.base_url or OPENAI_COMPATIBLE_URLS[self.provider]
         return OpenAI(api_key=self.api_key, base_url=base_url, timeout=self.timeout)
 
-    def complete(self, messages: Sequence[Message]) -> str:
+    def _complete(self, messages: Sequence[Message]) -> str:
         response = self.client().chat.completions.create(
             model=self.model,
             messages=[dict(message) for message in messages],
@@ -93,6 +181,18 @@ class OpenAIChat(ProviderChat):
             max_tokens=self.max_tokens,
         )
         return (response.choices[0].message.content or "").strip()
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        chunks = self.client().chat.completions.create(
+            model=self.model,
+            messages=[dict(message) for message in messages],
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            stream=True,
+        )
+        for chunk in chunks:
+            if chunk.choices and chunk.choices[0].delta.content:
+                yield chunk.choices[0].delta.content
 
 
 class AnthropicChat(ProviderChat):
@@ -103,7 +203,7 @@ class AnthropicChat(ProviderChat):
 
         return Anthropic(api_key=self.api_key, base_url=self.base_url, timeout=self.timeout)
 
-    def complete(self, messages: Sequence[Message]) -> str:
+    def _complete(self, messages: Sequence[Message]) -> str:
         system, conversation = split_system(messages)
         extra: Dict[str, Any] = {"system": system} if system else {}
         # The Messages API of anthropic 2.x takes no temperature: the model keeps its own.
@@ -115,6 +215,20 @@ class AnthropicChat(ProviderChat):
         )
         text = "".join(block.text for block in response.content if block.type == "text")
         return text.strip()
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        system, conversation = split_system(messages)
+        extra: Dict[str, Any] = {"system": system} if system else {}
+        events = self.client().messages.create(
+            model=self.model,
+            messages=conversation,
+            max_tokens=self.max_tokens,
+            stream=True,
+            **extra,
+        )
+        for event in events:
+            if event.type == "content_block_delta" and event.delta.type == "text_delta":
+                yield event.delta.text
 
 
 class GeminiChat(ProviderChat):
@@ -130,7 +244,7 @@ class GeminiChat(ProviderChat):
         )
         return genai.Client(api_key=self.api_key, http_options=options)
 
-    def complete(self, messages: Sequence[Message]) -> str:
+    def _request(self, messages: Sequence[Message]) -> Dict[str, Any]:
         from google.genai import types
 
         system, conversation = split_system(messages)
@@ -142,16 +256,24 @@ class GeminiChat(ProviderChat):
             )
             for m in conversation
         ]
-        response = self.client().models.generate_content(
-            model=self.model,
-            contents=contents,
-            config=types.GenerateContentConfig(
+        return {
+            "model": self.model,
+            "contents": contents,
+            "config": types.GenerateContentConfig(
                 system_instruction=system or None,
                 temperature=self.temperature,
                 max_output_tokens=self.max_tokens,
             ),
-        )
+        }
+
+    def _complete(self, messages: Sequence[Message]) -> str:
+        response = self.client().models.generate_content(**self._request(messages))
         return (response.text or "").strip()
+
+    def _stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        for chunk in self.client().models.generate_content_stream(**self._request(messages)):
+            if chunk.text:
+                yield chunk.text
 
 
 CLIENTS = {
@@ -173,4 +295,5 @@ def chat_model_from_settings(settings: "Settings") -> ProviderChat:
         max_tokens=int(llm.get("max_tokens", 1024)),
         # A proxy or gateway in front of the provider (and the builder's tests) set this.
         base_url=settings.env("LLM_BASE_URL"),
+        key_env=llm["api_key_env"],
     )

@@ -31,3 +31,18 @@ def test_an_answer_shows_its_sql_table_and_sources():
     assert "```sql\nSELECT 1\n```" in markdown
     assert "| 2 |" in markdown
     assert r"- report\.pdf, page 2" in markdown
+
+
+def test_the_command_line_prints_plain_text_without_markdown_escapes():
+    from agent.answer import to_text
+
+    answer = Answer(
+        text="Two orders.",
+        columns=["file_name"],
+        rows=[("sales_orders_2024.csv",)],
+        sources=["sales_orders_2024.csv, row 2"],
+    )
+    text = to_text(answer)
+
+    assert "sales_orders_2024.csv, row 2" in text
+    assert "\\" not in text

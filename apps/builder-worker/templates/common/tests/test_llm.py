@@ -117,3 +117,64 @@ def test_the_client_is_built_from_settings(settings, provider):
     assert isinstance(chat, CLIENTS[provider])
     assert (chat.model, chat.api_key) == (settings.llm_model, "k")
     assert chat.base_url == "http://127.0.0.1:9/v1"
+
+
+class RefusedKey(Exception):
+    """What the SDKs raise for a refused key: an error carrying the HTTP status."""
+
+    status_code = 401
+
+
+class UnknownModel(Exception):
+    status_code = 404
+
+
+def test_a_refused_key_names_the_setting_and_is_not_retried(monkeypatch):
+    from agent.config import ConfigError
+
+    calls = []
+
+    def create(**kwargs):
+        calls.append(kwargs)
+        raise RefusedKey("Error code: 401 - Incorrect API key provided")
+
+    sdk = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+    install_module(monkeypatch, "openai", OpenAI=lambda **kwargs: sdk)
+    chat = OpenAIChat(provider="openai", model="gpt-4o-mini", api_key="k", key_env="OPENAI_API_KEY")
+
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+        chat.complete(CONVERSATION)
+    assert len(calls) == 1
+
+
+def test_a_missing_model_and_an_unreachable_address_say_what_to_check():
+    from agent.llm import provider_error
+
+    missing = provider_error(
+        UnknownModel("model not found"), what="The chat model", key_env="K", model="m", base_url=None
+    )
+    assert missing is not None and "'m'" in str(missing) and "agent.json" in str(missing)
+    unreachable = provider_error(
+        ConnectionRefusedError(111, "Connection refused"),
+        what="The chat model",
+        key_env="K",
+        model="m",
+        base_url="http://127.0.0.1:9",
+    )
+    assert unreachable is not None and "LLM_BASE_URL" in str(unreachable)
+    assert provider_error(ValueError("bad"), what="x", key_env="K", model="m", base_url=None) is None
+
+
+def test_openai_compatible_replies_stream_piece_by_piece(monkeypatch):
+    pieces = [
+        SimpleNamespace(choices=[SimpleNamespace(delta=SimpleNamespace(content=text))])
+        for text in ("Hel", "lo", None, ".")
+    ]
+    sdk = Recorder(iter(pieces))
+    sdk.chat = SimpleNamespace(completions=sdk)
+    install_module(monkeypatch, "openai", OpenAI=sdk.client)
+
+    chat = OpenAIChat(provider="openai", model="gpt-4o-mini", api_key="k")
+    assert list(chat.stream(CONVERSATION)) == ["Hel", "lo", "."]
+    [call] = sdk.calls
+    assert call["stream"] is True

@@ -9,12 +9,16 @@ from __future__ import annotations
 import argparse
 import hmac
 import html
-from typing import Any, List, Union
+import logging
+import sys
+from typing import Any, Iterator, List, Union
 
 import gradio as gr
 
-from agent import build_agent, load_settings
+from agent import ConfigError, build_agent, load_settings
 from agent.answer import to_markdown
+
+log = logging.getLogger("agent.app")
 
 
 def main() -> None:
@@ -23,18 +27,47 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=7860)
     args = parser.parse_args()
 
-    settings = load_settings()
-    agent = build_agent(settings)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_settings()
+        agent = build_agent(settings)
+    except ConfigError as error:  # a missing key, an unreachable store: say which setting
+        print(f"Configuration error: {error}", file=sys.stderr)
+        sys.exit(2)
 
-    def respond(message: str, history: list) -> Union[str, List[Any]]:
+    def respond(message: str, history: list) -> Iterator[Union[str, List[Any]]]:
+        """Streams a RAG agent's answer as the model writes it, with the conversation's earlier
+        turns; a SQL agent answers at once."""
         try:
-            answer = agent.ask(message)
-        except Exception as error:  # shown in the chat rather than as a stack trace
-            return f"Sorry, something went wrong: {html.escape(str(error))}"
+            ask_stream = getattr(agent, "ask_stream", None)
+            if callable(ask_stream):
+                turns = [
+                    {"role": turn["role"], "content": turn["content"]}
+                    for turn in history
+                    if isinstance(turn, dict) and isinstance(turn.get("content"), str)
+                ]
+                written = ""
+                answer = None
+                for piece in ask_stream(message, turns):
+                    if isinstance(piece, str):
+                        written += piece
+                        yield written
+                    else:
+                        answer = piece
+            else:
+                answer = agent.ask(message)
+        except ConfigError as error:  # a setting to change: its message says which
+            yield f"Sorry, I cannot answer: {html.escape(str(error))}"
+            return
+        except Exception:  # the details go to the server's log, never to the visitor
+            log.exception("Answering %r failed", message)
+            yield "Sorry, something went wrong. Please try again later."
+            return
         if answer.image:
             # A chart (PandasAI) is a message of its own, shown as the image itself.
-            return [to_markdown(answer), gr.Image(answer.image)]
-        return to_markdown(answer)
+            yield [to_markdown(answer), gr.Image(answer.image)]
+        else:
+            yield to_markdown(answer)
 
     demo = gr.ChatInterface(
         fn=respond,
@@ -45,7 +78,10 @@ def main() -> None:
     password = settings.env("UI_PASSWORD")
     # Any user name; the password is compared in constant time.
     auth = (lambda _user, given: hmac.compare_digest(given, password)) if password else None
-    demo.queue().launch(server_name=args.host, server_port=args.port, auth=auth)
+    # show_error=False: an error inside Gradio itself reaches the visitor without its details.
+    demo.queue().launch(
+        server_name=args.host, server_port=args.port, auth=auth, show_error=False
+    )
 
 
 if __name__ == "__main__":

@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import hmac
+import logging
 
 import pandas as pd
 import streamlit as st
 
 from agent import ConfigError, build_agent, load_settings
 from agent.answer import Answer, escape_markdown
+
+log = logging.getLogger("agent.app")
 
 
 @st.cache_resource(show_spinner="Preparing the agent...")
@@ -33,6 +36,30 @@ def show(answer: Answer) -> None:
         st.image(answer.image)
     if answer.sources:
         st.caption("Sources: " + "; ".join(escape_markdown(source) for source in answer.sources))
+
+
+def respond(agent, question: str, earlier: list) -> Answer:
+    """The agent's answer, its text shown as the model writes it when the agent streams (RAG
+    agents, which also get the conversation's earlier turns); a SQL agent answers at once."""
+    ask_stream = getattr(agent, "ask_stream", None)
+    if not callable(ask_stream):
+        with st.spinner("Thinking..."):
+            return agent.ask(question)
+    turns = [
+        {"role": role, "content": content.text if isinstance(content, Answer) else content}
+        for role, content in earlier
+    ]
+    placeholder = st.empty()
+    written = ""
+    answer = Answer(text="")
+    for piece in ask_stream(question, turns):
+        if isinstance(piece, Answer):
+            answer = piece
+        else:
+            written += piece
+            placeholder.markdown(written + " ▌")
+    placeholder.empty()
+    return answer
 
 
 def require_password(password: str) -> None:
@@ -81,11 +108,13 @@ def main() -> None:
         with st.chat_message("user"):
             st.markdown(escape_markdown(question))
         with st.chat_message("assistant"):
-            with st.spinner("Thinking..."):
-                try:
-                    answer = agent.ask(question)
-                except Exception as error:  # shown in the chat rather than as a stack trace
-                    answer = Answer(text=f"Sorry, something went wrong: {error}")
+            try:
+                answer = respond(agent, question, history[:-1])
+            except ConfigError as error:  # a setting to change: its message says which
+                answer = Answer(text=f"Sorry, I cannot answer: {escape_markdown(str(error))}")
+            except Exception:  # the details go to the server's log, never to the visitor
+                log.exception("Answering %r failed", question)
+                answer = Answer(text="Sorry, something went wrong. Please try again later.")
             show(answer)
         history.append(("assistant", answer))
 

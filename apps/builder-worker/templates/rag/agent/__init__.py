@@ -7,8 +7,7 @@
 from __future__ import annotations
 
 import logging
-import time
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from .config import ConfigError, Settings, load_settings
 
@@ -32,37 +31,115 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
 
     settings = settings or load_settings()
     embedder = embedder_from_settings(settings)
+    wait = store_wait_seconds(settings)
+    url = settings.env("VECTOR_STORE_URL") or settings.section("vector_store").get("url")
+    if url and settings.env("VECTOR_STORE") != "memory":
+        from .stores.base import check_host
+
+        # Before the store's client is even imported: an unknown host is reported in a second.
+        check_host(url)
     # Some clients (Chroma's, Milvus's) connect as they are created: that waits for the store too.
-    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions))
+    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions), wait, url)
     agent = RagAgent(
         settings, embedder=embedder, store=store, chat=chat_model_from_settings(settings)
     )
     if index:
-        when_store_ready(agent.index)
+        when_store_ready(agent.index, wait, url)
     return agent
 
 
 T = TypeVar("T")
 
+# Under docker compose the agent may start before its store answers (Milvus standalone can take
+# two minutes on its first start): docker-compose.yml sets VECTOR_STORE_WAIT_SECONDS=180.
+DEFAULT_WAIT_SECONDS = 15.0
+
+
+def store_wait_seconds(settings: Settings) -> float:
+    value = settings.env("VECTOR_STORE_WAIT_SECONDS")
+    try:
+        return float(value) if value is not None else DEFAULT_WAIT_SECONDS
+    except ValueError:
+        raise ConfigError(
+            f"VECTOR_STORE_WAIT_SECONDS must be a number of seconds, not {value!r}."
+        ) from None
+
+
+def is_connection_error(error: BaseException) -> bool:
+    """Whether the store did not answer at all (refused, reset, timed out): it may be starting.
+
+    Anything else - a refused key, a missing model, an unknown host, a bad request - does not
+    fix itself by waiting. Each client wraps the socket's error its own way, so the chain of
+    causes is searched.
+    """
+    seen: Optional[BaseException] = error
+    while seen is not None:
+        if isinstance(seen, ConfigError):
+            return False
+        if isinstance(seen, (ConnectionError, TimeoutError)):
+            return True
+        name = type(seen).__name__
+        if name in {"ConnectError", "ConnectTimeout", "ResponseHandlingException"}:
+            return True
+        # pymilvus: MilvusException(code=2, "Fail connecting to server on …").
+        if name == "MilvusException" and "connect" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
 
 def when_store_ready(
-    action: Callable[[], T], attempts: int = 36, delay_seconds: float = 5.0
+    action: Callable[[], T],
+    wait_seconds: float = DEFAULT_WAIT_SECONDS,
+    url: Optional[str] = None,
 ) -> T:
-    """Run `action`, retrying while the vector store is still starting (as under docker compose).
+    """Run `action`, retrying for up to `wait_seconds` while the vector store does not answer.
 
-    Three minutes in all: Milvus standalone can take two on its first start.
+    With the store's `url`, a connection that failed because its host name does not resolve
+    is reported at once instead.
     """
-    for attempt in range(1, attempts + 1):
+    from tenacity import (
+        Retrying,
+        retry_if_exception,
+        stop_after_delay,
+        wait_fixed,
+    )
+
+    from .stores.base import check_host
+
+    def attempt() -> T:
         try:
             return action()
-        except ConfigError:
+        except Exception as error:
+            if url and is_connection_error(error):
+                check_host(url)
             raise
-        except Exception as error:  # each store's client raises its own connection errors
-            if attempt == attempts:
-                raise
-            log.warning("Vector store not ready (%s); retrying in %g s", error, delay_seconds)
-            time.sleep(delay_seconds)
-    raise AssertionError("unreachable")
+
+    def warn(state: Any) -> None:
+        log.warning(
+            "The vector store does not answer yet (%s); trying again for up to %g s",
+            state.outcome.exception(),
+            wait_seconds,
+        )
+
+    retrying = Retrying(
+        retry=retry_if_exception(is_connection_error),
+        stop=stop_after_delay(wait_seconds),
+        wait=wait_fixed(min(5.0, max(wait_seconds / 10, 0.1))),
+        before_sleep=warn,
+        reraise=True,
+    )
+    try:
+        return retrying(attempt)
+    except ConfigError:
+        raise
+    except Exception as error:
+        if is_connection_error(error):
+            raise ConfigError(
+                f"The vector store did not answer within {wait_seconds:g} s ({error}). Start it "
+                "(README.md, \"Run it without Docker\") or set VECTOR_STORE_URL to where it runs."
+            ) from error
+        raise
 
 
 def prefetch(settings: Optional[Settings] = None) -> None:

@@ -13,7 +13,7 @@ import sys
 from typing import List, Optional
 
 from . import build_agent, prefetch
-from .answer import to_markdown
+from .answer import to_text
 from .config import ConfigError, load_settings
 
 
@@ -41,7 +41,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             count = agent.index(rebuild=args.rebuild, from_source=args.from_source)
             print(f"Indexed {count} chunks." if count else "The vector store is already filled.")
         else:
-            print(to_markdown(build_agent().ask(args.question)))
+            print(to_text(build_agent().ask(args.question)))
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2

@@ -128,11 +128,11 @@ def load_sql_table(url: str, table_name: str, limit: int, label: str) -> List[Do
     """Read up to `limit` rows of one table through a read-only SQLAlchemy connection."""
     import sqlalchemy as sa
 
-    from .db import create_readonly_engine, reflect_table
+    from .db import connection_to, create_readonly_engine, reflect_table
 
     engine = create_readonly_engine(url)
     try:
-        with engine.connect() as connection:
+        with connection_to(engine) as connection:
             table = reflect_table(connection, table_name)
             keys = [column.name for column in table.primary_key.columns]
             result = connection.execute(sa.select(table).limit(limit))

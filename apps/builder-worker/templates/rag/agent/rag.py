@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from typing import TYPE_CHECKING, List, Sequence
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Iterator, List, Sequence, Union
 
 from .answer import Answer
+from .chunking import Chunk
 from .embeddings import Embedder
 from .llm import ChatModel, Message
 from .loaders import load_chunks
@@ -18,8 +21,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EMBED_BATCH_SIZE = 64
 _PLACEHOLDER = re.compile(r"\{(context|question)\}")
+_CITED = re.compile(r"\[(\d+)\]")
+# Progress is logged about this often while the source is embedded.
+PROGRESS_SECONDS = 5.0
 
 
 def format_context(hits: Sequence[Hit]) -> str:
@@ -36,19 +41,41 @@ def fill_template(template: str, context: str, question: str) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
+# The conversation's recent messages the model sees before a question (three exchanges).
+HISTORY_MESSAGES = 6
+
+
 def build_messages(
-    system_prompt: str, template: str, question: str, hits: Sequence[Hit]
+    system_prompt: str,
+    template: str,
+    question: str,
+    hits: Sequence[Hit],
+    history: Sequence[Message] = (),
 ) -> List[Message]:
-    """The chat to send: the system prompt exactly as written, then passages and question."""
+    """The chat to send: the system prompt exactly as written, the conversation's recent turns
+    (so a follow-up question keeps its context), then passages and question."""
+    recent = [
+        {"role": turn["role"], "content": turn["content"]}
+        for turn in list(history)[-HISTORY_MESSAGES:]
+        if turn.get("role") in ("user", "assistant") and turn.get("content")
+    ]
     return [
         {"role": "system", "content": system_prompt},
+        *recent,
         {"role": "user", "content": fill_template(template, format_context(hits), question)},
     ]
 
 
-def citations(hits: Sequence[Hit]) -> List[str]:
-    """Each passage's source once, in the order the passages were given."""
-    return list(dict.fromkeys(hit.chunk.citation() for hit in hits))
+def citations(hits: Sequence[Hit], answer: str = "") -> List[str]:
+    """The sources of the passages the answer cites ([1], [2], ...), each once, in the order
+    the answer first cites them. An answer that cites none of them (a model that ignores the
+    numbering) lists every passage it was given, labelled as retrieved rather than cited.
+    """
+    cited = [int(number) for number in _CITED.findall(answer)]
+    used = [hits[number - 1] for number in cited if 1 <= number <= len(hits)]
+    if used:
+        return list(dict.fromkeys(hit.chunk.citation() for hit in used))
+    return [f"{source} (retrieved)" for source in dict.fromkeys(h.chunk.citation() for h in hits)]
 
 
 class RagAgent:
@@ -81,18 +108,62 @@ class RagAgent:
             chunks = load_chunks(self.settings, from_source=from_source)
             if not rebuild and self.store.count() >= len({chunk.id for chunk in chunks}):
                 return 0
-            for start in range(0, len(chunks), EMBED_BATCH_SIZE):
-                batch = chunks[start : start + EMBED_BATCH_SIZE]
-                self.store.add(batch, self.embedder.embed_documents([c.text for c in batch]))
+            self._embed_and_store(chunks)
             log.info("Indexed %d chunks", len(chunks))
             return len(chunks)
+
+    def _embed_and_store(self, chunks: Sequence[Chunk]) -> None:
+        """Embed in the embedder's batches, up to its `concurrency` at once, storing each batch
+        in order as it arrives and logging progress."""
+        size = int(getattr(self.embedder, "batch_size", 64))
+        workers = max(1, int(getattr(self.embedder, "concurrency", 1)))
+        batches = [chunks[start : start + size] for start in range(0, len(chunks), size)]
+        started = last_report = time.monotonic()
+        done = 0
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            vectors = pool.map(lambda batch: self.embedder.embed_documents([c.text for c in batch]), batches)
+            for batch, batch_vectors in zip(batches, vectors):
+                self.store.add(batch, batch_vectors)
+                done += len(batch)
+                now = time.monotonic()
+                if now - last_report >= PROGRESS_SECONDS or done == len(chunks):
+                    last_report = now
+                    log.info(
+                        "Embedded %s of %s chunks (%d%%) in %.0f s",
+                        f"{done:,}", f"{len(chunks):,}", 100 * done // len(chunks), now - started,
+                    )
+        flush = getattr(self.store, "flush", None)
+        if callable(flush):
+            flush()
 
     def retrieve(self, question: str) -> List[Hit]:
         return self.store.search(self.embedder.embed_query(question), self.top_k)
 
-    def ask(self, question: str) -> Answer:
+    def ask(self, question: str, history: Sequence[Message] = ()) -> Answer:
+        """The whole answer at once. `history`: the conversation's earlier turns
+        ({"role": "user" | "assistant", "content": ...}), oldest first."""
+        answer = Answer(text="")
+        for piece in self.ask_stream(question, history):
+            if isinstance(piece, Answer):
+                answer = piece
+        return answer
+
+    def ask_stream(
+        self, question: str, history: Sequence[Message] = ()
+    ) -> Iterator[Union[str, Answer]]:
+        """The answer's text as the model writes it, piece by piece, then the whole Answer
+        (with the sources it cites) as the last item."""
         hits = self.retrieve(question)
         if not hits:
-            return Answer(text="The knowledge base is empty, so I cannot answer yet.")
-        messages = build_messages(self.settings.system_prompt, self.template, question, hits)
-        return Answer(text=self.chat.complete(messages), sources=citations(hits))
+            yield Answer(text="The knowledge base is empty, so I cannot answer yet.")
+            return
+        messages = build_messages(
+            self.settings.system_prompt, self.template, question, hits, history
+        )
+        stream = getattr(self.chat, "stream", None)
+        pieces: List[str] = []
+        for piece in stream(messages) if callable(stream) else [self.chat.complete(messages)]:
+            pieces.append(piece)
+            yield piece
+        text = "".join(pieces).strip()
+        yield Answer(text=text, sources=citations(hits, text))

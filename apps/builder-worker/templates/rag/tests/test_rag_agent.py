@@ -1,5 +1,7 @@
 """The agent end to end, with a fake embedder, the in-memory store and a scripted model."""
 
+import dataclasses
+
 import pytest
 
 from agent.chunking import Chunk
@@ -107,7 +109,7 @@ def test_indexing_waits_for_a_vector_store_that_is_starting(agent):
 
     agent.index = starting_store
 
-    assert when_store_ready(agent.index, attempts=5, delay_seconds=0) == len(agent.chunks)
+    assert when_store_ready(agent.index, wait_seconds=5) == len(agent.chunks)
     assert len(attempts) == 3
 
 
@@ -120,7 +122,70 @@ def test_configuration_errors_are_not_retried(agent):
     agent.index = misconfigured
 
     with pytest.raises(ConfigError):
-        when_store_ready(agent.index, attempts=5, delay_seconds=0)
+        when_store_ready(agent.index, wait_seconds=5)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        PermissionError("Error code: 401 - Incorrect API key provided"),
+        ValueError("Collection expects dimension 384, got 1536"),
+    ],
+)
+def test_only_a_store_that_does_not_answer_is_waited_for(agent, error):
+    """A refused key or a bad request does not fix itself: it fails at the first attempt."""
+    from agent import when_store_ready
+
+    attempts = []
+
+    def failing():
+        attempts.append(1)
+        raise error
+
+    with pytest.raises(type(error)):
+        when_store_ready(failing, wait_seconds=30)
+    assert attempts == [1]
+
+
+def test_a_store_that_never_answers_is_reported_with_the_setting_to_change():
+    from agent import ConfigError, when_store_ready
+
+    def refused():
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    with pytest.raises(ConfigError, match="VECTOR_STORE_URL"):
+        when_store_ready(refused, wait_seconds=0.2)
+
+
+def test_a_store_host_that_does_not_exist_fails_at_once():
+    from agent import ConfigError, when_store_ready
+
+    attempts = []
+
+    def unreachable():
+        attempts.append(1)
+        raise ConnectionError("[Errno -2] Name or service not known")
+
+    with pytest.raises(ConfigError, match="VECTOR_STORE_URL"):
+        when_store_ready(unreachable, wait_seconds=30, url="http://no-such-host.invalid:8000")
+    assert attempts == [1]
+
+
+def test_sources_are_the_passages_the_answer_cites(agent):
+    from agent.rag import citations
+    from agent.stores import Hit
+
+    hits = [Hit(chunk=chunk, score=1.0) for chunk in SAMPLE_CHUNKS]
+
+    assert citations(hits, "Refunds take five days [1], shipping two weeks [2][2].") == [
+        SAMPLE_CHUNKS[0].citation(),
+        SAMPLE_CHUNKS[1].citation(),
+    ]
+    assert citations(hits, "Only the third [3].") == [SAMPLE_CHUNKS[2].citation()]
+    # A model that cites nothing: every passage, labelled as retrieved, not as cited.
+    assert citations(hits, "No numbers here.") == [
+        f"{chunk.citation()} (retrieved)" for chunk in SAMPLE_CHUNKS
+    ]
 
 
 def test_creating_the_store_client_waits_for_a_store_that_is_starting(settings, monkeypatch):
@@ -138,9 +203,10 @@ def test_creating_the_store_client_waits_for_a_store_that_is_starting(settings, 
     monkeypatch.setattr("agent.stores.store_from_settings", starting_store)
     monkeypatch.setattr("agent.embeddings.embedder_from_settings", lambda settings: FakeEmbedder())
     monkeypatch.setattr("agent.llm.chat_model_from_settings", lambda settings: FakeChat())
-    monkeypatch.setattr(package.time, "sleep", lambda seconds: None)
+    # A host that exists (agent.json's may name a compose service, which does not resolve here).
+    local = dataclasses.replace(settings, environ={"VECTOR_STORE_URL": "http://127.0.0.1:6333"})
 
-    built = package.build_agent(settings, index=False)
+    built = package.build_agent(local, index=False)
 
     assert isinstance(built.store, MemoryStore)
     assert built.store.count() == 0
@@ -156,3 +222,43 @@ def test_an_index_interrupted_halfway_is_completed(agent):
     assert agent.index() == len(agent.chunks)
     assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
     assert agent.index() == 0
+
+
+class StreamingChat(FakeChat):
+    """A chat model that sends its reply in pieces, as the providers' streams do."""
+
+    def stream(self, messages):
+        self.calls.append([dict(message) for message in messages])
+        yield from ["The answer ", "is [1]", "."]
+
+
+def test_the_answer_streams_and_follow_ups_keep_the_conversation(agent, settings):
+    agent.index()
+    agent.chat = StreamingChat()
+    earlier = [
+        {"role": "user", "content": "Where do refunds go?"},
+        {"role": "assistant", "content": "Back to the card [1]."},
+    ]
+
+    pieces = list(agent.ask_stream("And how long does it take?", earlier))
+
+    assert pieces[:3] == ["The answer ", "is [1]", "."]
+    final = pieces[-1]
+    assert final.text == "The answer is [1]."
+    assert len(final.sources) == 1
+    [messages] = agent.chat.calls
+    assert messages[1:3] == earlier
+    assert messages[-1]["role"] == "user" and "And how long does it take?" in messages[-1]["content"]
+
+
+def test_only_the_recent_turns_are_sent(agent):
+    from agent.rag import HISTORY_MESSAGES
+
+    agent.index()
+    long_ago = [{"role": "user", "content": f"question {n}"} for n in range(20)]
+
+    agent.ask("Now?", long_ago)
+
+    [messages] = agent.chat.calls
+    assert messages[1 : 1 + HISTORY_MESSAGES] == long_ago[-HISTORY_MESSAGES:]
+    assert len(messages) == HISTORY_MESSAGES + 2

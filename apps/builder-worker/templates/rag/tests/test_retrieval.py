@@ -70,3 +70,21 @@ def test_the_chosen_store_ships_with_the_project(settings):
 
     provider = settings.section("vector_store")["provider"]
     assert (PROJECT_ROOT / "agent" / "stores" / f"{BACKENDS[provider]}.py").is_file()
+
+
+def test_the_memory_index_is_kept_on_disk_between_starts(tmp_path):
+    embedder = FakeEmbedder()
+    vectors = embedder.embed_documents([chunk.text for chunk in CHUNKS])
+    first = MemoryStore("cosine", folder=tmp_path, model="fake/256")
+    first.add(CHUNKS, vectors)
+    first.flush()
+
+    again = MemoryStore("cosine", folder=tmp_path, model="fake/256")
+    assert again.count() == len(CHUNKS)
+    best = again.search(embedder.embed_query(CHUNKS[1].text), 1)[0]
+    assert best.chunk == CHUNKS[1]
+
+    # Vectors of another model are not reused: the source is embedded again.
+    assert MemoryStore("cosine", folder=tmp_path, model="other/256").count() == 0
+    again.reset()
+    assert MemoryStore("cosine", folder=tmp_path, model="fake/256").count() == 0

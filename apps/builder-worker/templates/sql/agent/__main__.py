@@ -12,7 +12,7 @@ import sys
 from typing import List, Optional
 
 from . import build_agent, prefetch
-from .answer import to_markdown
+from .answer import to_text
 from .config import ConfigError, load_settings
 
 
@@ -29,7 +29,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "prefetch":
             prefetch(load_settings())
         else:
-            print(to_markdown(build_agent().ask(args.question)))
+            print(to_text(build_agent().ask(args.question)))
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2

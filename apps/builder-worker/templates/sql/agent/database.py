@@ -22,6 +22,7 @@ from .config import ConfigError
 from .db import (
     backend_of,
     connect_sqlite_readonly,
+    connection_to,
     create_readonly_engine,
     normalize_database_url,
     reflect_table,
@@ -97,7 +98,12 @@ class Database:
     def run(self, sql: str, max_rows: int) -> QueryResult:
         """Check `sql` with the guard, then run it. Raises UnsafeQueryError or QueryError."""
         checked = guard_select(sql, max_rows, self.dialect)
-        result = self._execute(checked, max_rows)
+        # One row more than shown runs, so that a result of exactly max_rows rows is not taken
+        # for a cut one; the SQL shown is the one with the user's limit.
+        probe = guard_select(sql, max_rows + 1, self.dialect)
+        result = self._execute(probe, max_rows + 1)
+        result.truncated = len(result.rows) > max_rows
+        result.rows = result.rows[:max_rows]
         result.sql = checked
         return result
 
@@ -176,7 +182,7 @@ class SqlAlchemyDatabase(Database):
         self._timeout = timeout_seconds
 
     def schema(self, table: str) -> TableSchema:
-        with self._engine.connect() as connection:
+        with connection_to(self._engine) as connection:
             reflected = reflect_table(connection, table)
         columns = [Column(c.name, _type_name(c.type)) for c in reflected.columns]
         return TableSchema(table, columns)
@@ -203,7 +209,7 @@ class SqlAlchemyDatabase(Database):
         import sqlalchemy as sa
 
         try:
-            with self._engine.connect() as connection:
+            with connection_to(self._engine) as connection:
                 result = query(connection)
                 columns = list(result.keys())
                 rows = result.fetchmany(max_rows)

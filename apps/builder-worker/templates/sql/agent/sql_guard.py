@@ -9,7 +9,8 @@ statement. It allows:
 - no keyword that changes data or writes files inside a SELECT (INSERT, UPDATE, DELETE, DROP,
   INTO, ...), no row lock, and only calls to the dialect's allowed functions (ALLOWED_FUNCTIONS:
   aggregates, text, date, math...; never pg_sleep, pg_read_file, dblink, load_extension,
-  zeroblob, ...); other words (release, load, cluster, ...) are ordinary column names;
+  zeroblob, ...), no server variable (@@version); other words (release, load, cluster, ...)
+  are ordinary column names;
 - a top-level LIMIT (or FETCH FIRST) no larger than `max_rows`; one is added when missing.
 
 Strings are read as the database reads them (a backslash escapes in MySQL's strings and
@@ -260,6 +261,11 @@ def guard_select(sql: str, max_rows: int, dialect: str = "sqlite") -> str:
         or opening.text not in (first_word.text, "(")
     ):
         raise UnsafeQueryError("Only SELECT queries are allowed.")
+
+    # @@version, @@hostname, @@datadir...: the server's settings and identity, like version().
+    for index, token in enumerate(tokens[:-1]):
+        if token.kind == "punct" and token.text == "@" and tokens[index + 1].text == "@":
+            raise UnsafeQueryError("Server variables (@@...) are not allowed in a query.")
 
     depth = 0
     limit_at: Optional[int] = None

@@ -82,6 +82,17 @@ def test_results_are_limited_and_marked_as_cut():
     assert result.sql.endswith("LIMIT 5")
 
 
+def test_a_result_of_exactly_the_row_limit_is_not_marked_as_cut():
+    import pandas as pd
+
+    database = SqliteDatabase.from_frame(pd.DataFrame({"n": range(5)}), "numbers")
+
+    result = database.run("SELECT n FROM numbers ORDER BY n", max_rows=5)
+
+    assert len(result.rows) == 5
+    assert result.truncated is False
+
+
 def test_slow_queries_are_interrupted():
     import pandas as pd
 
@@ -177,3 +188,14 @@ def test_postgres_and_mysql_sessions_are_read_only_with_a_timeout():
     assert "default_transaction_read_only=on" in postgres["options"]
     assert "statement_timeout=15000" in postgres["options"]
     assert connect_args("mysql+pymysql://h/db", timeout_seconds=15)["read_timeout"] == 20
+
+
+def test_a_database_that_is_down_is_a_plain_message_naming_database_url():
+    pytest.importorskip("psycopg2")
+
+    # Port 9 (discard): nothing answers there on a test machine.
+    database = SqlAlchemyDatabase("postgresql://reader:secret@127.0.0.1:9/shop", timeout_seconds=2)
+
+    with pytest.raises(ConfigError, match="DATABASE_URL") as raised:
+        database.schema("sales")
+    assert "secret" not in str(raised.value)

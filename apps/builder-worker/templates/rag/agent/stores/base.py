@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+import socket
 from typing import TYPE_CHECKING, List, Sequence
+from urllib.parse import urlparse
 
 from ..chunking import Chunk
 from ..config import ConfigError
@@ -52,3 +54,21 @@ def store_url(settings: "Settings") -> str:
     if not url:
         raise ConfigError("Set VECTOR_STORE_URL to the vector database's address.")
     return url
+
+
+def check_host(url: str) -> None:
+    """Raise a ConfigError at once if the URL's host name does not resolve.
+
+    Waiting cannot help an unknown name (such as `chromadb`, which exists only inside docker
+    compose's network), while a known host that refuses connections may be starting.
+    """
+    host = urlparse(url).hostname if "://" in url else None
+    if not host:
+        return
+    try:
+        socket.getaddrinfo(host, None)
+    except socket.gaierror:
+        raise ConfigError(
+            f"The vector store's address {url} names a host that cannot be found ({host!r}). "
+            'Set VECTOR_STORE_URL to where the store runs (README.md, "Run it without Docker").'
+        ) from None
