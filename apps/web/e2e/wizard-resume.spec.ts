@@ -294,15 +294,30 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
 
   await page.goto('/dashboard?view=agents');
   const card = page.getByRole('article', { name: 'Editable bot' });
+  // Edit opens the summary of every answer, one Change link per step (issue 30 #5).
   await card.getByRole('link', { name: 'Edit Editable bot' }).click();
-  await expect(badge(page, 1, 9)).toBeVisible();
-  await expect(page.getByLabel('Agent Name')).toHaveValue('Editable bot');
-  await page.goto(`/pipeline/rag/${sessionId}?step=7`);
+  await expect(badge(page, 9, 9)).toBeVisible();
+  for (const row of ['Agent Name', 'Data Source', 'Embedding Model', 'Vector Store']) {
+    await expect(page.getByRole('link', { name: `Change ${row}` })).toBeVisible();
+  }
+  await expect(page.getByRole('link', { name: 'Change System Prompt' })).toBeVisible();
+  await screenshotBothThemes(page, 'edit-summary');
+  await page.getByRole('link', { name: 'Change System Prompt' }).click();
+  await expect(badge(page, 7, 9)).toBeVisible();
   await expect(page.getByLabel('Custom Prompt')).toHaveValue('Answer from the sales table only.');
   await page.getByLabel('Custom Prompt').fill('Answer in French, from the sales table only.');
   await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
-  await expect(badge(page, 8, 9)).toBeVisible();
-  await page.goto(`/pipeline/rag/${sessionId}?step=9`);
+  // Saving one step returns to the summary, which shows the new answer.
+  await expect(badge(page, 9, 9)).toBeVisible();
+  await expect(page.getByText('Answer in French, from the sales table only.')).toBeVisible();
+  // Completed steps are links in the step list: one click to the embedding step and back.
+  await page
+    .getByRole('list', { name: 'Steps' })
+    .getByRole('link', { name: /Embedding/ })
+    .click();
+  await expect(badge(page, 4, 9)).toBeVisible();
+  await page.getByRole('link', { name: 'Back to summary without changing' }).click();
+  await expect(badge(page, 9, 9)).toBeVisible();
 
   // Hold the rebuild mid-way to check the previous zip is still what Download serves.
   const held = await holdSourceRead(sessionId);

@@ -12,7 +12,7 @@ import {
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
 import { PublishPanel } from '../../features/publish/publish-panel';
-import { wizardPath } from '../../features/wizard/step-navigation';
+import { summaryPath, wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
 import { AgentBuilds } from './agent-builds';
 import { statusTone } from './status-tone';
@@ -100,8 +100,9 @@ function AgentCardButtons({
         </Link>
       )}
       {(agent.status === 'Built' || agent.status === 'Failed') && (
+        // Edit opens the summary of every answer; each has a Change link to its step.
         <Link
-          to={wizardPath(agent.type, agent.id, 1)}
+          to={summaryPath(agent.type, agent.id)}
           className={buttonClasses('outline', 'sm')}
           aria-label={`Edit ${agent.name}`}
         >
