@@ -24,14 +24,23 @@ export const ZPublication = z.object({
 });
 export type TPublication = z.infer<typeof ZPublication>;
 
-/** An origin as browsers send it: scheme, host and port, nothing else. */
+/**
+ * A site as people write it, turned into the origin browsers send (scheme, host and port): a
+ * plain domain (`www.rosebakery.com`) is taken as https, and a page's address
+ * (`https://rosebakery.com/contact`) as its site.
+ */
+export function siteOrigin(site: string): string {
+  const value = site.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  const match = /^(https?:\/\/[a-z0-9.-]+(?::\d{1,5})?)(?:[/?#].*)?$/i.exec(withScheme);
+  return match ? match[1]!.toLowerCase() : value;
+}
+
 const zOrigin = zText()
-  .trim()
-  .transform((value) => value.replace(/\/+$/, ''))
+  .transform(siteOrigin)
   .refine((value) => /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(value), {
-    error: 'Each site must be an origin such as https://www.example.com (no path).',
-  })
-  .transform((value) => value.toLowerCase());
+    error: 'Each site must be a web address such as www.example.com or https://www.example.com.',
+  });
 
 /** PATCH /agents/{id}/publication: the share page and the sites that may embed the widget. */
 export const ZPublicationSettings = z

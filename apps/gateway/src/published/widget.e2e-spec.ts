@@ -77,9 +77,19 @@ describe('share page and widget of a published agent', () => {
     const bad = await t.http
       .patch(`/agents/${id}/publication`)
       .set(alice.auth)
-      .send({ allowed_origins: ['https://shop.example.com/path'] })
+      .send({ allowed_origins: ['ftp://shop.example.com'] })
       .expect(400);
-    expect(bad.body.detail).toMatch(/origin such as/);
+    expect(bad.body.detail).toMatch(/web address such as www\.example\.com/);
+    // Sites as people write them: a plain domain is https, a page's address is its site.
+    const written = await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: ['www.RoseBakery.com', 'https://shop.example.com/contact?x=1'] })
+      .expect(200);
+    expect(written.body.allowed_origins).toEqual([
+      'https://www.rosebakery.com',
+      'https://shop.example.com',
+    ]);
     await t.http
       .patch(`/agents/${id}/publication`)
       .set(alice.auth)
