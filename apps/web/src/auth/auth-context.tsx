@@ -6,6 +6,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -63,6 +64,18 @@ export function restoreSession(storage: Storage): { token: string; user: TPublic
   return null;
 }
 
+/**
+ * Any call the server answers 401 ends the session: RequireAuth then sends the user to log in,
+ * and back to the page they were on afterwards.
+ */
+function useSignOutOnSessionEnd(signOut: () => void) {
+  const latest = useRef(signOut);
+  useEffect(() => {
+    latest.current = signOut;
+  });
+  useEffect(() => onSessionEnded(() => latest.current()), []);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   // localStorage is synchronous, so the check finishes before the first render completes;
@@ -70,20 +83,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState(() => restoreSession(localStorage));
   const loading = false;
   const [sessionEnded, setSessionEnded] = useState(false);
-
-  // Any call the server answers 401 ends the session here: RequireAuth then sends the user to log
-  // in, and back to the page they were on afterwards.
-  useEffect(
-    () =>
-      onSessionEnded(() => {
-        localStorage.removeItem(STORAGE_KEYS.token);
-        localStorage.removeItem(STORAGE_KEYS.user);
-        queryClient.clear();
-        setSession(null);
-        setSessionEnded(true);
-      }),
-    [queryClient],
-  );
+  useSignOutOnSessionEnd(() => {
+    localStorage.removeItem(STORAGE_KEYS.token);
+    localStorage.removeItem(STORAGE_KEYS.user);
+    queryClient.clear();
+    setSession(null);
+    setSessionEnded(true);
+  });
 
   const loginMutation = useMutation({
     mutationFn: (credentials: Credentials) =>

@@ -1,6 +1,7 @@
 import { LLM_PROVIDER_LABELS, type TLlmProvider, type TUiFramework } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { Pencil } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { StepForm, SubmitButton } from './step-form';
 import { UI_FRAMEWORK_CARDS } from './wizard-content';
@@ -89,7 +90,10 @@ export function BuildSummary({
   busy,
   onSubmit,
   changeHref,
+  before,
 }: {
+  /** Shown above the build button (the counting-questions check of RAG agents over tables). */
+  before?: ReactNode;
   rows: readonly SummaryRow[];
   label: string;
   busy: boolean;
@@ -103,6 +107,7 @@ export function BuildSummary({
         you back here.
       </p>
       <ConfigurationSummary rows={rows} changeHref={changeHref} />
+      {before}
       <SubmitButton busy={busy} label={label} busyLabel="Starting build…" />
       <p className="text-center text-sm text-slate-600 sm:text-right dark:text-slate-300">
         This may take a few minutes to complete

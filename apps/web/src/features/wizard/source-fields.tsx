@@ -73,7 +73,7 @@ export function DatabaseFields({
   uriPlaceholder,
   value,
   onChange,
-  savedPassword,
+  keptPassword,
   busy,
   onSubmit,
   tablePicker,
@@ -84,8 +84,8 @@ export function DatabaseFields({
   uriPlaceholder: string;
   value: DatabaseFieldsValue;
   onChange: (value: DatabaseFieldsValue) => void;
-  /** A password is saved: an empty password field keeps it. */
-  savedPassword: boolean;
+  /** The saved password as the server shows it (`****`): an empty password field keeps it. */
+  keptPassword: string | null;
   busy: boolean;
   onSubmit: () => void;
   /** Under the fields: the tables found in the database, to pick one. */
@@ -100,95 +100,19 @@ export function DatabaseFields({
   return (
     <StepForm onSubmit={onSubmit}>
       {fieldsOffered && (
-        <div role="group" aria-label="How to connect" className="flex flex-wrap gap-2">
-          {(
-            [
-              ['fields', 'Enter host, user and password'],
-              ['uri', 'Paste a connection URI'],
-            ] as const
-          ).map(([option, text]) => (
-            <button
-              key={option}
-              type="button"
-              aria-pressed={mode === option}
-              onClick={() => {
-                // Switching keeps what was typed: the URI of the fields, or the fields of the URI.
-                if (option === 'uri' && mode === 'fields') {
-                  const typed = value.connection.user || value.connection.database;
-                  set({ mode: 'uri', uri: typed ? composeUri(type, value.connection) : value.uri });
-                } else if (option === 'fields' && mode === 'uri') {
-                  const split = value.uri ? splitUri(type, value.uri, value.database) : null;
-                  set({ mode: 'fields', connection: split ?? value.connection });
-                }
-              }}
-              className={clsx(
-                'rounded-full border px-3 py-1.5 text-sm font-medium focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none',
-                mode === option
-                  ? 'border-indigo-600 bg-indigo-600 text-white dark:border-indigo-400 dark:bg-indigo-400 dark:text-slate-950'
-                  : 'border-slate-300 text-slate-700 hover:border-indigo-400 dark:border-slate-600 dark:text-slate-200',
-              )}
-            >
-              {text}
-            </button>
-          ))}
-        </div>
+        <ConnectionModeToggle
+          mode={mode}
+          onSwitch={(option) => onChange(switchedMode(type, value, option, keptPassword))}
+        />
       )}
       {mode === 'fields' ? (
-        <>
-          <div className="grid gap-5 sm:grid-cols-[1fr_8rem]">
-            <TextField
-              label="Host"
-              hint="The server's name or address, such as db.example.com"
-              value={value.connection.host}
-              onChange={(event) => setConnection({ host: event.target.value })}
-              required
-              autoComplete="off"
-              spellCheck={false}
-            />
-            <TextField
-              label="Port"
-              inputMode="numeric"
-              value={value.connection.port}
-              onChange={(event) => setConnection({ port: event.target.value })}
-              autoComplete="off"
-            />
-          </div>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <TextField
-              label="User"
-              value={value.connection.user}
-              onChange={(event) => setConnection({ user: event.target.value })}
-              autoComplete="off"
-              spellCheck={false}
-            />
-            <TextField
-              type="password"
-              label="Password"
-              hint={
-                savedPassword
-                  ? 'Saved. Leave empty to keep it.'
-                  : 'Any characters, # @ : / % included: it is encoded for you.'
-              }
-              value={value.connection.password}
-              onChange={(event) => setConnection({ password: event.target.value })}
-              autoComplete="new-password"
-            />
-          </div>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <TextField
-              label={labels.database}
-              value={value.connection.database}
-              onChange={(event) => setConnection({ database: event.target.value })}
-              required
-              autoComplete="off"
-            />
-            <TableField
-              label={labels.table}
-              value={value.table}
-              onChange={(table) => set({ table })}
-            />
-          </div>
-        </>
+        <ConnectionInputs
+          labels={labels}
+          value={value}
+          keptPassword={keptPassword}
+          set={set}
+          setConnection={setConnection}
+        />
       ) : (
         <>
           <TextField
@@ -220,6 +144,126 @@ export function DatabaseFields({
       {tablePicker}
       <SubmitButton busy={busy} label="Connect & Continue" busyLabel="Connecting…" />
     </StepForm>
+  );
+}
+
+/** Switching keeps what was typed: the URI of the fields, or the fields of the URI. */
+function switchedMode(
+  type: TDatabaseSourceType,
+  value: DatabaseFieldsValue,
+  mode: DatabaseFieldsValue['mode'],
+  keptPassword: string | null,
+): DatabaseFieldsValue {
+  if (mode === value.mode) return value;
+  if (mode === 'uri') {
+    const typed = value.connection.user || value.connection.database;
+    const uri = connectionOf(type, value, keptPassword).uri;
+    return { ...value, mode, uri: typed ? uri : value.uri };
+  }
+  const split = value.uri ? splitUri(type, value.uri, value.database) : null;
+  return { ...value, mode, connection: split ?? value.connection };
+}
+
+function ConnectionModeToggle({
+  mode,
+  onSwitch,
+}: {
+  mode: DatabaseFieldsValue['mode'];
+  onSwitch: (mode: DatabaseFieldsValue['mode']) => void;
+}) {
+  return (
+    <div role="group" aria-label="How to connect" className="flex flex-wrap gap-2">
+      {(
+        [
+          ['fields', 'Enter host, user and password'],
+          ['uri', 'Paste a connection URI'],
+        ] as const
+      ).map(([option, text]) => (
+        <button
+          key={option}
+          type="button"
+          aria-pressed={mode === option}
+          onClick={() => onSwitch(option)}
+          className={clsx(
+            'rounded-full border px-3 py-1.5 text-sm font-medium focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none',
+            mode === option
+              ? 'border-indigo-600 bg-indigo-600 text-white dark:border-indigo-400 dark:bg-indigo-400 dark:text-slate-950'
+              : 'border-slate-300 text-slate-700 hover:border-indigo-400 dark:border-slate-600 dark:text-slate-200',
+          )}
+        >
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Host, port, user, password, database and table: the connection without a URI. */
+function ConnectionInputs({
+  labels,
+  value,
+  keptPassword,
+  set,
+  setConnection,
+}: {
+  labels: { database: string; table: string };
+  value: DatabaseFieldsValue;
+  keptPassword: string | null;
+  set: (change: Partial<DatabaseFieldsValue>) => void;
+  setConnection: (change: Partial<ConnectionFields>) => void;
+}) {
+  return (
+    <>
+      <div className="grid gap-5 sm:grid-cols-[1fr_8rem]">
+        <TextField
+          label="Host"
+          hint="The server's name or address, such as db.example.com"
+          value={value.connection.host}
+          onChange={(event) => setConnection({ host: event.target.value })}
+          required
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          label="Port"
+          inputMode="numeric"
+          value={value.connection.port}
+          onChange={(event) => setConnection({ port: event.target.value })}
+          autoComplete="off"
+        />
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField
+          label="User"
+          value={value.connection.user}
+          onChange={(event) => setConnection({ user: event.target.value })}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          type="password"
+          label="Password"
+          hint={
+            keptPassword
+              ? 'Saved. Leave empty to keep it.'
+              : 'Any characters, # @ : / % included: it is encoded for you.'
+          }
+          value={value.connection.password}
+          onChange={(event) => setConnection({ password: event.target.value })}
+          autoComplete="new-password"
+        />
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField
+          label={labels.database}
+          value={value.connection.database}
+          onChange={(event) => setConnection({ database: event.target.value })}
+          required
+          autoComplete="off"
+        />
+        <TableField label={labels.table} value={value.table} onChange={(table) => set({ table })} />
+      </div>
+    </>
   );
 }
 

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
+import { CountingQuestionsCheck } from '../counting-questions';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import type { WizardStepProps } from '../wizard-step';
 import { embeddingLabel } from './embedding-step';
@@ -135,6 +136,7 @@ export function BuildStep(props: WizardStepProps) {
 
   return (
     <BuildSummary
+      before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
       rows={pipeline ? kind.rows(pipeline) : []}
       label={kind.label}
       busy={busy}

@@ -140,7 +140,7 @@ export function SourceDetailsStep(props: WizardStepProps) {
       uriPlaceholder={URI_PLACEHOLDERS[sourceType] ?? ''}
       value={db}
       onChange={setDb}
-      savedPassword={keptPassword !== null}
+      keptPassword={keptPassword}
       busy={busy}
       onSubmit={() => void connect()}
       tablePicker={
