@@ -346,7 +346,7 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
     page.waitForEvent('download'),
     builds.getByRole('button', { name: 'Download build 1' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe(`rag-agent-${sessionId}-build-1.zip`);
+  expect(download.suggestedFilename()).toBe(`editable-bot-build-1.zip`);
   const first = testInfo.outputPath('build-1.zip');
   await download.saveAs(first);
   expect(await projectFileText(first, 'prompts/system.txt')).toBe(

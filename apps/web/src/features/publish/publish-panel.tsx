@@ -1,4 +1,4 @@
-import { siteOrigin, type TPublication } from '@agentloom/contracts';
+import { agentSlug, siteOrigin, type TPublication } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { Globe, Rocket } from 'lucide-react';
 import { useState } from 'react';
@@ -171,11 +171,7 @@ function McpSection({ state, agentName }: { state: TPublication; agentName: stri
 
 /** The `mcpServers` entry most MCP clients read, named after the agent. */
 export function mcpClientConfig(url: string, agentName: string): string {
-  const name =
-    agentName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'agentloom-agent';
+  const name = agentSlug(agentName);
   const server = { type: 'http', url, headers: { Authorization: 'Bearer al_YOUR_ACCESS_KEY' } };
   return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }

@@ -16,7 +16,7 @@ export function FileUploadFields({
   onSubmit,
 }: {
   accept: string;
-  hint: string;
+  hint: ReactNode;
   file: File | null;
   /** The file the server already holds for this source, kept unless another one is picked. */
   saved: { name: string; size: number } | null;

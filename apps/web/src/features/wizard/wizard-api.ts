@@ -175,7 +175,9 @@ export function useWizardMutations(type: TAgentType) {
     mutationKey,
     mutationFn: (sessionId: string) =>
       api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
-    onSuccess: refresh,
+    // Not awaited: "build started!" and the build screen come as soon as the build is queued, not
+    // after the agents list is read again (a second or more, by which time it may be built).
+    onSuccess: () => void refresh(),
   });
   const busy = useIsMutating({ mutationKey }) > 0;
   return { create, save, build, busy };

@@ -79,11 +79,14 @@ export function WizardShell({
 
   function advance() {
     if (!review) return goTo(sessionId, nextStep(step, total));
-    // Opened from the summary: back to it, unless this change left a later step to redo (a new
-    // source type needs its file or database), which opens next, still on the way back.
+    // Opened from the summary: back to it, unless this change undid a step that was done (a new
+    // source type needs its file or database again), which opens next, still on the way back.
     const saved = client.getQueryData<TPipelineDetail>(pipelineKey(sessionId));
-    const next = saved ? firstUnfinishedStep(saved, total) : total;
-    goTo(sessionId, next, false, next < total);
+    const undone = saved?.steps.findIndex(
+      (after, index) => !after.complete && agent?.steps[index]?.complete,
+    );
+    if (undone !== undefined && undone >= 0) goTo(sessionId, undone + 1, false, true);
+    else goTo(sessionId, total);
   }
 
   return (

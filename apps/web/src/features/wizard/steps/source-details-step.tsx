@@ -8,7 +8,7 @@ import {
   type TAgentType,
   type TUploadKind,
 } from '@agentloom/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { notify } from '../../../lib/notify';
 import { emptyConnection, splitUri } from '../connection-uri';
 import {
@@ -28,7 +28,7 @@ const KINDS: Record<
   TAgentType,
   {
     accept: (kind: TUploadKind) => string;
-    hint: (kind: TUploadKind) => string;
+    hint: (kind: TUploadKind) => ReactNode;
     upload: (sessionId: string, file: File) => WizardCall;
     uploadFailure: string;
     labels: { uri: string; database: string; table: string };
@@ -43,7 +43,15 @@ const KINDS: Record<
 > = {
   rag: {
     accept: () => '.pdf,.csv,.txt,.xlsx',
-    hint: () => 'Supports: PDF, CSV, TXT, Excel files',
+    // SPEC's hint, and beside it the one kind of file this source takes.
+    hint: (kind) => (
+      <>
+        <span className="block font-medium">
+          This source takes {FILE_KINDS[kind]}; for another kind, change the source type.
+        </span>
+        <span>Supports: PDF, CSV, TXT, Excel files</span>
+      </>
+    ),
     upload: ragCalls.upload,
     uploadFailure: 'File upload failed',
     labels: { uri: 'Connection URI', database: 'Database Name', table: 'Table / Collection' },
@@ -67,6 +75,14 @@ const KINDS: Record<
     },
     databaseFailure: 'Failed to save DB config.',
   },
+};
+
+/** The file each file source type takes, in words. */
+const FILE_KINDS: Record<TUploadKind, string> = {
+  pdf: 'a PDF file (.pdf)',
+  csv: 'a CSV file (.csv)',
+  excel: 'an Excel workbook (.xlsx)',
+  text_file: 'a text file (.txt)',
 };
 
 function trimmed<T extends Record<string, string>>(fields: T): T {
