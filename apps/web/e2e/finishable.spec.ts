@@ -1,7 +1,8 @@
 import { configureRagAgent, startBuild, waitForBuild } from '@agentloom/test-kit';
 import { expect, test, type Page } from '@playwright/test';
 import mysql from 'mysql2/promise';
-import { E2E, GATEWAY_URL } from '../playwright.config';
+import { randomBytes } from 'node:crypto';
+import { E2E, GATEWAY_URL, LLM_URL } from '../playwright.config';
 import { salesRagAgent, SALES_CSV, screenshotBothThemes, signInThroughApi } from './wizard-support';
 
 /**
@@ -303,4 +304,57 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   const guide = page.getByRole('region', { name: 'Put the chat on your website' });
   await expect(guide).toBeVisible();
   await expect(guide).toContainText('www.rosebakery.com');
+});
+
+test('keys: a key typed in the wizard is offered to the next agent; the vault refuses a key the provider rejects; deleting names the agents it affects', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const user = await signInThroughApi(page);
+  const first = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('First helper'));
+  const second = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Second helper'));
+  const good = `sk-good-${randomBytes(12).toString('hex')}`;
+
+  await page.goto(`/pipeline/rag/${first}?step=6`);
+  await page.getByLabel('LLM Provider').selectOption('openai');
+  await page.getByLabel('API Key', { exact: true }).fill(good);
+  await expect(
+    page.getByLabel('Save this key for other agents (in your API key vault)'),
+  ).toBeChecked();
+  await page.getByLabel('Model').selectOption('gpt-4o-mini');
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+  await expect(badge(page, 7, 9)).toBeVisible();
+
+  // The next agent is offered the saved key for the same provider.
+  await page.goto(`/pipeline/rag/${second}?step=6`);
+  await page.getByLabel('LLM Provider').selectOption('openai');
+  await expect(page.getByRole('button', { name: 'Use a saved key' })).toBeVisible();
+  const saved = page.getByLabel('Saved Key');
+  await expect(saved.locator('option', { hasText: good.slice(-4) })).toHaveCount(1);
+  await page.getByLabel('Model').selectOption('gpt-4o-mini');
+  await page.getByRole('button', { name: 'Connect & Continue' }).click();
+  await expect(badge(page, 7, 9)).toBeVisible();
+
+  // The vault checks a key with its provider before keeping it.
+  const refused = `sk-refused-${randomBytes(12).toString('hex')}`;
+  expect(
+    (await request.post(`${LLM_URL}/_test/rejected-keys`, { data: { key: refused } })).ok(),
+  ).toBe(true);
+  await page.goto('/dashboard?view=keys');
+  await page.getByRole('button', { name: 'Add API Key' }).click();
+  await page.getByLabel('Provider').selectOption('openai');
+  await page.getByLabel('API Key').fill(refused);
+  await page.getByRole('button', { name: 'Save Key' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The key was not saved' })).toContainText(
+    'OpenAI rejected this key',
+  );
+  await expect(page.getByTestId('api-key-value')).toHaveCount(1);
+
+  // Deleting the saved key names both agents and what happens to them.
+  await page.getByRole('button', { name: /^Delete .* key$/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Used by “First helper”, “Second helper”.');
+  await expect(dialog).toContainText('stop until you choose another key');
+  await screenshotBothThemes(page, 'key-delete-dialog');
 });

@@ -23,6 +23,8 @@ export type LlmValue = {
   apiKey: string;
   apiKeyId: string;
   model: string;
+  /** A typed key also goes to the API key vault, so the next agent is offered it. */
+  remember: boolean;
 };
 
 export const EMPTY_LLM: LlmValue = {
@@ -31,6 +33,7 @@ export const EMPTY_LLM: LlmValue = {
   apiKey: '',
   apiKeyId: '',
   model: '',
+  remember: true,
 };
 
 /** What the provider said about the key now in the form, shown beside it. */
@@ -191,6 +194,17 @@ export function LlmFields({
         verdictId={verdictId}
         hint={keyHint(source === 'vault' && savedKeys.length > 0, keptKey)}
       />
+
+      {provider && source === 'typed' && value.apiKey !== '' && (
+        <label className="-mt-2 flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
+          <input
+            type="checkbox"
+            checked={value.remember}
+            onChange={(event) => onChange({ ...value, remember: event.target.checked })}
+          />
+          Save this key for other agents (in your API key vault)
+        </label>
+      )}
 
       <Select
         label="Model"
