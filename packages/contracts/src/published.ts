@@ -5,6 +5,10 @@ import { zText } from './text';
 /** Access keys of published agents start with this, so a leaked one is recognisable. */
 export const ACCESS_KEY_PREFIX = 'al_';
 
+/** A site that tried to embed the widget without being allowed, and when it last did. */
+export const ZRefusedOrigin = z.object({ origin: z.string(), last_seen: z.iso.datetime() });
+export type TRefusedOrigin = z.infer<typeof ZRefusedOrigin>;
+
 /** GET/PUT/PATCH /agents/{id}/publication: whether and how the agent is served. */
 export const ZPublication = z.object({
   published: z.boolean(),
@@ -21,6 +25,8 @@ export const ZPublication = z.object({
   widget_script_url: z.url(),
   /** The agent's MCP server (streamable HTTP), authenticated with the same access keys. */
   mcp_url: z.url(),
+  /** Sites whose pages tried to show the widget and were refused, newest first. */
+  refused_origins: z.array(ZRefusedOrigin),
 });
 export type TPublication = z.infer<typeof ZPublication>;
 

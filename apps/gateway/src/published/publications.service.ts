@@ -18,6 +18,7 @@ import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { PreviewSessions } from '../previews/preview-sessions';
+import { RefusedOrigins } from './refused-origins';
 import { PublishedRepository } from './published.repository';
 
 export const PUBLISH_NEEDS_BUILD = 'Build the agent first: only a built agent can be published.';
@@ -39,6 +40,7 @@ export class PublicationsService {
     private readonly builds: BuildsRepository,
     private readonly published: PublishedRepository,
     private readonly sessions: PreviewSessions,
+    private readonly refused: RefusedOrigins,
   ) {}
 
   async get(userId: string, pipelineId: string): Promise<TPublication> {
@@ -121,11 +123,11 @@ export class PublicationsService {
     return accessKeyView(revoked);
   }
 
-  private view(
+  private async view(
     pipelineId: string,
     publication: Publication | null,
     latestBuildId: string | null,
-  ): TPublication {
+  ): Promise<TPublication> {
     const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
     return {
       published: publication !== null,
@@ -138,6 +140,9 @@ export class PublicationsService {
       share_url: url(`/s/${pipelineId}/`),
       widget_script_url: url(`/w/widget.js`),
       mcp_url: url(`/agents/${pipelineId}/mcp`),
+      refused_origins: publication
+        ? await this.refused.recent(pipelineId, publication.allowedOrigins)
+        : [],
     };
   }
 }

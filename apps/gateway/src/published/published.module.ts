@@ -16,6 +16,7 @@ import { PublicationsService } from './publications.service';
 import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
+import { RefusedOrigins } from './refused-origins';
 import { RuntimeReplicas } from './runtime-replicas';
 import { VisitorAccess } from './visitor-access';
 import { WidgetController } from './widget.controller';
@@ -46,6 +47,7 @@ import { WidgetController } from './widget.controller';
     PublishedModelsService,
     McpAgentServers,
     VisitorAccess,
+    RefusedOrigins,
   ],
 })
 export class PublishedModule {}

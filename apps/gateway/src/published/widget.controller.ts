@@ -24,6 +24,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
 import { PublishedAgentsService } from './published-agents.service';
+import { RefusedOrigins } from './refused-origins';
 import type { NamedPublication } from './published.repository';
 import { ORIGIN_NOT_ALLOWED, VisitorAccess, type Via } from './visitor-access';
 
@@ -47,6 +48,7 @@ export class WidgetController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly agents: PublishedAgentsService,
     private readonly visitors: VisitorAccess,
+    private readonly refused: RefusedOrigins,
   ) {}
 
   @Get('w/widget.js')
@@ -72,6 +74,8 @@ export class WidgetController {
     response.setHeader('Vary', 'Origin');
     const site = origin?.toLowerCase();
     if (!site || !live.allowedOrigins.includes(site)) {
+      // Told to the owner in the publish panel, and to the visitor by the script's notice.
+      if (site) await this.refused.record(live.pipelineId, site);
       throw new ForbiddenException(ORIGIN_NOT_ALLOWED);
     }
     const chat = `/w/${live.pipelineId}/chat?site=${encodeURIComponent(site)}`;

@@ -107,6 +107,24 @@ describe('share page and widget of a published agent', () => {
       .expect(403);
     expect(other.body.detail).toMatch(/may not embed/);
 
+    // The owner sees the refused site in the publication, until it is allowed (issue 30).
+    const seen = await t.http.get(`/agents/${id}/publication`).set(alice.auth).expect(200);
+    expect(seen.body.refused_origins).toEqual([
+      { origin: 'https://evil.example.net', last_seen: expect.any(String) },
+    ]);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED, 'https://evil.example.net'] })
+      .expect(200);
+    const cleared = await t.http.get(`/agents/${id}/publication`).set(alice.auth).expect(200);
+    expect(cleared.body.refused_origins).toEqual([]);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED] })
+      .expect(200);
+
     const frame = await t.http
       .get(`/w/${id}/chat?site=${encodeURIComponent(ALLOWED)}`)
       .set('Sec-Fetch-Dest', 'iframe')

@@ -238,21 +238,61 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
       >
         Save sites
       </Button>
-      {state.allowed_origins.length > 0 && (
-        <div className="space-y-1">
-          <p className="text-slate-700 dark:text-slate-300">
-            Paste this just before <code>&lt;/body&gt;</code> on those sites&apos; pages (
-            <Link
-              to="/docs#website-chat"
-              className="text-indigo-700 underline dark:text-indigo-300"
-            >
-              step-by-step guide
-            </Link>
-            ):
-          </p>
-          <CopyRow text={snippet} label="Copy widget snippet" what="Widget snippet" />
-        </div>
+      {state.refused_origins.length > 0 && (
+        <RefusedSites
+          refused={state.refused_origins}
+          busy={change.isPending}
+          onAllow={(origin) => save({ allowed_origins: [...state.allowed_origins, origin] })}
+        />
       )}
+      {state.allowed_origins.length > 0 && <WidgetSnippet snippet={snippet} />}
+    </div>
+  );
+}
+
+/**
+ * Sites whose pages tried to show the widget and were refused: the owner sees a typo or a
+ * missing www at once, and allows the site with one click.
+ */
+function RefusedSites({
+  refused,
+  busy,
+  onAllow,
+}: {
+  refused: TPublication['refused_origins'];
+  busy: boolean;
+  onAllow: (origin: string) => void;
+}) {
+  return (
+    <Alert tone="info">
+      <p className="font-semibold">These sites tried to show the chat but are not allowed:</p>
+      <ul className="mt-2 space-y-2">
+        {refused.map(({ origin, last_seen }) => (
+          <li key={origin} className="flex flex-wrap items-center gap-2">
+            <code className="break-all">{origin}</code>
+            <span className="text-xs">last {new Date(last_seen).toLocaleString()}</span>
+            <Button size="sm" variant="outline" disabled={busy} onClick={() => onAllow(origin)}>
+              Allow {origin}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+/** The line to paste into the allowed sites' pages, with its copy button and the guide. */
+function WidgetSnippet({ snippet }: { snippet: string }) {
+  return (
+    <div className="space-y-1">
+      <p className="text-slate-700 dark:text-slate-300">
+        Paste this just before <code>&lt;/body&gt;</code> on those sites&apos; pages (
+        <Link to="/docs#website-chat" className="text-indigo-700 underline dark:text-indigo-300">
+          step-by-step guide
+        </Link>
+        ):
+      </p>
+      <CopyRow text={snippet} label="Copy widget snippet" what="Widget snippet" />
     </div>
   );
 }
