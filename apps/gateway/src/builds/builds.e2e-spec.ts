@@ -225,7 +225,7 @@ describe('Builds (gateway side)', () => {
     // Each build's own zip, named with its number so the two are told apart.
     const old = await download(id, `?build=${first}`).expect(200);
     expect(text(old)).toBe('zip of build one');
-    expect(old.headers['content-disposition']).toBe(
+    expect(old.headers['content-disposition']).toEqual(
       // Named after the agent (issue 30), not after an id nobody recognises in Downloads.
       expect.stringMatching(/^attachment; filename="rose-bakery-\d+-build-1\.zip"$/),
     );
