@@ -25,6 +25,10 @@ export const ZPublication = z.object({
   widget_script_url: z.url(),
   /** The agent's MCP server (streamable HTTP), authenticated with the same access keys. */
   mcp_url: z.url(),
+  /** Visitors of the share page and the widget see each answer's sources. */
+  show_sources: z.boolean(),
+  /** The agent answers from a table: its sources are raw rows (names, amounts…). */
+  source_is_table: z.boolean(),
   /** Sites whose pages tried to show the widget and were refused, newest first. */
   refused_origins: z.array(ZRefusedOrigin),
 });
@@ -52,6 +56,7 @@ const zOrigin = zText()
 export const ZPublicationSettings = z
   .object({
     share_enabled: z.boolean().optional(),
+    show_sources: z.boolean().optional(),
     allowed_origins: z.array(zOrigin).max(20, { error: 'At most 20 sites may embed an agent.' }),
   })
   .partial();

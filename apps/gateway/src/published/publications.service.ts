@@ -1,4 +1,5 @@
 import {
+  isTableSourceType,
   ACCESS_KEY_PREFIX,
   type TAccessKey,
   type TCreateAccessKeyRequest,
@@ -6,7 +7,7 @@ import {
   type TPublication,
   type TPublicationSettings,
 } from '@agentloom/contracts';
-import type { AgentAccessKey, Publication } from '@agentloom/db';
+import type { AgentAccessKey, Pipeline, Publication } from '@agentloom/db';
 import {
   Inject,
   Injectable,
@@ -16,6 +17,7 @@ import {
 import { createHash, randomBytes } from 'node:crypto';
 import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { PreviewSessions } from '../previews/preview-sessions';
 import { RefusedOrigins } from './refused-origins';
@@ -47,7 +49,7 @@ export class PublicationsService {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
     const latest = await this.builds.latestBuiltOwned(pipeline.id, userId);
     const publication = await this.published.findOwned(pipeline.id, userId);
-    return this.view(pipeline.id, publication, latest?.id ?? null);
+    return this.view(pipeline, publication, latest?.id ?? null);
   }
 
   /** Serves the agent's newest Built build from now on (publishing again moves to a newer one). */
@@ -56,11 +58,13 @@ export class PublicationsService {
     const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
     if (!build) throw new UnprocessableEntityException(PUBLISH_NEEDS_BUILD);
     const previous = await this.published.findOwned(pipeline.id, userId);
-    const publication = await this.published.upsert(pipeline.id, userId, build.id);
+    // A first publication of a table hides its rows from visitors until the owner shows them.
+    const showSources = !isTableSourceType(readConfig(pipeline).source_type);
+    const publication = await this.published.upsert(pipeline.id, userId, build.id, showSources);
     if (previous && previous.buildId !== build.id) {
       await this.sessions.drop(publishedAgentKey(previous.buildId));
     }
-    return this.view(pipeline.id, publication, build.id);
+    return this.view(pipeline, publication, build.id);
   }
 
   async unpublish(userId: string, pipelineId: string): Promise<void> {
@@ -83,6 +87,7 @@ export class PublicationsService {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
     const changed = await this.published.updateSettings(pipeline.id, userId, {
       shareEnabled: settings.share_enabled,
+      showSources: settings.show_sources,
       allowedOrigins: settings.allowed_origins && [...new Set(settings.allowed_origins)],
     });
     if (!changed) throw new NotFoundException(NOT_PUBLISHED);
@@ -124,10 +129,12 @@ export class PublicationsService {
   }
 
   private async view(
-    pipelineId: string,
+    pipeline: Pipeline,
     publication: Publication | null,
     latestBuildId: string | null,
   ): Promise<TPublication> {
+    const pipelineId = pipeline.id;
+    const sourceIsTable = isTableSourceType(readConfig(pipeline).source_type);
     const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
     return {
       published: publication !== null,
@@ -135,6 +142,8 @@ export class PublicationsService {
       latest_build_id: latestBuildId,
       published_at: publication?.publishedAt.toISOString() ?? null,
       share_enabled: publication?.shareEnabled ?? false,
+      show_sources: publication?.showSources ?? !sourceIsTable,
+      source_is_table: sourceIsTable,
       allowed_origins: publication?.allowedOrigins ?? [],
       api_url: url(`/agents/${pipelineId}/chat`),
       share_url: url(`/s/${pipelineId}/`),

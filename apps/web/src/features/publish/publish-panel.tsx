@@ -1,4 +1,9 @@
-import { agentSlug, siteOrigin, type TPublication } from '@agentloom/contracts';
+import {
+  agentSlug,
+  siteOrigin,
+  type TPublication,
+  type TPublicationSettings,
+} from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import { Globe, Rocket } from 'lucide-react';
 import { useState } from 'react';
@@ -179,7 +184,7 @@ export function mcpClientConfig(url: string, agentName: string): string {
 function ShareSection({ state, agentId }: { state: TPublication; agentId: string }) {
   const change = usePublicationChange(agentId);
   const [origins, setOrigins] = useState(state.allowed_origins.join('\n'));
-  const save = (settings: { share_enabled?: boolean; allowed_origins?: string[] }) =>
+  const save = (settings: TPublicationSettings) =>
     change.mutate(settings, {
       onSuccess: (saved) => {
         // The sites as the server stored them: www.example.com now reads https://www.example.com.
@@ -202,6 +207,7 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
         />
         Public share page
       </label>
+      <VisitorSources state={state} onChange={(show_sources) => save({ show_sources })} />
       {state.share_enabled && (
         <div className="space-y-1">
           <p>
@@ -293,6 +299,41 @@ function WidgetSnippet({ snippet }: { snippet: string }) {
         ):
       </p>
       <CopyRow text={snippet} label="Copy widget snippet" what="Widget snippet" />
+    </div>
+  );
+}
+
+/**
+ * Whether visitors see what each answer was made from. Off by default for tables, whose
+ * "sources" are raw rows; a warning says what turning it on shows.
+ */
+function VisitorSources({
+  state,
+  onChange,
+}: {
+  state: TPublication;
+  onChange: (show: boolean) => void;
+}) {
+  return (
+    <div className="space-y-1">
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={state.show_sources}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        Show sources to visitors
+      </label>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Under each answer on the share page and in the widget: the passages, rows or query it used.
+        Your own conversations always keep them.
+      </p>
+      {state.source_is_table && state.show_sources && (
+        <Alert>
+          This agent answers from a table: visitors will see its raw rows — names, amounts, e-mail
+          addresses — under the answers. Turn this off unless the whole table may be public.
+        </Alert>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTableSource, looksLikeCounting } from './counting-questions';
+import { isTableSourceType } from '@agentloom/contracts';
+import { looksLikeCounting } from './counting-questions';
 
 describe('questions that count rows', () => {
   it('are told from questions a few passages answer', () => {
@@ -22,9 +23,9 @@ describe('questions that count rows', () => {
   });
 
   it('matter for tables only', () => {
-    expect(['csv', 'excel', 'postgres', 'mysql', 'sqlite', 'mongo'].every(isTableSource)).toBe(
+    expect(['csv', 'excel', 'postgres', 'mysql', 'sqlite', 'mongo'].every(isTableSourceType)).toBe(
       true,
     );
-    expect(['pdf', 'text_file', null].some(isTableSource)).toBe(false);
+    expect(['pdf', 'text_file', null].some(isTableSourceType)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { isFileSourceType, type TPipelineDetail } from '@agentloom/contracts';
+import { isTableSourceType, type TPipelineDetail } from '@agentloom/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, TextArea } from '../../components/ui';
@@ -15,19 +15,13 @@ export function looksLikeCounting(question: string): boolean {
   return COUNTING.test(question);
 }
 
-/** Sources that are tables: every source but a PDF or a text file. */
-export function isTableSource(sourceType: string | null | undefined): boolean {
-  if (!sourceType) return false;
-  return !isFileSourceType(sourceType) || sourceType === 'csv' || sourceType === 'excel';
-}
-
 /**
  * On a RAG agent over a table, before it is built: the person writes the questions they expect,
  * and the ones that count or total are named, with the way to the agent that answers them.
  */
 export function CountingQuestionsCheck({ pipeline }: { pipeline: TPipelineDetail }) {
   const [questions, setQuestions] = useState('');
-  if (pipeline.agent_type !== 'rag' || !isTableSource(pipeline.config.source_type)) return null;
+  if (pipeline.agent_type !== 'rag' || !isTableSourceType(pipeline.config.source_type)) return null;
   const counting = questions
     .split('\n')
     .map((line) => line.trim())
