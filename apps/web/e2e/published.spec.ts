@@ -130,6 +130,14 @@ test('a published agent: share page when on (404 when off) and a widget only all
   ).toBeVisible();
   await expect(page.getByRole('button', { name: `Allow ${other.origin}` })).toBeVisible();
   await expect(page.getByLabel('1 helpful')).toBeVisible();
+  // The owner opens a conversation to read it, not only exports them (issue 30).
+  await page
+    .getByRole('button', { name: 'Open conversation What did West Gadgets earn?' })
+    .first()
+    .click();
+  const turns = page.getByRole('list', { name: 'Conversation What did West Gadgets earn?' });
+  await expect(turns).toContainText('Visitor');
+  await expect(turns).toContainText('13400');
 
   // From My Agents too: the same panel, and an access key shown once, then revoked.
   await page.goto('/dashboard');
