@@ -134,10 +134,12 @@ export const SQL_WIZARD_STEPS = [
   { key: 'name', label: 'Agent Name' },
   { key: 'source_type', label: 'Source Type' },
   { key: 'source_details', label: 'Source Details' },
-  { key: 'llm', label: 'LLM' },
+  // SPEC §2 calls these SQL steps LLM and UI; named as in the RAG wizard, so the two wizards
+  // read alike (issue 30).
+  { key: 'llm', label: 'LLM Provider' },
   { key: 'system_prompt', label: 'System Prompt' },
   { key: 'framework', label: 'Framework' },
-  { key: 'ui', label: 'UI' },
+  { key: 'ui', label: 'UI Type' },
 ] as const;
 export type TRagWizardStep = (typeof RAG_WIZARD_STEPS)[number]['key'];
 export type TSqlWizardStep = (typeof SQL_WIZARD_STEPS)[number]['key'];

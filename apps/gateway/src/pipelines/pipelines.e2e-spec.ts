@@ -111,7 +111,14 @@ describe('Pipelines', () => {
         framework: null,
         ui: null,
       },
-      missing_steps: ['Source Type', 'Source Details', 'LLM', 'System Prompt', 'Framework', 'UI'],
+      missing_steps: [
+        'Source Type',
+        'Source Details',
+        'LLM Provider',
+        'System Prompt',
+        'Framework',
+        'UI Type',
+      ],
     });
     expect(body.steps[0]).toEqual({ key: 'name', label: 'Agent Name', complete: true });
   });
