@@ -318,6 +318,9 @@ test('keys: a key typed in the wizard is offered to the next agent; the vault re
 
   await page.goto(`/pipeline/rag/${first}?step=6`);
   await page.getByLabel('LLM Provider').selectOption('openai');
+  // The provider's recommended model is chosen already, with the reason beside it.
+  await expect(page.getByLabel('Model')).toHaveValue('gpt-4o-mini');
+  await expect(page.getByText(/^Recommended: gpt-4o-mini — fast and inexpensive/)).toBeVisible();
   await page.getByLabel('API Key', { exact: true }).fill(good);
   await expect(
     page.getByLabel('Save this key for other agents (in your API key vault)'),

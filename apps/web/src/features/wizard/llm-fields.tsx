@@ -4,6 +4,7 @@ import {
   LLM_PROVIDER_LABELS,
   LLM_PROVIDERS,
   maskApiKey,
+  RECOMMENDED_LLM_MODELS,
   type TApiKey,
   type TKeyCheckResult,
   type TLlmProvider,
@@ -35,6 +36,11 @@ export const EMPTY_LLM: LlmValue = {
   model: '',
   remember: true,
 };
+
+/** The form for a newly chosen provider: no key yet, its recommended model chosen already. */
+export function freshLlm(provider: TLlmProvider | ''): LlmValue {
+  return { ...EMPTY_LLM, provider, model: provider ? RECOMMENDED_LLM_MODELS[provider].model : '' };
+}
 
 /** What the provider said about the key now in the form, shown beside it. */
 export type KeyVerdict = { tone: 'ok' | 'warning' | 'error'; text: string; models?: string[] };
@@ -158,7 +164,7 @@ export function LlmFields({
         value={provider}
         disabled={busy}
         options={LLM_PROVIDERS.map((id) => ({ value: id, label: LLM_PROVIDER_LABELS[id] }))}
-        onPick={(id) => onChange({ ...EMPTY_LLM, provider: id as TLlmProvider | '' })}
+        onPick={(id) => onChange(freshLlm(id as TLlmProvider | ''))}
         onCommit={(id) => onProviderChange(id as TLlmProvider | '')}
         required
       />
@@ -206,13 +212,11 @@ export function LlmFields({
         </label>
       )}
 
-      <Select
-        label="Model"
-        placeholder="Select a model"
+      <ModelSelect
+        provider={provider}
         value={value.model}
-        disabled={!provider}
         options={provider ? modelOptions(provider, liveModels, currentModel) : []}
-        onChange={(event) => onChange({ ...value, model: event.target.value })}
+        onChange={(model) => onChange({ ...value, model })}
       />
       <SubmitButton busy={busy || checking} label="Connect & Continue" busyLabel="Connecting…" />
     </StepForm>
@@ -335,4 +339,30 @@ function KeyNote({
     );
   }
   return <p className="-mt-3 text-xs text-slate-600 dark:text-slate-400">{hint}</p>;
+}
+
+/** The model dropdown, with the provider's recommended model and why, in one line. */
+function ModelSelect({
+  provider,
+  value,
+  options,
+  onChange,
+}: {
+  provider: TLlmProvider | '';
+  value: string;
+  options: ModelOption[];
+  onChange: (model: string) => void;
+}) {
+  const recommended = provider ? RECOMMENDED_LLM_MODELS[provider] : null;
+  return (
+    <Select
+      label="Model"
+      placeholder="Select a model"
+      value={value}
+      disabled={!provider}
+      options={options}
+      onChange={(event) => onChange(event.target.value)}
+      hint={recommended ? `Recommended: ${recommended.model} — ${recommended.why}.` : undefined}
+    />
+  );
 }

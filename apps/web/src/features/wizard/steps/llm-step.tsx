@@ -12,7 +12,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
-import { EMPTY_LLM, LlmFields, verdictOf, type KeyVerdict, type LlmValue } from '../llm-fields';
+import {
+  EMPTY_LLM,
+  freshLlm,
+  LlmFields,
+  verdictOf,
+  type KeyVerdict,
+  type LlmValue,
+} from '../llm-fields';
 import { checkLlmKey, ragCalls, sqlCalls, type LlmKey } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 import { dashboardKeys, useCreateApiKey } from '../../../pages/dashboard/dashboard-api';
@@ -152,7 +159,7 @@ export function LlmStep(props: WizardStepProps) {
   async function chooseProvider(provider: TLlmProvider | '') {
     if (!provider || (provider === llm.provider && provider === stored?.provider)) return;
     // The gateway clears the key and model of the previous provider; so does the form.
-    const fresh = { ...EMPTY_LLM, provider };
+    const fresh = freshLlm(provider);
     // The form follows at once, so a key typed while the choice saves is kept; a choice the
     // gateway refused puts the form back.
     const previous = llm;
