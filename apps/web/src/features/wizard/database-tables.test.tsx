@@ -72,7 +72,7 @@ describe('Source step: the tables of a database', () => {
       database: 'shop',
       collection_or_table: 'tickets',
     });
-  });
+  }, 20_000);
 
   it('shows the gateway’s refusal beside the button, and a listing ends when the database name changes (SQL)', async () => {
     const detail = 'Private and loopback addresses are not allowed on this server.';
