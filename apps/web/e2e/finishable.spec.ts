@@ -239,6 +239,21 @@ test.describe('a database by its fields', () => {
     await page.getByRole('button', { name: 'Connect & Continue' }).click();
     await expect(badge(page, 8, 8)).toBeVisible();
     await expect(page.getByText(`${DB.database}.orders`)).toBeVisible();
+
+    // Renaming from the summary renames this agent; it does not make a second one.
+    await page.getByRole('link', { name: 'Change Agent Name' }).click();
+    await page.getByLabel('Agent Name').fill('Rose bakery orders');
+    await page.getByRole('button', { name: 'Save & Continue' }).click();
+    await expect(badge(page, 8, 8)).toBeVisible();
+    await expect(page.getByText('Rose bakery orders', { exact: true })).toBeVisible();
+    const agents = await page.request.get('/pipelines', {
+      headers: {
+        Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
+      },
+    });
+    expect(((await agents.json()) as { name: string }[]).map((agent) => agent.name)).toEqual([
+      'Rose bakery orders',
+    ]);
   });
 });
 

@@ -182,7 +182,8 @@ test('SQL wizard: every step survives a reload', async ({ page }) => {
   await reloadKeeps(page, 1, 8, () =>
     expect(page.getByLabel('Agent Name')).toHaveValue('Resumable analyst'),
   );
-  await page.getByRole('button', { name: 'Create & Continue' }).click();
+  // The agent exists: step 1 saves (renames) it, it does not create another.
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
 
   await expect(badge(page, 2, 8)).toBeVisible();
   await page.getByRole('button', { name: /^CSV/ }).click();

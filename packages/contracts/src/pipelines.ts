@@ -49,6 +49,17 @@ export const ZCreatePipelineRequest = z
   });
 export type TCreatePipelineRequest = z.infer<typeof ZCreatePipelineRequest>;
 
+/** PATCH /pipelines/{id}: a new name for an agent (its wizard's step 1, opened again). */
+export const ZRenamePipelineRequest = z.object({
+  name: zText()
+    .trim()
+    .min(1, { error: 'Agent name is required.' })
+    .max(PIPELINE_NAME_MAX_LENGTH, {
+      error: `Agent name must be at most ${PIPELINE_NAME_MAX_LENGTH} characters.`,
+    }),
+});
+export type TRenamePipelineRequest = z.infer<typeof ZRenamePipelineRequest>;
+
 export const ZPipelineCreated = z.object({
   /** The pipeline's id; every wizard call carries it. */
   session_id: z.uuid(),

@@ -163,6 +163,17 @@ export function useWizardMutations(type: TAgentType) {
     },
     onSuccess: refresh,
   });
+  const rename = useMutation({
+    mutationKey,
+    mutationFn: async ({ sessionId, name }: { sessionId: string; name: string }) => {
+      const renamed = await api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, {
+        method: 'PATCH',
+        json: { name },
+      });
+      await refresh();
+      return renamed;
+    },
+  });
   const save = useMutation({
     mutationKey,
     mutationFn: async (call: WizardCall) => {
@@ -180,7 +191,7 @@ export function useWizardMutations(type: TAgentType) {
     onSuccess: () => void refresh(),
   });
   const busy = useIsMutating({ mutationKey }) > 0;
-  return { create, save, build, busy };
+  return { create, rename, save, build, busy };
 }
 
 /** Asks the provider (through the gateway) whether it takes the key, and which models it serves. */
