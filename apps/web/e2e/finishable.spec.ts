@@ -19,13 +19,10 @@ test('a 401 anywhere signs out with "Your session ended" and returns the user wh
   const user = await signInThroughApi(page);
   await page.goto('/dashboard?view=agents');
   await expect(page.getByText('No agents yet')).toBeVisible();
-  // The password is reset in another tab: the token this tab holds is refused from now on.
+  // The password is reset in another tab: the token this tab holds is refused from now on, and
+  // the next page the user opens asks the server with it.
   await page.evaluate(() => localStorage.setItem('token', `${localStorage.getItem('token')}x`));
-  await page.getByRole('button', { name: 'Back to Dashboard' }).click();
-  await page
-    .getByRole('button', { name: /API Keys/ })
-    .first()
-    .click();
+  await page.goto('/dashboard?view=keys');
 
   await page.waitForURL('**/login');
   await expect(page.getByText(/Your session ended — please log in again/)).toBeVisible();
@@ -37,6 +34,20 @@ test('a 401 anywhere signs out with "Your session ended" and returns the user wh
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL('**/dashboard?view=keys');
   await expect(page.getByRole('heading', { name: 'API Keys' })).toBeVisible();
+
+  // Without a reload too: the token goes bad while the app is open, and the next call it makes
+  // (the wizard creating an agent) ends the session the same way, back to the wizard after.
+  await page.goto('/pipeline/rag');
+  await page.evaluate(() => localStorage.setItem('token', `${localStorage.getItem('token')}x`));
+  await page.getByPlaceholder('Enter a unique name for your agent').fill('After the reset');
+  await page.getByRole('button', { name: 'Create & Continue' }).click();
+  await page.waitForURL('**/login');
+  await expect(page.getByText(/Your session ended — please log in again/)).toBeVisible();
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL('**/pipeline/rag');
+  await expect(badge(page, 1, 9)).toBeVisible();
 });
 
 /** Sideways overflow of the page at the current width, in px (0: it fits). */

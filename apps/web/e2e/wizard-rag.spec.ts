@@ -206,7 +206,9 @@ test('RAG wizard: validation messages and the Previous button', async ({ page })
     page.getByText('Please fill out URI, database name, and table/collection.'),
   ).toBeVisible();
 
-  // An unreachable database is refused by the gateway; its reason is shown too.
+  // An unreachable database is refused by the gateway; its reason is shown too. (The URI is the
+  // alternative to the host, user and password fields.)
+  await page.getByRole('button', { name: 'Paste a connection URI' }).click();
   await page.getByLabel('Connection URI').fill('postgresql://nobody:secret@127.0.0.1:1/none');
   await page.getByLabel('Database Name').fill('none');
   await page.getByLabel('Table / Collection').fill('orders');
