@@ -358,7 +358,7 @@ test('keys: a key typed in the wizard is offered to the next agent; the vault re
   // The next agent is offered the saved key for the same provider.
   await page.goto(`/pipeline/rag/${second}?step=6`);
   await page.getByLabel('LLM Provider').selectOption('openai');
-  await expect(page.getByRole('button', { name: 'Use a saved key' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Use a saved key' })).toBeChecked();
   const saved = page.getByLabel('Saved Key');
   await expect(saved.locator('option', { hasText: good.slice(-4) })).toHaveCount(1);
   await page.getByLabel('Model').selectOption('gpt-4o-mini');

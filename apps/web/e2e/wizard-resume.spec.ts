@@ -221,6 +221,8 @@ test('SQL wizard: every step survives a reload', async ({ page }) => {
     ),
   );
   await page.goForward();
+  // PandasAI is an expert engine, under Advanced (the recommended one is chosen already).
+  await page.getByText(/^Advanced: other query engines/).click();
   await page.getByRole('button', { name: /^PandasAI/ }).click();
   await page.getByRole('button', { name: 'Save & Continue' }).click();
 
@@ -395,9 +397,10 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await expect(badge(page, 4, 9)).toBeVisible();
   const embedding = page.getByLabel('Embedding Model');
   await tabTo(page, embedding);
-  // Past ada-002, text-embedding-3-small and -3-large to the first local model.
-  for (let press = 0; press < 4; press += 1) await page.keyboard.press('ArrowDown');
+  // The recommended model is chosen already (issue 30); arrowing moves to the next one.
   await expect(embedding).toHaveValue('all-MiniLM-L6-v2');
+  await page.keyboard.press('ArrowDown');
+  await expect(embedding).toHaveValue('all-MiniLM-L12-v2');
   // Still on step 4 and nothing saved: choosing is explicit.
   await expect(badge(page, 4, 9)).toBeVisible();
   expect(saves).not.toContain('/rag/api/embeddings/model');
@@ -424,7 +427,9 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await tabTo(page, page.getByLabel('API Key'));
   await page.keyboard.type('sk-e2e-keyboard-0123456789');
   await tabTo(page, page.getByLabel('Model'));
-  await page.keyboard.press('ArrowDown');
+  // OpenAI's recommended gpt-4o-mini is chosen already; one up is gpt-4o.
+  await expect(page.getByLabel('Model')).toHaveValue('gpt-4o-mini');
+  await page.keyboard.press('ArrowUp');
   await expect(page.getByLabel('Model')).toHaveValue('gpt-4o');
   await tabTo(page, page.getByRole('button', { name: 'Connect & Continue' }));
   await page.keyboard.press('Enter');
