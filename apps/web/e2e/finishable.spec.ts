@@ -315,6 +315,13 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
     `data-agent="${agentId}"`,
   );
+  // A table agent's rows stay away from visitors until the owner shows them, with a warning.
+  const sources = panel.getByLabel('Show sources to visitors');
+  await expect(sources).not.toBeChecked();
+  await sources.check();
+  await expect(panel.getByText(/visitors will see its raw rows/)).toBeVisible();
+  await sources.uncheck();
+  await expect(panel.getByText(/visitors will see its raw rows/)).toHaveCount(0);
   await panel.getByLabel('Public share page').click();
   await panel.getByRole('button', { name: 'Copy share link' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`/s/${agentId}`);
@@ -386,4 +393,30 @@ test('keys: a key typed in the wizard is offered to the next agent; the vault re
   await expect(dialog).toContainText('Used by “First helper”, “Second helper”.');
   await expect(dialog).toContainText('stop until you choose another key');
   await screenshotBothThemes(page, 'key-delete-dialog');
+});
+
+test('smaller things: the username rule before the error, Recent Activity from real work, the team page named as such', async ({
+  page,
+}) => {
+  await page.goto('/signup');
+  await expect(
+    page.getByText('3 to 32 letters, digits, dots, dashes or underscores — no spaces.'),
+  ).toBeVisible();
+  await page.getByLabel('Username').fill('rose bakery');
+  await expect(
+    page.getByText('Username may contain only letters, digits, dots, dashes and underscores.'),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Our team' }),
+  ).toHaveAttribute('href', '/developers');
+
+  const user = await signInThroughApi(page);
+  await page.goto('/dashboard');
+  const activity = page.getByRole('region', { name: 'Recent Activity' });
+  await expect(activity.getByText('Sample data')).toBeVisible();
+  await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Rose bakery helper'));
+  await page.reload();
+  await expect(activity).toContainText('Created RAG agent “Rose bakery helper”');
+  await expect(activity.getByText('Sample data')).toHaveCount(0);
+  await expect(activity).not.toContainText('Support Knowledge Base');
 });
