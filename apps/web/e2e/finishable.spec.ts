@@ -318,9 +318,12 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   // A table agent's rows stay away from visitors until the owner shows them, with a warning.
   const sources = panel.getByLabel('Show sources to visitors');
   await expect(sources).not.toBeChecked();
-  await sources.check();
+  // The switch follows the saved setting, so it changes once the server has it.
+  await sources.click();
+  await expect(sources).toBeChecked();
   await expect(panel.getByText(/visitors will see its raw rows/)).toBeVisible();
-  await sources.uncheck();
+  await sources.click();
+  await expect(sources).not.toBeChecked();
   await expect(panel.getByText(/visitors will see its raw rows/)).toHaveCount(0);
   await panel.getByLabel('Public share page').click();
   await panel.getByRole('button', { name: 'Copy share link' }).click();
@@ -380,7 +383,7 @@ test('keys: a key typed in the wizard is offered to the next agent; the vault re
   await page.goto('/dashboard?view=keys');
   await page.getByRole('button', { name: 'Add API Key' }).click();
   await page.getByLabel('Provider').selectOption('openai');
-  await page.getByLabel('API Key').fill(refused);
+  await page.getByRole('textbox', { name: 'API Key' }).fill(refused);
   await page.getByRole('button', { name: 'Save Key' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'The key was not saved' })).toContainText(
     'OpenAI rejected this key',
