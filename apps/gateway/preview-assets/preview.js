@@ -27,8 +27,8 @@
   onMessage({ form, input, send }, ask);
   void loadInfo();
 
-  // Technical facts (retrieval mode, memory, fallbacks) are folded away: most people never need
-  // them, and whoever does opens "Details".
+  // Technical facts (retrieval mode, memory) are folded away: most people never need them, and
+  // whoever does opens "Details". A fallback that changes the answers is also a notice on top.
   async function loadInfo() {
     try {
       const response = await fetch(`${base}info`);
@@ -55,7 +55,11 @@
             ? `Embeddings · ${info.retrieval.chunks} chunks`
             : `Keyword (full-text) · ${info.retrieval.chunks} chunks`,
         );
-        if (info.retrieval.note) add(facts, 'Note', info.retrieval.note);
+        if (info.retrieval.note) {
+          add(facts, 'Note', info.retrieval.note);
+          // A fallback changes the answers: said where people look, above the chat.
+          showNotice(`Answers may be less precise: ${info.retrieval.note}`);
+        }
       }
       add(facts, 'Preview memory', formatBytes(info.memory_bytes));
       list.after(details);
@@ -70,6 +74,8 @@
     send.disabled = true;
     let sources = [];
     let failed = false;
+    /** The query the agent wrote, relabelled if it never answered. */
+    let sql = null;
     try {
       const response = await fetch(`${base}ask`, {
         method: 'POST',
@@ -78,11 +84,18 @@
       });
       for await (const event of answerEvents(response, 'The preview')) {
         if (event.type === 'retrieval') sources = event.sources;
-        else if (event.type === 'sql') answer.insertBefore(sqlBlock(event.sql), text);
-        else if (event.type === 'table') answer.insertBefore(resultTable(event), text);
+        else if (event.type === 'sql') {
+          sql = sqlBlock(event.sql);
+          answer.insertBefore(sql, text);
+        } else if (event.type === 'table') answer.insertBefore(resultTable(event), text);
         else if (event.type === 'token') text.textContent += event.text;
         else if (event.type === 'error') {
           failed = true;
+          if (sql) {
+            // Refused or failed: it did not answer, and the label must not say it ran.
+            sql.querySelector('summary').textContent = 'SQL query it tried (did not answer)';
+            sql.open = true;
+          }
           answer.append(failure(event, question));
         }
         answer.scrollIntoView({ block: 'end' });
@@ -100,7 +113,13 @@
     }
   }
 
-  /** A failed answer: plain words, the fix (a link) or "Try again", the technical text folded. */
+  /**
+   * Failures a second try can get past (the provider busy, away, or stopped); a rejected key, a
+   * model not offered or the agent's own refusal would only fail again.
+   */
+  const RETRY_HELPS = new Set(['rate', 'unavailable', 'unreachable', 'stopped', 'other']);
+
+  /** A failed answer: plain words, the fix (a link) or a retry that can help, details folded. */
   function failure(event, question) {
     const box = element('div', { className: 'failure', role: 'alert' });
     box.append(
@@ -118,11 +137,22 @@
         }),
       );
     }
-    const retry = element('button', { type: 'button', textContent: 'Try again' });
-    retry.addEventListener('click', () => {
-      if (!send.disabled) void ask(question);
-    });
-    actions.append(retry);
+    if (RETRY_HELPS.has(event.reason)) {
+      const retry = element('button', { type: 'button', textContent: 'Try again' });
+      retry.addEventListener('click', () => {
+        if (!send.disabled) void ask(question);
+      });
+      actions.append(retry);
+    } else if (!event.action) {
+      // The agent's own refusal (a query it may not run, data it cannot read) comes back the
+      // same for the same question: ask it another way instead.
+      const rephrase = element('button', { type: 'button', textContent: 'Ask it another way' });
+      rephrase.addEventListener('click', () => {
+        input.value = question;
+        input.focus();
+      });
+      actions.append(rephrase);
+    }
     box.append(actions);
     if (event.message && event.detail && event.detail !== event.message) {
       const details = element('details', { className: 'tech' });

@@ -105,14 +105,36 @@
     ]) {
       const button = element('button', {
         type: 'button',
-        textContent: rating === 'up' ? '👍' : '👎',
         title: label,
         'aria-label': label,
         'aria-pressed': 'false',
       });
+      button.append(thumbIcon(rating));
       button.addEventListener('click', () => void rate(rating, button));
       bar.append(button);
     }
     return bar;
+  }
+
+  /** A thumb drawn as SVG (down is up turned over): emoji render as empty boxes without an emoji font. */
+  function thumbIcon(rating) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    svg.setAttribute('width', '16');
+    svg.setAttribute('height', '16');
+    svg.setAttribute('aria-hidden', 'true');
+    if (rating === 'down') svg.style.transform = 'rotate(180deg)';
+    const path = document.createElementNS(ns, 'path');
+    path.setAttribute(
+      'd',
+      'M7 10v11H3V10h4zm0 0 4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7',
+    );
+    path.setAttribute('fill', 'none');
+    path.setAttribute('stroke', 'currentColor');
+    path.setAttribute('stroke-width', '2');
+    path.setAttribute('stroke-linejoin', 'round');
+    svg.append(path);
+    return svg;
   }
 })();

@@ -60,14 +60,15 @@ test.describe('dashboard', () => {
   });
 
   test('API keys: a list that fails to load says so, and Retry loads it', async ({ page }) => {
-    await signUpAndLogIn(page);
-    // The gateway is up; only this read fails (the app's own retry too) until the outage ends.
+    // The gateway is up; only this read fails (the app's own retry too) until the outage ends —
+    // from the start, as the overview's Recent Activity reads the keys too.
     let down = true;
     await page.route('**/apikeys', (route) =>
       down
         ? route.fulfill({ status: 503, json: { detail: 'Service unavailable.' } })
         : route.continue(),
     );
+    await signUpAndLogIn(page);
     await page.getByRole('button', { name: /API Keys/ }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to load API keys' });
     await expect(alert).toBeVisible();

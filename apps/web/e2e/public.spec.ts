@@ -265,7 +265,7 @@ test.describe('public pages', () => {
       for (const name of [
         'Home',
         'Features',
-        'Developers',
+        'Our team',
         'How it works',
         'Docs',
         'Log in',

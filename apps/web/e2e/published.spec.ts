@@ -54,6 +54,9 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await share.goto(shareUrl);
   await askInChat(share, 'What did West Gadgets earn?');
   await expect(share.getByRole('log', { name: 'Conversation' })).toContainText('13400');
+  await expect(
+    share.getByRole('button', { name: 'Helpful', exact: true }).locator('svg'),
+  ).toHaveCount(1);
   await share.getByRole('button', { name: 'Helpful', exact: true }).click();
   await expect(share.getByRole('button', { name: 'Helpful', exact: true })).toHaveAttribute(
     'aria-pressed',
@@ -75,7 +78,11 @@ test('a published agent: share page when on (404 when off) and a widget only all
 
     const shop = await browser.newPage();
     await shop.goto(allowed.origin);
-    await shop.getByRole('button', { name: 'Chat with Published sales bot' }).click();
+    const bubble = shop.getByRole('button', { name: 'Chat with Published sales bot' });
+    // An icon, not an emoji that shows as an empty box without an emoji font.
+    await expect(bubble.locator('svg')).toHaveCount(1);
+    expect((await bubble.textContent())?.trim()).toBe('');
+    await bubble.click();
     const chat = shop.frameLocator('iframe[title="Published sales bot"]');
     await askInChat(chat, 'What did West Gadgets earn?');
     await expect(chat.getByRole('log', { name: 'Conversation' })).toContainText('13400');
@@ -94,6 +101,10 @@ test('a published agent: share page when on (404 when off) and a widget only all
     expect((await configAnswer).status()).toBe(403);
     await refusal;
     await expect(stranger.getByRole('button', { name: /Chat with/ })).toHaveCount(0);
+    // Not silent: a notice where the bubble would be names the site to allow (issue 30).
+    await expect(
+      stranger.getByRole('status').filter({ hasText: 'Chat unavailable on this site' }),
+    ).toContainText(`Site to allow: ${other.origin}`);
     // Framing the chat directly is refused by the browser too (frame-ancestors), even when the
     // frame names the allowed site: only that site may frame it.
     const framed = stranger.waitForEvent('console', (message) =>
@@ -113,7 +124,20 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible();
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Conversations (2)' })).toBeVisible();
+  // The owner sees the site that was refused, and can allow it in one click.
+  await expect(
+    page.getByText('These sites tried to show the chat but are not allowed:'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: `Allow ${other.origin}` })).toBeVisible();
   await expect(page.getByLabel('1 helpful')).toBeVisible();
+  // The owner opens a conversation to read it, not only exports them (issue 30).
+  await page
+    .getByRole('button', { name: 'Open conversation What did West Gadgets earn?' })
+    .first()
+    .click();
+  const turns = page.getByRole('list', { name: 'Conversation What did West Gadgets earn?' });
+  await expect(turns).toContainText('Visitor');
+  await expect(turns).toContainText('13400');
 
   // From My Agents too: the same panel, and an access key shown once, then revoked.
   await page.goto('/dashboard');

@@ -171,15 +171,18 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await page.getByRole('button', { name: 'Preview' }).click();
   const frame = page.frameLocator('iframe[title="RAG Agent Preview"]');
   await expect(frame.getByRole('heading', { level: 1, name: 'Sales docs bot' })).toBeVisible();
-  // No model weights can be downloaded here: the page says it answers with keyword search,
-  // under Details, where technical facts are folded.
+  // No model weights can be downloaded here: the page says it answers with keyword search
+  // above the chat, where people look (issue 30), and again under Details.
+  await expect(frame.locator('#notice')).toContainText(/keyword \(full-text\) search/);
   await frame.getByText('Details', { exact: true }).click();
-  await expect(frame.getByText(/keyword \(full-text\) search/)).toBeVisible();
+  await expect(
+    frame.getByRole('definition').filter({ hasText: /keyword \(full-text\) search/ }),
+  ).toBeVisible();
   await frame.getByLabel('Your question').fill('What revenue did the West region make?');
   await frame.getByRole('button', { name: 'Submit' }).click();
   const answer = frame.locator('.message.assistant').last();
   await expect(answer).toContainText('13400');
-  await expect(answer.getByText('sales.csv, row 6')).toBeVisible();
+  await expect(answer.getByText('sales.csv, row 7')).toBeVisible();
   await expect(answer).not.toHaveAttribute('aria-busy', 'true');
   expect(previewBodies.length).toBeGreaterThan(0);
   for (const body of previewBodies) expect(body).not.toContain(vaultKey);
@@ -203,7 +206,9 @@ test('RAG wizard: validation messages and the Previous button', async ({ page })
     page.getByText('Please fill out URI, database name, and table/collection.'),
   ).toBeVisible();
 
-  // An unreachable database is refused by the gateway; its reason is shown too.
+  // An unreachable database is refused by the gateway; its reason is shown too. (The URI is the
+  // alternative to the host, user and password fields.)
+  await page.getByRole('button', { name: 'Paste a connection URI' }).click();
   await page.getByLabel('Connection URI').fill('postgresql://nobody:secret@127.0.0.1:1/none');
   await page.getByLabel('Database Name').fill('none');
   await page.getByLabel('Table / Collection').fill('orders');

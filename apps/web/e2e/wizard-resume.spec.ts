@@ -182,7 +182,8 @@ test('SQL wizard: every step survives a reload', async ({ page }) => {
   await reloadKeeps(page, 1, 8, () =>
     expect(page.getByLabel('Agent Name')).toHaveValue('Resumable analyst'),
   );
-  await page.getByRole('button', { name: 'Create & Continue' }).click();
+  // The agent exists: step 1 saves (renames) it, it does not create another.
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
 
   await expect(badge(page, 2, 8)).toBeVisible();
   await page.getByRole('button', { name: /^CSV/ }).click();
@@ -220,6 +221,8 @@ test('SQL wizard: every step survives a reload', async ({ page }) => {
     ),
   );
   await page.goForward();
+  // PandasAI is an expert engine, under Advanced (the recommended one is chosen already).
+  await page.getByText(/^Advanced: other query engines/).click();
   await page.getByRole('button', { name: /^PandasAI/ }).click();
   await page.getByRole('button', { name: 'Save & Continue' }).click();
 
@@ -294,15 +297,30 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
 
   await page.goto('/dashboard?view=agents');
   const card = page.getByRole('article', { name: 'Editable bot' });
+  // Edit opens the summary of every answer, one Change link per step (issue 30 #5).
   await card.getByRole('link', { name: 'Edit Editable bot' }).click();
-  await expect(badge(page, 1, 9)).toBeVisible();
-  await expect(page.getByLabel('Agent Name')).toHaveValue('Editable bot');
-  await page.goto(`/pipeline/rag/${sessionId}?step=7`);
+  await expect(badge(page, 9, 9)).toBeVisible();
+  for (const row of ['Agent Name', 'Data Source', 'Embedding Model', 'Vector Store']) {
+    await expect(page.getByRole('link', { name: `Change ${row}` })).toBeVisible();
+  }
+  await expect(page.getByRole('link', { name: 'Change System Prompt' })).toBeVisible();
+  await screenshotBothThemes(page, 'edit-summary');
+  await page.getByRole('link', { name: 'Change System Prompt' }).click();
+  await expect(badge(page, 7, 9)).toBeVisible();
   await expect(page.getByLabel('Custom Prompt')).toHaveValue('Answer from the sales table only.');
   await page.getByLabel('Custom Prompt').fill('Answer in French, from the sales table only.');
   await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
-  await expect(badge(page, 8, 9)).toBeVisible();
-  await page.goto(`/pipeline/rag/${sessionId}?step=9`);
+  // Saving one step returns to the summary, which shows the new answer.
+  await expect(badge(page, 9, 9)).toBeVisible();
+  await expect(page.getByText('Answer in French, from the sales table only.')).toBeVisible();
+  // Completed steps are links in the step list: one click to the embedding step and back.
+  await page
+    .getByRole('list', { name: 'Steps' })
+    .getByRole('link', { name: /Embedding/ })
+    .click();
+  await expect(badge(page, 4, 9)).toBeVisible();
+  await page.getByRole('link', { name: 'Back to summary without changing' }).click();
+  await expect(badge(page, 9, 9)).toBeVisible();
 
   // Hold the rebuild mid-way to check the previous zip is still what Download serves.
   const held = await holdSourceRead(sessionId);
@@ -331,7 +349,7 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
     page.waitForEvent('download'),
     builds.getByRole('button', { name: 'Download build 1' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe(`rag-agent-${sessionId}-build-1.zip`);
+  expect(download.suggestedFilename()).toBe(`editable-bot-build-1.zip`);
   const first = testInfo.outputPath('build-1.zip');
   await download.saveAs(first);
   expect(await projectFileText(first, 'prompts/system.txt')).toBe(
@@ -379,9 +397,10 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await expect(badge(page, 4, 9)).toBeVisible();
   const embedding = page.getByLabel('Embedding Model');
   await tabTo(page, embedding);
-  // Past ada-002, text-embedding-3-small and -3-large to the first local model.
-  for (let press = 0; press < 4; press += 1) await page.keyboard.press('ArrowDown');
+  // The recommended model is chosen already (issue 30); arrowing moves to the next one.
   await expect(embedding).toHaveValue('all-MiniLM-L6-v2');
+  await page.keyboard.press('ArrowDown');
+  await expect(embedding).toHaveValue('all-MiniLM-L12-v2');
   // Still on step 4 and nothing saved: choosing is explicit.
   await expect(badge(page, 4, 9)).toBeVisible();
   expect(saves).not.toContain('/rag/api/embeddings/model');
@@ -408,7 +427,9 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await tabTo(page, page.getByLabel('API Key'));
   await page.keyboard.type('sk-e2e-keyboard-0123456789');
   await tabTo(page, page.getByLabel('Model'));
-  await page.keyboard.press('ArrowDown');
+  // OpenAI's recommended gpt-4o-mini is chosen already; one up is gpt-4o.
+  await expect(page.getByLabel('Model')).toHaveValue('gpt-4o-mini');
+  await page.keyboard.press('ArrowUp');
   await expect(page.getByLabel('Model')).toHaveValue('gpt-4o');
   await tabTo(page, page.getByRole('button', { name: 'Connect & Continue' }));
   await page.keyboard.press('Enter');

@@ -40,10 +40,14 @@ test('SQL wizard over a CSV: typed key, file framework, build animation, downloa
   await page.getByRole('button', { name: 'Save Prompt & Continue' }).click();
 
   await expect(badge(6)).toBeVisible();
-  await page.getByRole('button', { name: 'Save & Continue' }).click();
-  await expect(page.getByText('Please select a SQL framework.')).toBeVisible();
+  // The recommended engine for a file is chosen already; the others wait under Advanced, the
+  // database ones disabled for a CSV source.
+  await expect(page.getByRole('button', { name: /^SQL Query \(file\)/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await page.getByText(/^Advanced: other query engines/).click();
   await expect(page.getByRole('button', { name: /^SQL Query \(database\)/ })).toBeDisabled();
-  await page.getByRole('button', { name: /^SQL Query \(file\)/ }).click();
   await screenshotBothThemes(page, 'sql-wizard-6-framework');
   await page.getByRole('button', { name: 'Save & Continue' }).click();
 

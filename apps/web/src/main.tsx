@@ -5,10 +5,19 @@ import { BrowserRouter } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { App } from './App';
 import { AuthProvider } from './auth/auth-context';
+import { ApiError } from './lib/api';
 import './index.css';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: {
+      // A refusal (401 ended session, 404 gone) answers the same the second time; only a failure
+      // that may pass (network, 5xx) is tried once more.
+      retry: (count, error) =>
+        count < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
 });
 
 const root = document.getElementById('root');

@@ -40,8 +40,9 @@ describe('parseChunksJsonl', () => {
 
 describe('citationOf', () => {
   it('cites rows, pages, database keys and whole files', () => {
+    // Data row 12 is the spreadsheet's row 13: its header is row 1 (issue 30).
     expect(citationOf({ id: '1', text: '', source: 'sales.csv', row: 12 })).toBe(
-      'sales.csv, row 12',
+      'sales.csv, row 13',
     );
     expect(citationOf({ id: '2', text: '', source: 'report.pdf', page: 3 })).toBe(
       'report.pdf, page 3',

@@ -50,11 +50,20 @@ function chunkOf(value: unknown, lineNumber: number): Chunk {
   return chunk;
 }
 
-/** How an answer cites a chunk: "sales.csv, row 12", "report.pdf, page 3", "customers, id=42". */
+/** Files opened in a spreadsheet, whose first row is the header. */
+const SPREADSHEET = /\.(csv|xlsx)$/i;
+
+/**
+ * How an answer cites a chunk: "sales.csv, row 13", "report.pdf, page 3", "customers, id=42".
+ * A chunk's row counts data rows; a spreadsheet numbers its header row 1, so a file's data row 12
+ * is cited as row 13 — the row the owner finds when they open the file.
+ */
 export function citationOf(chunk: Chunk): string {
   const source = chunk.source || chunk.id;
   if (chunk.ref !== undefined) return `${source}, ${chunk.ref}`;
   if (chunk.page !== undefined) return `${source}, page ${chunk.page}`;
-  if (chunk.row !== undefined) return `${source}, row ${chunk.row}`;
+  if (chunk.row !== undefined) {
+    return `${source}, row ${SPREADSHEET.test(source) ? chunk.row + 1 : chunk.row}`;
+  }
   return source;
 }

@@ -73,7 +73,7 @@ describe('RagAgent', () => {
     expect(retrieval.mode).toBe('embeddings');
     expect(retrieval.note).toBeUndefined();
     expect(retrieval.sources).toHaveLength(4);
-    expect(retrieval.sources[0]).toMatchObject({ id: 'row-4', citation: 'team.csv, row 4' });
+    expect(retrieval.sources[0]).toMatchObject({ id: 'row-4', citation: 'team.csv, row 5' });
     expect(retrieval.sources[0]?.snippet).toBe(
       'name: Dan project: Zephyr city: Oslo colour: crimson',
     );
@@ -88,7 +88,7 @@ describe('RagAgent', () => {
       content: `${SYSTEM_PROMPT}\n\n${RAG_INSTRUCTIONS}`,
     });
     expect(messages[1]?.content).toMatch(
-      /^Context:\n\[1\] \(team\.csv, row 4\) name: Dan\nproject: Zephyr\ncity: Oslo\ncolour: crimson\n\[2\] \(team\.csv, row \d\) /,
+      /^Context:\n\[1\] \(team\.csv, row 5\) name: Dan\nproject: Zephyr\ncity: Oslo\ncolour: crimson\n\[2\] \(team\.csv, row \d\) /,
     );
     expect(messages[1]?.content.endsWith(`\n\nQuestion: ${QUESTION}`)).toBe(true);
     expect(chat?.headers.authorization).toBe('Bearer sk-rag-test');
@@ -105,7 +105,7 @@ describe('RagAgent', () => {
       note: 'The embedding model all-MiniLM-L6-v2 could not be loaded (fetch failed), so this agent answers with keyword (full-text) search.',
     });
     if (events[0]?.type !== 'retrieval') throw new Error('the retrieval event comes first');
-    expect(events[0].sources.map((source) => source.citation)[0]).toBe('team.csv, row 4');
+    expect(events[0].sources.map((source) => source.citation)[0]).toBe('team.csv, row 5');
     expect(events[0].sources.length).toBeLessThanOrEqual(2);
     expect(answerOf(events)).toContain('city: Oslo');
     expect(events.at(-1)).toEqual({ type: 'done' });

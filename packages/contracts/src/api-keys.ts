@@ -38,6 +38,22 @@ export const ZCreateApiKeyRequest = z.object({
 });
 export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
 
+/**
+ * GET /apikeys/{id}/usage: the agents set up with a vault key, so deleting it can name them and
+ * say what happens to each (published agents serve on until their next load, then stop).
+ */
+export const ZApiKeyUsage = z.object({
+  agents: z.array(
+    z.object({
+      id: z.uuid(),
+      name: zText(),
+      status: z.string(),
+      published: z.boolean(),
+    }),
+  ),
+});
+export type TApiKeyUsage = z.infer<typeof ZApiKeyUsage>;
+
 export const ZApiKeySecret = z.object({ key: zText() });
 export type TApiKeySecret = z.infer<typeof ZApiKeySecret>;
 

@@ -106,6 +106,25 @@ export const LLM_MODEL_CATALOGUE = {
  * what the wizard accepts besides the SPEC's names, when the provider lists it for the key.
  * Safe to put into agent.json and the generated project's settings.
  */
+/**
+ * The model chosen for someone who does not know one from another, per provider, with the one
+ * line that says why: current (never retired), quick and inexpensive unless the provider offers
+ * only one current model.
+ */
+export const RECOMMENDED_LLM_MODELS: Record<TLlmProvider, { model: TLlmModel; why: string }> = {
+  openai: {
+    model: 'gpt-4o-mini',
+    why: 'fast and inexpensive, and good at answering from your data',
+  },
+  claude: {
+    model: 'claude-4-opus-20250522',
+    why: 'the Claude model on this list Anthropic still offers',
+  },
+  groq: { model: 'llama-3.3-70b-versatile', why: 'the strongest current model Groq offers here' },
+  gemini: { model: 'gemini-2.0-flash', why: 'fast and inexpensive, and current' },
+  deepseek: { model: 'deepseek-chat', why: 'DeepSeek’s general model for questions and answers' },
+};
+
 export const PROVIDER_MODEL_ID = /^[A-Za-z0-9][\w.:/-]{0,127}$/;
 
 export function isSpecModel(provider: TLlmProvider, model: string): model is TLlmModel {

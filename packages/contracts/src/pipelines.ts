@@ -49,6 +49,17 @@ export const ZCreatePipelineRequest = z
   });
 export type TCreatePipelineRequest = z.infer<typeof ZCreatePipelineRequest>;
 
+/** PATCH /pipelines/{id}: a new name for an agent (its wizard's step 1, opened again). */
+export const ZRenamePipelineRequest = z.object({
+  name: zText()
+    .trim()
+    .min(1, { error: 'Agent name is required.' })
+    .max(PIPELINE_NAME_MAX_LENGTH, {
+      error: `Agent name must be at most ${PIPELINE_NAME_MAX_LENGTH} characters.`,
+    }),
+});
+export type TRenamePipelineRequest = z.infer<typeof ZRenamePipelineRequest>;
+
 export const ZPipelineCreated = z.object({
   /** The pipeline's id; every wizard call carries it. */
   session_id: z.uuid(),
@@ -134,10 +145,12 @@ export const SQL_WIZARD_STEPS = [
   { key: 'name', label: 'Agent Name' },
   { key: 'source_type', label: 'Source Type' },
   { key: 'source_details', label: 'Source Details' },
-  { key: 'llm', label: 'LLM' },
+  // SPEC §2 calls these SQL steps LLM and UI; named as in the RAG wizard, so the two wizards
+  // read alike (issue 30).
+  { key: 'llm', label: 'LLM Provider' },
   { key: 'system_prompt', label: 'System Prompt' },
   { key: 'framework', label: 'Framework' },
-  { key: 'ui', label: 'UI' },
+  { key: 'ui', label: 'UI Type' },
 ] as const;
 export type TRagWizardStep = (typeof RAG_WIZARD_STEPS)[number]['key'];
 export type TSqlWizardStep = (typeof SQL_WIZARD_STEPS)[number]['key'];

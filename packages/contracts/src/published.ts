@@ -5,6 +5,10 @@ import { zText } from './text';
 /** Access keys of published agents start with this, so a leaked one is recognisable. */
 export const ACCESS_KEY_PREFIX = 'al_';
 
+/** A site that tried to embed the widget without being allowed, and when it last did. */
+export const ZRefusedOrigin = z.object({ origin: z.string(), last_seen: z.iso.datetime() });
+export type TRefusedOrigin = z.infer<typeof ZRefusedOrigin>;
+
 /** GET/PUT/PATCH /agents/{id}/publication: whether and how the agent is served. */
 export const ZPublication = z.object({
   published: z.boolean(),
@@ -21,22 +25,38 @@ export const ZPublication = z.object({
   widget_script_url: z.url(),
   /** The agent's MCP server (streamable HTTP), authenticated with the same access keys. */
   mcp_url: z.url(),
+  /** Visitors of the share page and the widget see each answer's sources. */
+  show_sources: z.boolean(),
+  /** The agent answers from a table: its sources are raw rows (names, amounts…). */
+  source_is_table: z.boolean(),
+  /** Sites whose pages tried to show the widget and were refused, newest first. */
+  refused_origins: z.array(ZRefusedOrigin),
 });
 export type TPublication = z.infer<typeof ZPublication>;
 
-/** An origin as browsers send it: scheme, host and port, nothing else. */
+/**
+ * A site as people write it, turned into the origin browsers send (scheme, host and port): a
+ * plain domain (`www.rosebakery.com`) is taken as https, and a page's address
+ * (`https://rosebakery.com/contact`) as its site.
+ */
+export function siteOrigin(site: string): string {
+  const value = site.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  const match = /^(https?:\/\/[a-z0-9.-]+(?::\d{1,5})?)(?:[/?#].*)?$/i.exec(withScheme);
+  return match ? match[1]!.toLowerCase() : value;
+}
+
 const zOrigin = zText()
-  .trim()
-  .transform((value) => value.replace(/\/+$/, ''))
+  .transform(siteOrigin)
   .refine((value) => /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(value), {
-    error: 'Each site must be an origin such as https://www.example.com (no path).',
-  })
-  .transform((value) => value.toLowerCase());
+    error: 'Each site must be a web address such as www.example.com or https://www.example.com.',
+  });
 
 /** PATCH /agents/{id}/publication: the share page and the sites that may embed the widget. */
 export const ZPublicationSettings = z
   .object({
     share_enabled: z.boolean().optional(),
+    show_sources: z.boolean().optional(),
     allowed_origins: z.array(zOrigin).max(20, { error: 'At most 20 sites may embed an agent.' }),
   })
   .partial();

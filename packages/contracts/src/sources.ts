@@ -86,6 +86,14 @@ export const ZSourceTables = z.object({ tables: z.array(z.string()) });
 export type TSourceTables = z.infer<typeof ZSourceTables>;
 
 /** Whether a source type is backed by an uploaded file (rather than a database connection). */
+/**
+ * Sources that are tables — spreadsheets and databases — whose retrieved passages are raw rows;
+ * PDF and text files are prose.
+ */
+export function isTableSourceType(type: string | null | undefined): boolean {
+  return Boolean(type) && type !== 'pdf' && type !== 'text_file';
+}
+
 export function isFileSourceType(type: string | undefined): type is TUploadKind {
   return (UPLOAD_KINDS as readonly string[]).includes(type ?? '');
 }

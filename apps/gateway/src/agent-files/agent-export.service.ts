@@ -3,6 +3,7 @@ import {
   AGENT_EXPORT_INFO_FILE,
   AGENT_FILE_VERSION,
   AGENT_PROMPT_FILE,
+  agentSlug,
   isFileSourceType,
   type TAgentExportInfo,
   type TPipelineConfig,
@@ -68,7 +69,7 @@ export class AgentExportService {
     });
     if (dataName && upload) zip.file(upload, { name: dataName });
     void zip.finalize();
-    return { fileName: `${slug(pipeline.name)}.agentloom.zip`, zip };
+    return { fileName: `${agentSlug(pipeline.name)}.agentloom.zip`, zip };
   }
 }
 
@@ -121,16 +122,4 @@ function exportInfo(config: TPipelineConfig): TAgentExportInfo {
     exported_at: new Date().toISOString(),
     ...(uri ? { database_uri: uri } : {}),
   };
-}
-
-/** A file name from the agent's name: letters, digits and dashes only. */
-function slug(name: string): string {
-  return (
-    name
-      .normalize('NFKD')
-      .replace(/[^A-Za-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .toLowerCase()
-      .slice(0, 60) || 'agent'
-  );
 }

@@ -1,4 +1,4 @@
-import { TApiKey, TApiKeySecret, TMessageResponse } from '@agentloom/contracts';
+import { TApiKey, TApiKeySecret, TApiKeyUsage, TMessageResponse } from '@agentloom/contracts';
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, ApiKeySecretDto, CreateApiKeyDto } from '../common/api-dtos';
@@ -28,6 +28,12 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeySecretDto })
   secret(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TApiKeySecret> {
     return this.keys.reveal(user.id, id);
+  }
+
+  /** The agents set up with this key: what deleting it would affect. */
+  @Get(':id/usage')
+  usage(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TApiKeyUsage> {
+    return this.keys.usage(user.id, id);
   }
 
   @Delete(':id')

@@ -182,4 +182,25 @@ describe('API-key vault', () => {
     const row = await t.prisma.apiKey.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.userId).toBe(alice.id);
   });
+
+  it('names the agents set up with a key, and whether each is published (404 for others)', async () => {
+    const key = await addKey(alice, { provider: 'openai', key: OPENAI_KEY }).expect(201);
+    const unused = await t.http.get(`/apikeys/${key.body.id}/usage`).set(alice.auth).expect(200);
+    expect(unused.body).toEqual({ agents: [] });
+
+    const agent = await t.http
+      .post('/pipelines')
+      .set(alice.auth)
+      .send({ name: `Bakery helper ${Date.now()}`, agent_type: 'rag' })
+      .expect(201);
+    const id = agent.body.session_id as string;
+    await t.prisma.pipeline.update({ where: { id }, data: { llmApiKeyId: key.body.id } });
+    const used = await t.http.get(`/apikeys/${key.body.id}/usage`).set(alice.auth).expect(200);
+    expect(used.body).toEqual({
+      agents: [
+        { id, name: expect.stringMatching(/^Bakery helper/), status: 'Draft', published: false },
+      ],
+    });
+    await t.http.get(`/apikeys/${key.body.id}/usage`).set(bob.auth).expect(404);
+  });
 });

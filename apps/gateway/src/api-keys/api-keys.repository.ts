@@ -28,6 +28,15 @@ export class ApiKeysRepository {
     return this.prisma.client.apiKey.create({ data });
   }
 
+  /** The owner's agents set up with this key, oldest first, and whether each is published. */
+  usedBy(id: string, userId: string) {
+    return this.prisma.client.pipeline.findMany({
+      where: { llmApiKeyId: id, userId },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, name: true, status: true, publication: { select: { pipelineId: true } } },
+    });
+  }
+
   async deleteOwned(id: string, userId: string): Promise<boolean> {
     const { count } = await this.prisma.client.apiKey.deleteMany({ where: { id, userId } });
     return count === 1;

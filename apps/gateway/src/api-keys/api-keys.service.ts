@@ -3,6 +3,7 @@ import {
   maskApiKey,
   TApiKey,
   TApiKeySecret,
+  TApiKeyUsage,
   TCreateApiKeyRequest,
 } from '@agentloom/contracts';
 import { ApiKey } from '@agentloom/db';
@@ -54,6 +55,19 @@ export class ApiKeysService {
   /** A key of the caller's vault, masked, for another feature to refer to (404 when not theirs). */
   async findOwnedKey(userId: string, id: string): Promise<TApiKey> {
     return this.toView(await this.findOwned(userId, id));
+  }
+
+  async usage(userId: string, id: string): Promise<TApiKeyUsage> {
+    await this.findOwned(userId, id);
+    const agents = await this.keys.usedBy(id, userId);
+    return {
+      agents: agents.map((agent) => ({
+        id: agent.id,
+        name: agent.name,
+        status: agent.status,
+        published: agent.publication !== null,
+      })),
+    };
   }
 
   async remove(userId: string, id: string): Promise<void> {

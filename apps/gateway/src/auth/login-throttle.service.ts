@@ -40,9 +40,13 @@ export class LoginThrottleService {
       });
     const logins = [config.LOGIN_MAX_FAILURES, config.LOGIN_FAILURE_WINDOW_SECONDS] as const;
     const resets = [config.RESET_MAX_REQUESTS, config.RESET_WINDOW_SECONDS] as const;
+    const addressResets = [
+      config.RESET_MAX_REQUESTS_PER_ADDRESS,
+      config.RESET_WINDOW_SECONDS,
+    ] as const;
     this.byAddress = limiter('agentloom:auth-throttle:login-address', ...logins);
     this.byAccount = limiter('agentloom:auth-throttle:login-account', ...logins);
-    this.resetsByAddress = limiter('agentloom:auth-throttle:reset-address', ...resets);
+    this.resetsByAddress = limiter('agentloom:auth-throttle:reset-address', ...addressResets);
     this.resetsByEmail = limiter('agentloom:auth-throttle:reset-email', ...resets);
     const signups = [config.SIGNUP_MAX_REQUESTS, config.SIGNUP_WINDOW_SECONDS] as const;
     this.signupsByAddress = limiter('agentloom:auth-throttle:signup-address', ...signups);

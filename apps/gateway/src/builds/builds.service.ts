@@ -1,4 +1,5 @@
 import {
+  agentSlug,
   buildStagesOf,
   isUuid,
   readBuildInputs,
@@ -144,7 +145,7 @@ export class BuildsService {
       const index = builds.findIndex((candidate) => candidate.id === buildId);
       build = builds[index] ?? null;
       if (!build) throw new NotFoundException('Build not found.');
-      fileName = `${type}-agent-${pipeline.id}-build-${index + 1}.zip`;
+      fileName = `${agentSlug(pipeline.name)}-build-${index + 1}.zip`;
     }
     if (build?.status !== 'Built' || !build.artifact) {
       throw new NotFoundException('There is no finished build of this agent to download yet.');

@@ -17,6 +17,7 @@ import {
   ZCreateApiKeyRequest,
   ZCreatedAccessKey,
   ZCreatePipelineRequest,
+  ZRenamePipelineRequest,
   ZDatabaseSourceSaved,
   ZEmbeddingModelRequest,
   ZEmbeddingModelSaved,
@@ -106,6 +107,7 @@ export class ApiKeySecretDto extends createZodDto(ZApiKeySecret) {}
 // ---- Agents (pipelines) and their builds ----
 
 export class CreatePipelineDto extends createZodDto(ZCreatePipelineRequest) {}
+export class RenamePipelineDto extends createZodDto(ZRenamePipelineRequest) {}
 export class PipelineCreatedDto extends createZodDto(ZPipelineCreated) {}
 export class PipelineListItemDto extends createZodDto(ZPipelineListItem) {}
 export class PipelineDetailDto extends createZodDto(ZPipelineDetail) {}

@@ -99,8 +99,13 @@ export const ZGatewayEnv = z.object({
   /** Failed logins allowed per address and per account before 429, within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** Forgot-password and reset-password requests allowed per address and per e-mail, per window. */
+  /** Forgot-password and reset-password requests allowed per e-mail, per window. */
   RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
+  /**
+   * The same, per address: higher, because an office or a school shares one address and five
+   * requests an hour among all its people is a dead end; a single e-mail keeps its own limit.
+   */
+  RESET_MAX_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** Sign-up attempts allowed per address and per e-mail within the window, before 429. */
   SIGNUP_MAX_REQUESTS: z.coerce.number().int().min(1).default(10),

@@ -4,13 +4,14 @@ import {
   TPipelineDetail,
   TPipelineListItem,
 } from '@agentloom/contracts';
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   CreatePipelineDto,
   PipelineCreatedDto,
   PipelineDetailDto,
   PipelineListItemDto,
+  RenamePipelineDto,
 } from '../common/api-dtos';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
@@ -45,6 +46,17 @@ export class PipelinesController {
     @Param('id') id: string,
   ): Promise<TPipelineDetail> {
     return this.pipelines.detail(user.id, id);
+  }
+
+  /** Step 1 of an agent that exists: a new name, not a second agent. */
+  @Patch(':id')
+  @ApiOkResponse({ type: PipelineDetailDto })
+  rename(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() body: RenamePipelineDto,
+  ): Promise<TPipelineDetail> {
+    return this.pipelines.rename(user.id, id, body);
   }
 
   @Delete(':id')

@@ -111,7 +111,14 @@ describe('Pipelines', () => {
         framework: null,
         ui: null,
       },
-      missing_steps: ['Source Type', 'Source Details', 'LLM', 'System Prompt', 'Framework', 'UI'],
+      missing_steps: [
+        'Source Type',
+        'Source Details',
+        'LLM Provider',
+        'System Prompt',
+        'Framework',
+        'UI Type',
+      ],
     });
     expect(body.steps[0]).toEqual({ key: 'name', label: 'Agent Name', complete: true });
   });
@@ -142,6 +149,31 @@ describe('Pipelines', () => {
     expect(body).toEqual({ message: 'Agent deleted' });
     await t.http.get(`/pipelines/${created.body.id}`).set(alice.auth).expect(404);
     expect(await t.prisma.pipeline.count({ where: { id: created.body.id } })).toBe(0);
+  });
+
+  it('renames an agent in place: no second agent, one name per user, 404 for others', async () => {
+    const created = await create(alice, { name: 'Old name', agent_type: 'rag' }).expect(201);
+    const id = created.body.session_id as string;
+    const before = await t.prisma.pipeline.count({ where: { userId: alice.id } });
+    const renamed = await t.http
+      .patch(`/pipelines/${id}`)
+      .set(alice.auth)
+      .send({ name: '  Rose bakery helper  ' })
+      .expect(200);
+    expect(renamed.body).toMatchObject({ id, name: 'Rose bakery helper' });
+    expect(await t.prisma.pipeline.count({ where: { userId: alice.id } })).toBe(before);
+
+    await create(alice, { name: 'Taken', agent_type: 'sql' }).expect(201);
+    const taken = await t.http
+      .patch(`/pipelines/${id}`)
+      .set(alice.auth)
+      .send({ name: 'TAKEN' })
+      .expect(409);
+    expect(taken.body.detail).toBe('You already have an agent named "TAKEN". Choose another name.');
+    await t.http.patch(`/pipelines/${id}`).set(alice.auth).send({ name: ' ' }).expect(400);
+    await t.http.patch(`/pipelines/${id}`).set(bob.auth).send({ name: 'Mine now' }).expect(404);
+    const kept = await t.prisma.pipeline.findUniqueOrThrow({ where: { id } });
+    expect(kept.name).toBe('Rose bakery helper');
   });
 
   it('requires a token', async () => {

@@ -68,6 +68,15 @@ export class PipelinesRepository {
     return Number(row?.total ?? 0);
   }
 
+  /** Renames the caller's pipeline; false when it is not theirs (or does not exist). */
+  async renameOwned(id: string, userId: string, name: string): Promise<boolean> {
+    const { count } = await this.prisma.client.pipeline.updateMany({
+      where: { id, userId },
+      data: { name, nameKey: name.toLowerCase() },
+    });
+    return count === 1;
+  }
+
   async deleteOwned(id: string, userId: string): Promise<boolean> {
     const { count } = await this.prisma.client.pipeline.deleteMany({ where: { id, userId } });
     return count === 1;

@@ -6,6 +6,7 @@ import {
   TPipelineCreated,
   TPipelineDetail,
   TPipelineListItem,
+  TRenamePipelineRequest,
 } from '@agentloom/contracts';
 import { Pipeline, Prisma, UNIQUE_VIOLATION } from '@agentloom/db';
 import {
@@ -88,6 +89,30 @@ export class PipelinesService {
   }
 
   /** Removes the pipeline, then its files; the row goes first so nothing points at missing files. */
+  /** A new name, under the same rule as creating: one agent per name (case aside) per user. */
+  async rename(
+    userId: string,
+    id: string,
+    request: TRenamePipelineRequest,
+  ): Promise<TPipelineDetail> {
+    try {
+      if (!isUuid(id) || !(await this.pipelines.renameOwned(id, userId, request.name))) {
+        throw new NotFoundException(PIPELINE_NOT_FOUND);
+      }
+    } catch (error) {
+      if (
+        error instanceof Prisma.PrismaClientKnownRequestError &&
+        error.code === UNIQUE_VIOLATION
+      ) {
+        throw new ConflictException(
+          `You already have an agent named "${request.name}". Choose another name.`,
+        );
+      }
+      throw error;
+    }
+    return this.detail(userId, id);
+  }
+
   async remove(userId: string, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.pipelines.deleteOwned(id, userId))) {
       throw new NotFoundException(PIPELINE_NOT_FOUND);

@@ -85,7 +85,7 @@ describe('live previews', () => {
     it('answers with a fact only the CSV holds, cites its row, and streams it token by token', async () => {
       const { raw, events } = await ask(token, 'How many quokka umbrellas were sold?');
       const retrieval = eventOf(events, 'retrieval');
-      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 2');
+      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 3');
       expect(events.filter((event) => event.type === 'token').length).toBeGreaterThan(1);
       expect(answerOf(events)).toContain('7342');
       expect(events.at(-1)?.type).toBe('done');
@@ -104,7 +104,7 @@ describe('live previews', () => {
       const { events } = await ask(previewToken, 'How many tide clocks did Braga sell?');
       const retrieval = eventOf(events, 'retrieval');
       expect(retrieval.mode).toBe('embeddings');
-      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 3');
+      expect(retrieval.sources[0]?.citation).toBe('sales.csv, row 4');
       expect(answerOf(events)).toContain('518');
       expect(llm.requests.some((request) => request.path.endsWith('/embeddings'))).toBe(true);
     });

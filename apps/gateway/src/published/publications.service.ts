@@ -1,4 +1,5 @@
 import {
+  isTableSourceType,
   ACCESS_KEY_PREFIX,
   type TAccessKey,
   type TCreateAccessKeyRequest,
@@ -6,7 +7,7 @@ import {
   type TPublication,
   type TPublicationSettings,
 } from '@agentloom/contracts';
-import type { AgentAccessKey, Publication } from '@agentloom/db';
+import type { AgentAccessKey, Pipeline, Publication } from '@agentloom/db';
 import {
   Inject,
   Injectable,
@@ -16,10 +17,12 @@ import {
 import { createHash, randomBytes } from 'node:crypto';
 import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { PreviewSessions } from '../previews/preview-sessions';
 import { AccessKeyUses } from './access-key-uses';
 import { PublishedRepository } from './published.repository';
+import { RefusedOrigins } from './refused-origins';
 
 export const PUBLISH_NEEDS_BUILD = 'Build the agent first: only a built agent can be published.';
 export const NOT_PUBLISHED = 'This agent is not published. Publish it first.';
@@ -41,13 +44,14 @@ export class PublicationsService {
     private readonly published: PublishedRepository,
     private readonly sessions: PreviewSessions,
     private readonly keyUses: AccessKeyUses,
+    private readonly refused: RefusedOrigins,
   ) {}
 
   async get(userId: string, pipelineId: string): Promise<TPublication> {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
     const latest = await this.builds.latestBuiltOwned(pipeline.id, userId);
     const publication = await this.published.findOwned(pipeline.id, userId);
-    return this.view(pipeline.id, publication, latest?.id ?? null);
+    return this.view(pipeline, publication, latest?.id ?? null);
   }
 
   /** Serves the agent's newest Built build from now on (publishing again moves to a newer one). */
@@ -56,11 +60,13 @@ export class PublicationsService {
     const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
     if (!build) throw new UnprocessableEntityException(PUBLISH_NEEDS_BUILD);
     const previous = await this.published.findOwned(pipeline.id, userId);
-    const publication = await this.published.upsert(pipeline.id, userId, build.id);
+    // A first publication of a table hides its rows from visitors until the owner shows them.
+    const showSources = !isTableSourceType(readConfig(pipeline).source_type);
+    const publication = await this.published.upsert(pipeline.id, userId, build.id, showSources);
     if (previous && previous.buildId !== build.id) {
       await this.sessions.drop(publishedAgentKey(previous.buildId));
     }
-    return this.view(pipeline.id, publication, build.id);
+    return this.view(pipeline, publication, build.id);
   }
 
   async unpublish(userId: string, pipelineId: string): Promise<void> {
@@ -83,6 +89,7 @@ export class PublicationsService {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
     const changed = await this.published.updateSettings(pipeline.id, userId, {
       shareEnabled: settings.share_enabled,
+      showSources: settings.show_sources,
       allowedOrigins: settings.allowed_origins && [...new Set(settings.allowed_origins)],
     });
     if (!changed) throw new NotFoundException(NOT_PUBLISHED);
@@ -124,11 +131,13 @@ export class PublicationsService {
     return accessKeyView(revoked);
   }
 
-  private view(
-    pipelineId: string,
+  private async view(
+    pipeline: Pipeline,
     publication: Publication | null,
     latestBuildId: string | null,
-  ): TPublication {
+  ): Promise<TPublication> {
+    const pipelineId = pipeline.id;
+    const sourceIsTable = isTableSourceType(readConfig(pipeline).source_type);
     const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
     return {
       published: publication !== null,
@@ -136,11 +145,16 @@ export class PublicationsService {
       latest_build_id: latestBuildId,
       published_at: publication?.publishedAt.toISOString() ?? null,
       share_enabled: publication?.shareEnabled ?? false,
+      show_sources: publication?.showSources ?? !sourceIsTable,
+      source_is_table: sourceIsTable,
       allowed_origins: publication?.allowedOrigins ?? [],
       api_url: url(`/agents/${pipelineId}/chat`),
       share_url: url(`/s/${pipelineId}/`),
       widget_script_url: url(`/w/widget.js`),
       mcp_url: url(`/agents/${pipelineId}/mcp`),
+      refused_origins: publication
+        ? await this.refused.recent(pipelineId, publication.allowedOrigins)
+        : [],
     };
   }
 }

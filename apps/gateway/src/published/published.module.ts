@@ -17,6 +17,7 @@ import { AccessKeyUses } from './access-key-uses';
 import { PublishedAgentsService } from './published-agents.service';
 import { PublishedRepository } from './published.repository';
 import { RateLimiter } from './rate-limiter';
+import { RefusedOrigins } from './refused-origins';
 import { RuntimeReplicas } from './runtime-replicas';
 import { VisitorAccess } from './visitor-access';
 import { WidgetController } from './widget.controller';
@@ -48,6 +49,7 @@ import { WidgetController } from './widget.controller';
     PublishedModelsService,
     McpAgentServers,
     VisitorAccess,
+    RefusedOrigins,
   ],
 })
 export class PublishedModule {}

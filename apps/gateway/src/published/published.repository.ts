@@ -10,6 +10,7 @@ type KeyWithPublicationRow = AgentAccessKey & {
   liveBuildId: string | null;
   liveShareEnabled: boolean | null;
   liveAllowedOrigins: string[] | null;
+  liveShowSources: boolean | null;
   livePublishedAt: Date | null;
   liveUpdatedAt: Date | null;
 };
@@ -48,10 +49,16 @@ export class PublishedRepository {
     return found && found.buildId === live.buildId ? found : null;
   }
 
-  upsert(pipelineId: string, userId: string, buildId: string): Promise<Publication> {
+  /** `showSources` is the first publication's; publishing again keeps the owner's choice. */
+  upsert(
+    pipelineId: string,
+    userId: string,
+    buildId: string,
+    showSources: boolean,
+  ): Promise<Publication> {
     return this.prisma.client.publication.upsert({
       where: { pipelineId },
-      create: { pipelineId, userId, buildId },
+      create: { pipelineId, userId, buildId, showSources },
       update: { buildId, publishedAt: new Date() },
     });
   }
@@ -66,7 +73,7 @@ export class PublishedRepository {
   async updateSettings(
     pipelineId: string,
     userId: string,
-    data: { shareEnabled?: boolean; allowedOrigins?: string[] },
+    data: { shareEnabled?: boolean; showSources?: boolean; allowedOrigins?: string[] },
   ): Promise<boolean> {
     const { count } = await this.prisma.client.publication.updateMany({
       where: { pipelineId, userId },
@@ -128,7 +135,14 @@ export class PublishedRepository {
     ]);
     const row = rows[0];
     if (!row) return null;
-    const { liveUserId, liveBuildId, liveShareEnabled, liveAllowedOrigins, ...key } = row;
+    const {
+      liveUserId,
+      liveBuildId,
+      liveShareEnabled,
+      liveAllowedOrigins,
+      liveShowSources,
+      ...key
+    } = row;
     const live: LivePublication | null =
       liveUserId && liveBuildId
         ? {
@@ -137,6 +151,7 @@ export class PublishedRepository {
             buildId: liveBuildId,
             shareEnabled: liveShareEnabled ?? false,
             allowedOrigins: liveAllowedOrigins ?? [],
+            showSources: liveShowSources ?? true,
             publishedAt: row.livePublishedAt!,
             updatedAt: row.liveUpdatedAt!,
           }
@@ -167,6 +182,7 @@ const KEY_WITH_PUBLICATION = {
              k.created_at AS "createdAt",
              p.user_id AS "liveUserId", p.build_id AS "liveBuildId",
              p.share_enabled AS "liveShareEnabled", p.allowed_origins AS "liveAllowedOrigins",
+             p.show_sources AS "liveShowSources",
              p.published_at AS "livePublishedAt", p.updated_at AS "liveUpdatedAt"
       FROM agent_access_keys k
       LEFT JOIN publications p ON p.pipeline_id = k.pipeline_id

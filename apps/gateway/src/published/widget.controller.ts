@@ -23,7 +23,8 @@ import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
-import { PublishedAgentsService } from './published-agents.service';
+import { PublishedAgentsService, type ChatEvent } from './published-agents.service';
+import { RefusedOrigins } from './refused-origins';
 import type { NamedPublication } from './published.repository';
 import { ORIGIN_NOT_ALLOWED, VisitorAccess, type Via } from './visitor-access';
 
@@ -47,6 +48,7 @@ export class WidgetController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly agents: PublishedAgentsService,
     private readonly visitors: VisitorAccess,
+    private readonly refused: RefusedOrigins,
   ) {}
 
   @Get('w/widget.js')
@@ -72,6 +74,8 @@ export class WidgetController {
     response.setHeader('Vary', 'Origin');
     const site = origin?.toLowerCase();
     if (!site || !live.allowedOrigins.includes(site)) {
+      // Told to the owner in the publish panel, and to the visitor by the script's notice.
+      if (site) await this.refused.record(live.pipelineId, site);
       throw new ForbiddenException(ORIGIN_NOT_ALLOWED);
     }
     const chat = `/w/${live.pipelineId}/chat?site=${encodeURIComponent(site)}`;
@@ -113,13 +117,14 @@ export class WidgetController {
     await this.agents.visitorRateLimit(live.pipelineId, request.ip ?? 'unknown');
     const silenceMs = this.config.PROVIDER_TIMEOUT_MS;
     const { message, conversation_id: conversationId } = parsed.data;
-    const started = await startAnswer(response, silenceMs, (signal) =>
-      this.agents.chat(
+    const started = await startAnswer(response, silenceMs, (signal) => {
+      const events = this.agents.chat(
         live,
         { message, conversationId, channel: session.via, visitorHash: session.hash },
         signal,
-      ),
-    );
+      );
+      return live.showSources ? events : withoutSources(events);
+    });
     return streamEvents(response, started, silenceMs);
   }
 
@@ -177,5 +182,19 @@ export class WidgetController {
 
   private url(pathname: string): string {
     return new URL(pathname, this.config.PUBLIC_URL).toString();
+  }
+}
+
+/**
+ * A visitor's answer without what it was made from — passages, rows, the SQL and its table — for
+ * agents whose owner keeps sources from visitors (table sources, by default). The owner's
+ * conversations still record them.
+ */
+async function* withoutSources(events: AsyncGenerator<ChatEvent>): AsyncGenerator<ChatEvent> {
+  for await (const event of events) {
+    if (event.type === 'sql' || event.type === 'table') continue;
+    if (event.type === 'retrieval') yield { ...event, sources: [] };
+    else if (event.type === 'saved') yield { ...event, sources: [] };
+    else yield event;
   }
 }

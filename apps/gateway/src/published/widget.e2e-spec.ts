@@ -4,7 +4,12 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
+import {
+  configureRagAgent,
+  serverSentEvents,
+  signUpAndLogIn,
+  type TestUser,
+} from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { answerIds, openVisitor } from './visitors.spec-helper';
 
@@ -77,9 +82,19 @@ describe('share page and widget of a published agent', () => {
     const bad = await t.http
       .patch(`/agents/${id}/publication`)
       .set(alice.auth)
-      .send({ allowed_origins: ['https://shop.example.com/path'] })
+      .send({ allowed_origins: ['ftp://shop.example.com'] })
       .expect(400);
-    expect(bad.body.detail).toMatch(/origin such as/);
+    expect(bad.body.detail).toMatch(/web address such as www\.example\.com/);
+    // Sites as people write them: a plain domain is https, a page's address is its site.
+    const written = await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: ['www.RoseBakery.com', 'https://shop.example.com/contact?x=1'] })
+      .expect(200);
+    expect(written.body.allowed_origins).toEqual([
+      'https://www.rosebakery.com',
+      'https://shop.example.com',
+    ]);
     await t.http
       .patch(`/agents/${id}/publication`)
       .set(alice.auth)
@@ -97,6 +112,24 @@ describe('share page and widget of a published agent', () => {
       .expect(403);
     expect(other.body.detail).toMatch(/may not embed/);
 
+    // The owner sees the refused site in the publication, until it is allowed (issue 30).
+    const seen = await t.http.get(`/agents/${id}/publication`).set(alice.auth).expect(200);
+    expect(seen.body.refused_origins).toEqual([
+      { origin: 'https://evil.example.net', last_seen: expect.any(String) },
+    ]);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED, 'https://evil.example.net'] })
+      .expect(200);
+    const cleared = await t.http.get(`/agents/${id}/publication`).set(alice.auth).expect(200);
+    expect(cleared.body.refused_origins).toEqual([]);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED] })
+      .expect(200);
+
     const frame = await t.http
       .get(`/w/${id}/chat?site=${encodeURIComponent(ALLOWED)}`)
       .set('Sec-Fetch-Dest', 'iframe')
@@ -107,6 +140,43 @@ describe('share page and widget of a published agent', () => {
       .get('/w/widget.js')
       .expect(200)
       .expect('Content-Type', /javascript/);
+  });
+
+  it('keeps a table agent’s rows from visitors until its owner shows sources (issue 30)', async () => {
+    await t.redis.client.del(...(await t.redis.client.keys('agentloom:published-rate:visitor:*')));
+    const publication = await t.http.get(`/agents/${id}/publication`).set(alice.auth).expect(200);
+    expect(publication.body).toMatchObject({ show_sources: false, source_is_table: true });
+    const retrievedRows = (text: string) =>
+      serverSentEvents<{ type: string; sources?: unknown[] }>(text)
+        .filter((event) => event.type === 'retrieval' || event.type === 'saved')
+        .map((event) => event.sources?.length ?? 0);
+
+    const hidden = await (await openVisitor(t, id, ALLOWED)).send('Which product sold in Lisbon?');
+    expect(hidden.status).toBe(200);
+    expect(retrievedRows(hidden.text)).toEqual([0, 0]);
+    // The owner's record of the conversation keeps them.
+    const { conversationId } = answerIds(hidden.text);
+    const stored = await t.http
+      .get(`/agents/${id}/conversations/${conversationId}`)
+      .set(alice.auth)
+      .expect(200);
+    const answerTurn = (stored.body.turns as { role: string; sources: unknown[] }[]).find(
+      (turn) => turn.role === 'assistant',
+    );
+    expect(answerTurn?.sources.length).toBeGreaterThan(0);
+
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ show_sources: true })
+      .expect(200);
+    const shown = await (await openVisitor(t, id, ALLOWED)).send('Which product sold in Lisbon?');
+    expect(retrievedRows(shown.text).every((count) => count > 0)).toBe(true);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ show_sources: false })
+      .expect(200);
   });
 
   it('takes visitor feedback on an answer and limits each visitor', async () => {

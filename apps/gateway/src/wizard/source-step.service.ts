@@ -158,12 +158,13 @@ export class SourceStepService {
     if (call.agentType === 'sql' && type === 'mongo') {
       throw new UnprocessableEntityException(SQL_CANNOT_USE_MONGO);
     }
-    const checked = await this.dataSources.check(
+    const uri = this.secrets.connectionUri({
+      owner: pipeline,
+      saved: config.database,
       type,
-      request.uri,
-      request.database,
-      request.table,
-    );
+      uri: request.uri,
+    });
+    const checked = await this.dataSources.check(type, uri, request.database, request.table);
 
     clearUnfitFramework(config, type);
     recordSourceType(config, type);

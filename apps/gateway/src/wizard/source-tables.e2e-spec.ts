@@ -116,6 +116,31 @@ describe('Source step: the tables of a database', () => {
     expect(masked).toContain(':****@');
     const { body } = await tables(alice, id, { uri: masked, database: names.database }).expect(200);
     expect(body.tables).toContain('customers');
+
+    // Saving another table with that masked URI connects with the saved password too: the
+    // wizard's edit changes one field without asking for the password again (issue 30).
+    const changed = await t.http
+      .post('/sql/config/source-details/db')
+      .set(alice.auth)
+      .type('form')
+      .send({ session_id: id, db_uri: masked, db_name: names.database, table_name: 'customers' })
+      .expect(200);
+    expect(changed.body.saved.database.table).toBe('customers');
+    expect(changed.body.saved.database.uri).toBe(masked);
+    // The masked text is only the saved connection's: on another agent it is a wrong password.
+    const other = await newPipeline(alice, 'sql');
+    await t.http
+      .post('/sql/config/source')
+      .set(alice.auth)
+      .type('form')
+      .send({ session_id: other, source_type: 'mysql' })
+      .expect(200);
+    await t.http
+      .post('/sql/config/source-details/db')
+      .set(alice.auth)
+      .type('form')
+      .send({ session_id: other, db_uri: masked, db_name: names.database, table_name: 'orders' })
+      .expect(422);
   });
 
   it('a wrong password → 422 in the probe’s words, never repeating the password', async () => {

@@ -33,12 +33,12 @@ export class SourceTablesService {
     if (pipeline.agentType === 'sql' && type === 'mongo') {
       throw new UnprocessableEntityException('SQL agents cannot use MongoDB as a source.');
     }
-    // The form shows the saved URI with its password masked: that text means the saved connection.
-    const saved = config.database;
-    const uri =
-      saved && saved.type === type && saved.uri === request.uri && pipeline.sourceUriEncrypted
-        ? this.secrets.decrypt(pipeline, 'source_uri', pipeline.sourceUriEncrypted)
-        : request.uri;
+    const uri = this.secrets.connectionUri({
+      owner: pipeline,
+      saved: config.database,
+      type,
+      uri: request.uri,
+    });
     return { tables: await this.dataSources.listTables(type, uri, request.database) };
   }
 }

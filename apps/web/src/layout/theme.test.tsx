@@ -58,7 +58,7 @@ describe('theme (SPEC §4: light by default, toggled, persisted)', () => {
     // The menu is a navigation landmark of its own, holding the same links.
     const landmark = screen.getByRole('navigation', { name: 'Main (mobile)' });
     expect(landmark).toBe(menu);
-    for (const name of ['Home', 'Features', 'Developers', 'How it works', 'Docs', 'Log in']) {
+    for (const name of ['Home', 'Features', 'Our team', 'How it works', 'Docs', 'Log in']) {
       expect(within(landmark).getByRole('link', { name })).toBeInTheDocument();
     }
     fireEvent.click(screen.getByRole('button', { name: 'Close menu' }));

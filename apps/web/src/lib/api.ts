@@ -65,6 +65,18 @@ export function apiUrl(path: string, query?: Record<string, string>): string {
   return query ? `${url}?${new URLSearchParams(query).toString()}` : url;
 }
 
+/**
+ * Who hears that the stored session stopped working (a 401 to a call that carried the token: the
+ * password was reset in another tab, the token expired). The auth provider signs the app out, so
+ * nobody is left looking at an empty "No agents yet" that only means "not allowed".
+ */
+const sessionEndedListeners = new Set<() => void>();
+
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
 /** Sends one request to the gateway with the stored bearer token; throws ApiError on non-2xx. */
 export async function apiRaw(path: string, request: ApiRequest = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -93,6 +105,14 @@ export async function apiRaw(path: string, request: ApiRequest = {}): Promise<Re
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, SERVER_UNREACHABLE);
   });
+  // A 401 to /auth/… is a wrong password, not an ended session; a token replaced meanwhile (a
+  // login in another tab) is not the one that was refused.
+  const sessionEnded =
+    response.status === 401 &&
+    token !== null &&
+    !path.startsWith('/auth/') &&
+    localStorage.getItem(STORAGE_KEYS.token) === token;
+  if (sessionEnded) for (const listener of sessionEndedListeners) listener();
   if (!response.ok) throw new ApiError(response.status, await readDetail(response));
   return response;
 }

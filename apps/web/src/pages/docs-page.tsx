@@ -13,7 +13,7 @@ const DOCS: DocCard[] = [
     items: [
       'Sign up, then open the dashboard.',
       'Under API Keys, store a key for the LLM provider you plan to use (OpenAI, Claude, Groq, Gemini or Deepseek).',
-      'Choose Create New Agent and pick RAG Agent, SQL Agent or Image Generation Agent.',
+      'Choose Create New Agent and pick a goal: Answer questions from documents (RAG Agent), Calculate answers from tables (SQL Agent) or Create and edit images (Image Generation Agent).',
       'Follow the wizard: every step is saved as soon as you continue, so you can go back without losing work.',
       'On the last step, review the summary and start the build.',
     ],
@@ -38,7 +38,32 @@ const DOCS: DocCard[] = [
       'Choose Download Code to get the project as a zip: source, Dockerfile, compose file, .env example and CI/CD workflows.',
       'Copy the .env example to .env and fill in your keys; they are never written into the zip.',
       'Run docker compose up to start the agent locally, or push the project to a repository and let the included workflow build and ship the image.',
+      'Or publish it: under My Agents choose Publish, and Agentloom serves the agent itself — an API with ready-to-paste examples, a share page and a chat widget for your website.',
     ],
+  },
+];
+
+/** The guide the publish panel links to: the chat widget on a site, for someone who is not a developer. */
+const WEBSITE_CHAT_STEPS: { title: string; text: string }[] = [
+  {
+    title: 'Build and publish the agent',
+    text: 'Open Dashboard → My Agents. When the agent shows Built, choose Publish, then Publish again in the panel that opens.',
+  },
+  {
+    title: 'Name the sites it may appear on',
+    text: 'Under “Sites that may embed the chat widget”, type your website’s address, one per line — for example www.rosebakery.com. https:// is added for you; a page’s address counts as its whole site. Choose Save sites.',
+  },
+  {
+    title: 'Copy the snippet',
+    text: 'The panel then shows one line that starts with <script. Choose Copy next to it.',
+  },
+  {
+    title: 'Paste it into your website',
+    text: 'In your site builder (WordPress, Wix, Squarespace, Shopify…) find “custom code”, “embed code” or “footer code”, and paste the line so it lands just before </body> on every page. Publish the site.',
+  },
+  {
+    title: 'Check it',
+    text: 'Open your site: a chat button appears in the bottom-right corner. No button? Add the exact address shown in your browser’s address bar to the list of sites and save — www.rosebakery.com and rosebakery.com count as two sites.',
   },
 ];
 
@@ -61,6 +86,25 @@ export function DocsPage() {
           </Card>
         ))}
       </div>
+      <Card as="section" id="website-chat" aria-labelledby="website-chat-title" className="mt-8">
+        <h2
+          id="website-chat-title"
+          className="text-xl font-semibold text-slate-900 dark:text-white"
+        >
+          Put the chat on your website
+        </h2>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          Five steps, no code to write: your visitors chat with your agent on your own pages.
+        </p>
+        <ol className="mt-4 list-decimal space-y-3 pl-5 text-sm text-slate-700 marker:text-indigo-700 dark:text-slate-200 dark:marker:text-indigo-300">
+          {WEBSITE_CHAT_STEPS.map((step) => (
+            <li key={step.title}>
+              <span className="font-semibold text-slate-900 dark:text-white">{step.title}.</span>{' '}
+              {step.text}
+            </li>
+          ))}
+        </ol>
+      </Card>
     </PageContainer>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { useAuth } from '../auth/auth-context';
+import { SESSION_ENDED, useAuth } from '../auth/auth-context';
 import {
   AuthCard,
   AuthSwitchFooter,
@@ -8,7 +8,7 @@ import {
   inlineLinkClasses,
   PasswordField,
 } from '../components/auth-card';
-import { Button } from '../components/ui';
+import { Alert, Button } from '../components/ui';
 
 /** SPEC §2 Login: email and password; success goes to /dashboard. */
 export function LoginPage() {
@@ -17,6 +17,7 @@ export function LoginPage() {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const ended = (location.state as { sessionEnded?: unknown } | null)?.sessionEnded === true;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,6 +31,11 @@ export function LoginPage() {
       description="Log in to build, preview and download your AI agents."
       footer={<AuthSwitchFooter question="Don't have an account?" to="/signup" label="Sign up" />}
     >
+      {ended && (
+        <Alert tone="info" className="mb-4">
+          {SESSION_ENDED}. Your agents and keys are safe; you will return to the page you were on.
+        </Alert>
+      )}
       <form className="space-y-4" onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <div className="space-y-1.5">

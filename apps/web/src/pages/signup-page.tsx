@@ -1,3 +1,4 @@
+import { ZUsername } from '@agentloom/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
@@ -49,6 +50,9 @@ export function SignupPage() {
           value={form.username}
           onChange={set('username')}
           placeholder="ada_lovelace"
+          // The rule is said before it is broken, and a broken one is named as it is typed.
+          hint="3 to 32 letters, digits, dots, dashes or underscores — no spaces."
+          error={usernameProblem(form.username)}
         />
         <EmailField value={form.email} onChange={set('email')} />
         <NewPasswordFields
@@ -69,4 +73,11 @@ export function SignupPage() {
       </form>
     </AuthCard>
   );
+}
+
+/** What is wrong with a typed username, by the rule the server applies; nothing while empty. */
+function usernameProblem(username: string): string | undefined {
+  if (!username) return undefined;
+  const checked = ZUsername.safeParse(username);
+  return checked.success ? undefined : checked.error.issues[0]?.message;
 }

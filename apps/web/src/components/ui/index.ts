@@ -7,3 +7,4 @@ export * from './button';
 export * from './feedback';
 export * from './fields';
 export * from './layout';
+export * from './copy-button';

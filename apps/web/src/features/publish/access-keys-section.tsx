@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { Badge, Button, TextField } from '../../components/ui';
+import { Badge, Button, CopyButton, TextField } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { useAccessKeys, useCreateAccessKey, useRevokeAccessKey } from './publish-api';
@@ -48,9 +48,12 @@ export function AccessKeysSection({ agentId }: { agentId: string }) {
           className="rounded border border-amber-300 bg-amber-50 p-2 dark:border-amber-700 dark:bg-amber-950"
         >
           <p>Copy this key now: it is shown only once.</p>
-          <code className="break-all" data-testid="new-access-key">
-            {shown}
-          </code>
+          <div className="flex flex-wrap items-center gap-2">
+            <code className="min-w-0 break-all" data-testid="new-access-key">
+              {shown}
+            </code>
+            <CopyButton text={shown} label="Copy access key" what="Access key" />
+          </div>
         </div>
       )}
       <ul className="space-y-1">

@@ -1,5 +1,6 @@
 import type {
   TAccessKey,
+  TConversation,
   TConversationSummary,
   TCreateAccessKeyRequest,
   TCreatedAccessKey,
@@ -74,6 +75,17 @@ export function useConversations(agentId: string) {
     queryKey: keys.conversations(agentId),
     queryFn: ({ signal }) =>
       api<TConversationSummary[]>(`${base(agentId)}/conversations`, { signal }),
+  });
+}
+
+/** One conversation with every turn, read when its owner opens it. */
+export function useConversation(agentId: string, conversationId: string) {
+  return useQuery({
+    queryKey: [...keys.conversations(agentId), conversationId] as const,
+    queryFn: ({ signal }) =>
+      api<TConversation>(`${base(agentId)}/conversations/${encodeURIComponent(conversationId)}`, {
+        signal,
+      }),
   });
 }
 

@@ -1,10 +1,18 @@
-import type { TPublication } from '@agentloom/contracts';
+import {
+  agentSlug,
+  siteOrigin,
+  type TPublication,
+  type TPublicationSettings,
+} from '@agentloom/contracts';
+import { clsx } from 'clsx';
 import { Globe, Rocket } from 'lucide-react';
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Spinner, TextArea } from '../../components/ui';
+import { Link } from 'react-router-dom';
+import { Alert, Badge, Button, Card, CopyButton, Spinner, TextArea } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { AccessKeysSection } from './access-keys-section';
+import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { ConversationsSection } from './conversations-section';
 import { usePublication, usePublicationChange } from './publish-api';
 
@@ -87,15 +95,56 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
 }
 
 function ApiSection({ state, agentId }: { state: TPublication; agentId: string }) {
-  const v1 = state.api_url.replace(/\/agents\/[^/]+\/chat$/, '/v1');
+  const examples = codeExamples(state.api_url, agentId);
+  const [shown, setShown] = useState<CodeExample['id']>('curl');
+  const example = examples.find((item) => item.id === shown) ?? examples[0]!;
   return (
-    <div className="space-y-1 text-sm">
-      <h4 className="font-semibold text-slate-900 dark:text-white">API</h4>
+    <div className="space-y-2 text-sm">
+      <h4 className="font-semibold text-slate-900 dark:text-white">Use it from your own code</h4>
       <p className="text-slate-700 dark:text-slate-300">
-        POST <code className="break-all">{state.api_url}</code> with an access key as the bearer
-        token. OpenAI clients: base URL <code className="break-all">{v1}</code>, model{' '}
+        Make an access key below, then paste one of these and replace <code>{KEY_PLACEHOLDER}</code>{' '}
+        with it. OpenAI clients work too: base URL{' '}
+        <code className="break-all">{openAiBaseUrl(state.api_url)}</code>, model{' '}
         <code className="break-all">{agentId}</code>.
       </p>
+      <CopyRow text={state.api_url} label="Copy API address" what="API address" />
+      <div role="tablist" aria-label="Code example language" className="flex flex-wrap gap-1">
+        {examples.map((item) => (
+          <button
+            key={item.id}
+            type="button"
+            role="tab"
+            aria-selected={item.id === shown}
+            onClick={() => setShown(item.id)}
+            className={clsx(
+              'rounded-md px-2.5 py-1 text-xs font-semibold focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none',
+              item.id === shown
+                ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
+                : 'bg-slate-100 text-slate-800 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-200',
+            )}
+          >
+            {item.title}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={`${example.title} example`} className="space-y-2">
+        <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+          <code>{example.code}</code>
+        </pre>
+        <CopyButton text={example.code} label={`Copy ${example.title} example`} what="Example" />
+      </div>
+    </div>
+  );
+}
+
+/** A value to copy as it is (an address, a snippet): shown whole, with its copy button. */
+function CopyRow({ text, label, what }: { text: string; label: string; what: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <code className="min-w-0 flex-1 rounded bg-slate-100 p-2 break-all dark:bg-slate-800">
+        {text}
+      </code>
+      <CopyButton text={text} label={label} what={what} />
     </div>
   );
 }
@@ -120,29 +169,14 @@ function McpSection({ state, agentName }: { state: TPublication; agentName: stri
       >
         {config}
       </pre>
-      <Button
-        size="sm"
-        variant="outline"
-        onClick={() =>
-          void navigator.clipboard.writeText(config).then(
-            () => notify.success('MCP configuration copied'),
-            () => notify.error('Copy failed', 'Select the configuration and copy it.'),
-          )
-        }
-      >
-        Copy configuration
-      </Button>
+      <CopyButton text={config} label="Copy configuration" what="MCP configuration" />
     </div>
   );
 }
 
 /** The `mcpServers` entry most MCP clients read, named after the agent. */
 export function mcpClientConfig(url: string, agentName: string): string {
-  const name =
-    agentName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'agentloom-agent';
+  const name = agentSlug(agentName);
   const server = { type: 'http', url, headers: { Authorization: 'Bearer al_YOUR_ACCESS_KEY' } };
   return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }
@@ -150,11 +184,17 @@ export function mcpClientConfig(url: string, agentName: string): string {
 function ShareSection({ state, agentId }: { state: TPublication; agentId: string }) {
   const change = usePublicationChange(agentId);
   const [origins, setOrigins] = useState(state.allowed_origins.join('\n'));
-  const save = (settings: { share_enabled?: boolean; allowed_origins?: string[] }) =>
+  const save = (settings: TPublicationSettings) =>
     change.mutate(settings, {
-      onSuccess: () => notify.success('Saved'),
+      onSuccess: (saved) => {
+        // The sites as the server stored them: www.example.com now reads https://www.example.com.
+        const stored = (saved as TPublication | undefined)?.allowed_origins;
+        if (stored && settings.allowed_origins) setOrigins(stored.join('\n'));
+        notify.success('Saved');
+      },
       onError: (error) => notify.error('Could not save', errorDetail(error) ?? 'Please try again.'),
     });
+  const typed = origins.split(/[\s,]+/).filter(Boolean);
   const snippet = `<script src="${state.widget_script_url}" data-agent="${agentId}" async></script>`;
   return (
     <div className="space-y-3 text-sm">
@@ -167,40 +207,132 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
         />
         Public share page
       </label>
+      <VisitorSources state={state} onChange={(show_sources) => save({ show_sources })} />
       {state.share_enabled && (
-        <p>
-          <Globe aria-hidden="true" className="mr-1 inline h-4 w-4" />
-          <a
-            className="break-all text-indigo-700 underline dark:text-indigo-300"
-            href={state.share_url}
-            target="_blank"
-            rel="noreferrer"
-          >
-            {state.share_url}
-          </a>
-        </p>
+        <div className="space-y-1">
+          <p>
+            <Globe aria-hidden="true" className="mr-1 inline h-4 w-4" />
+            <a
+              className="break-all text-indigo-700 underline dark:text-indigo-300"
+              href={state.share_url}
+              target="_blank"
+              rel="noreferrer"
+            >
+              {state.share_url}
+            </a>
+          </p>
+          <CopyButton text={state.share_url} label="Copy share link" what="Share link" />
+        </div>
       )}
       <TextArea
         label="Sites that may embed the chat widget"
-        hint="One origin per line, such as https://www.example.com. Leave empty to turn the widget off."
+        hint="The addresses of your websites, one per line, such as www.rosebakery.com — https:// is added for you, and a page's address counts as its whole site. Leave empty to turn the widget off."
         rows={3}
         value={origins}
         onChange={(event) => setOrigins(event.target.value)}
       />
+      {typed.length > 0 && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Will allow: {typed.map(siteOrigin).join(', ')}
+        </p>
+      )}
       <Button
         size="sm"
         variant="outline"
-        onClick={() => save({ allowed_origins: origins.split(/[\s,]+/).filter(Boolean) })}
+        loading={change.isPending}
+        onClick={() => save({ allowed_origins: typed })}
       >
         Save sites
       </Button>
-      {state.allowed_origins.length > 0 && (
-        <div>
-          <p className="text-slate-700 dark:text-slate-300">Add this to those sites&apos; pages:</p>
-          <code className="block rounded bg-slate-100 p-2 break-all dark:bg-slate-800">
-            {snippet}
-          </code>
-        </div>
+      {state.refused_origins.length > 0 && (
+        <RefusedSites
+          refused={state.refused_origins}
+          busy={change.isPending}
+          onAllow={(origin) => save({ allowed_origins: [...state.allowed_origins, origin] })}
+        />
+      )}
+      {state.allowed_origins.length > 0 && <WidgetSnippet snippet={snippet} />}
+    </div>
+  );
+}
+
+/**
+ * Sites whose pages tried to show the widget and were refused: the owner sees a typo or a
+ * missing www at once, and allows the site with one click.
+ */
+function RefusedSites({
+  refused,
+  busy,
+  onAllow,
+}: {
+  refused: TPublication['refused_origins'];
+  busy: boolean;
+  onAllow: (origin: string) => void;
+}) {
+  return (
+    <Alert tone="info">
+      <p className="font-semibold">These sites tried to show the chat but are not allowed:</p>
+      <ul className="mt-2 space-y-2">
+        {refused.map(({ origin, last_seen }) => (
+          <li key={origin} className="flex flex-wrap items-center gap-2">
+            <code className="break-all">{origin}</code>
+            <span className="text-xs">last {new Date(last_seen).toLocaleString()}</span>
+            <Button size="sm" variant="outline" disabled={busy} onClick={() => onAllow(origin)}>
+              Allow {origin}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+/** The line to paste into the allowed sites' pages, with its copy button and the guide. */
+function WidgetSnippet({ snippet }: { snippet: string }) {
+  return (
+    <div className="space-y-1">
+      <p className="text-slate-700 dark:text-slate-300">
+        Paste this just before <code>&lt;/body&gt;</code> on those sites&apos; pages (
+        <Link to="/docs#website-chat" className="text-indigo-700 underline dark:text-indigo-300">
+          step-by-step guide
+        </Link>
+        ):
+      </p>
+      <CopyRow text={snippet} label="Copy widget snippet" what="Widget snippet" />
+    </div>
+  );
+}
+
+/**
+ * Whether visitors see what each answer was made from. Off by default for tables, whose
+ * "sources" are raw rows; a warning says what turning it on shows.
+ */
+function VisitorSources({
+  state,
+  onChange,
+}: {
+  state: TPublication;
+  onChange: (show: boolean) => void;
+}) {
+  return (
+    <div className="space-y-1">
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={state.show_sources}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        Show sources to visitors
+      </label>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Under each answer on the share page and in the widget: the passages, rows or query it used.
+        Your own conversations always keep them.
+      </p>
+      {state.source_is_table && state.show_sources && (
+        <Alert>
+          This agent answers from a table: visitors will see its raw rows — names, amounts, e-mail
+          addresses — under the answers. Turn this off unless the whole table may be public.
+        </Alert>
       )}
     </div>
   );

@@ -8,6 +8,7 @@ export function AgentNameFields({
   typeValue,
   typeLabel,
   busy,
+  submitLabel,
   onSubmit,
 }: {
   name: string;
@@ -15,6 +16,7 @@ export function AgentNameFields({
   typeValue: string;
   typeLabel: string;
   busy: boolean;
+  submitLabel: string;
   onSubmit: () => void;
 }) {
   return (
@@ -37,8 +39,8 @@ export function AgentNameFields({
       />
       <SubmitButton
         busy={busy}
-        label="Create & Continue"
-        busyLabel="Creating…"
+        label={submitLabel}
+        busyLabel={submitLabel === 'Create & Continue' ? 'Creating…' : 'Saving…'}
         disabled={name === ''}
       />
     </StepForm>

@@ -4,6 +4,7 @@ import {
   LLM_PROVIDER_LABELS,
   LLM_PROVIDERS,
   maskApiKey,
+  RECOMMENDED_LLM_MODELS,
   type TApiKey,
   type TKeyCheckResult,
   type TLlmProvider,
@@ -23,6 +24,8 @@ export type LlmValue = {
   apiKey: string;
   apiKeyId: string;
   model: string;
+  /** A typed key also goes to the API key vault, so the next agent is offered it. */
+  remember: boolean;
 };
 
 export const EMPTY_LLM: LlmValue = {
@@ -31,7 +34,13 @@ export const EMPTY_LLM: LlmValue = {
   apiKey: '',
   apiKeyId: '',
   model: '',
+  remember: true,
 };
+
+/** The form for a newly chosen provider: no key yet, its recommended model chosen already. */
+export function freshLlm(provider: TLlmProvider | ''): LlmValue {
+  return { ...EMPTY_LLM, provider, model: provider ? RECOMMENDED_LLM_MODELS[provider].model : '' };
+}
 
 /** What the provider said about the key now in the form, shown beside it. */
 export type KeyVerdict = { tone: 'ok' | 'warning' | 'error'; text: string; models?: string[] };
@@ -155,7 +164,7 @@ export function LlmFields({
         value={provider}
         disabled={busy}
         options={LLM_PROVIDERS.map((id) => ({ value: id, label: LLM_PROVIDER_LABELS[id] }))}
-        onPick={(id) => onChange({ ...EMPTY_LLM, provider: id as TLlmProvider | '' })}
+        onPick={(id) => onChange(freshLlm(id as TLlmProvider | ''))}
         onCommit={(id) => onProviderChange(id as TLlmProvider | '')}
         required
       />
@@ -192,13 +201,22 @@ export function LlmFields({
         hint={keyHint(source === 'vault' && savedKeys.length > 0, keptKey)}
       />
 
-      <Select
-        label="Model"
-        placeholder="Select a model"
+      {provider && source === 'typed' && value.apiKey !== '' && (
+        <label className="-mt-2 flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
+          <input
+            type="checkbox"
+            checked={value.remember}
+            onChange={(event) => onChange({ ...value, remember: event.target.checked })}
+          />
+          Save this key for other agents (in your API key vault)
+        </label>
+      )}
+
+      <ModelSelect
+        provider={provider}
         value={value.model}
-        disabled={!provider}
         options={provider ? modelOptions(provider, liveModels, currentModel) : []}
-        onChange={(event) => onChange({ ...value, model: event.target.value })}
+        onChange={(model) => onChange({ ...value, model })}
       />
       <SubmitButton busy={busy || checking} label="Connect & Continue" busyLabel="Connecting…" />
     </StepForm>
@@ -321,4 +339,30 @@ function KeyNote({
     );
   }
   return <p className="-mt-3 text-xs text-slate-600 dark:text-slate-400">{hint}</p>;
+}
+
+/** The model dropdown, with the provider's recommended model and why, in one line. */
+function ModelSelect({
+  provider,
+  value,
+  options,
+  onChange,
+}: {
+  provider: TLlmProvider | '';
+  value: string;
+  options: ModelOption[];
+  onChange: (model: string) => void;
+}) {
+  const recommended = provider ? RECOMMENDED_LLM_MODELS[provider] : null;
+  return (
+    <Select
+      label="Model"
+      placeholder="Select a model"
+      value={value}
+      disabled={!provider}
+      options={options}
+      onChange={(event) => onChange(event.target.value)}
+      hint={recommended ? `Recommended: ${recommended.model} — ${recommended.why}.` : undefined}
+    />
+  );
 }

@@ -153,6 +153,7 @@ describe('RAG wizard', () => {
     await createAgent(user);
     await user.click(screen.getByRole('button', { name: /^Postgres/ }));
     await stepBadge(3);
+    await user.click(screen.getByRole('button', { name: 'Paste a connection URI' }));
     await user.type(screen.getByLabelText(/Connection URI/), 'postgresql://u:p@db:5432/shop');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     expect(
@@ -323,7 +324,8 @@ describe('RAG wizard', () => {
     renderWizard();
     await createAgent(user);
     await user.click(screen.getByRole('button', { name: /^MySQL/ }));
-    await user.type(await screen.findByLabelText(/Connection URI/), 'mysql://u:p@db/shop');
+    await user.click(await screen.findByRole('button', { name: 'Paste a connection URI' }));
+    await user.type(screen.getByLabelText(/Connection URI/), 'mysql://u:p@db/shop');
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));

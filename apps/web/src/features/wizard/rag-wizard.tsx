@@ -15,8 +15,8 @@ export function RagWizard() {
   return (
     <WizardShell
       type="rag"
-      title="Build a RAG Agent"
-      description="A chatbot that answers from your documents or database, step by step."
+      title="Answer questions from documents"
+      description="RAG Agent: a chatbot that finds the passages of your files or tables that match a question and answers from them, citing each one."
       steps={RAG_STEPS}
     />
   );

@@ -198,7 +198,7 @@ describe('SQL wizard', () => {
     expect(option('gemini-2.0-flash-lite (not offered for this key)').disabled).toBe(true);
   });
 
-  it('requires a framework, offers only those that fit the source, and builds', async () => {
+  it('preselects the recommended framework, keeps the others under Advanced (only those that fit), and builds', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard('sql');
@@ -207,8 +207,13 @@ describe('SQL wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Save Prompt & Continue' }));
     await stepBadge(6);
 
-    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
-    expect(await screen.findByText('Please select a SQL framework.')).toBeInTheDocument();
+    // Plain SQL over the file is chosen already, with the reason; the expert engines wait below.
+    expect(screen.getByRole('button', { name: /^SQL Query \(file\)/ })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(screen.getByText(/one read-only SQL query per question/)).toBeInTheDocument();
+    await user.click(screen.getByText(/^Advanced: other query engines/));
     expect(screen.getByRole('button', { name: /^Vanna AI \(database\)/ })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: /^PandasAI/ }));
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
@@ -274,6 +279,7 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     expect(await screen.findByText('All DB fields are required.')).toBeInTheDocument();
     // One field missing is still refused.
+    await user.click(screen.getByRole('button', { name: 'Paste a connection URI' }));
     await user.type(screen.getByLabelText(/Database URI/), 'mysql://reader:pw@db:3306/shop');
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));

@@ -10,8 +10,8 @@ export function SqlWizard() {
   return (
     <WizardShell
       type="sql"
-      title="Build a SQL Agent"
-      description="An analyst that answers questions by running SQL over your data."
+      title="Calculate answers from tables"
+      description="SQL Agent: an analyst that runs one query over your whole table for each question, so counts and totals are exact."
       steps={SQL_STEPS}
     />
   );

@@ -1,4 +1,9 @@
-import type { TAgentType, TPipelineDetail } from '@agentloom/contracts';
+import {
+  RAG_WIZARD_STEPS,
+  SQL_WIZARD_STEPS,
+  type TAgentType,
+  type TPipelineDetail,
+} from '@agentloom/contracts';
 import { useCallback } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
@@ -23,9 +28,22 @@ export function firstUnfinishedStep(pipeline: Pick<TPipelineDetail, 'steps'>, to
   return index === -1 ? total : index + 1;
 }
 
-/** The address of a step of an agent's wizard; reload, Back/Forward and new tabs land on it. */
-export const wizardPath = (type: TAgentType, sessionId: string, step?: number) =>
-  `/pipeline/${type}/${sessionId}${step === undefined ? '' : `?step=${step}`}`;
+/**
+ * The address of a step of an agent's wizard; reload, Back/Forward and new tabs land on it.
+ * `review`: the step was opened from the summary, and saving it returns there.
+ */
+export const wizardPath = (type: TAgentType, sessionId: string, step?: number, review = false) =>
+  `/pipeline/${type}/${sessionId}${step === undefined ? '' : `?step=${step}`}${review ? '&review=1' : ''}`;
+
+/** How many steps each wizard has, Build included (SPEC §9: nine RAG steps, eight SQL steps). */
+export const WIZARD_STEP_COUNT: Record<TAgentType, number> = {
+  rag: RAG_WIZARD_STEPS.length + 1,
+  sql: SQL_WIZARD_STEPS.length + 1,
+};
+
+/** Edit of an agent: its last step, the summary of every answer with a Change link per step. */
+export const summaryPath = (type: TAgentType, sessionId: string) =>
+  wizardPath(type, sessionId, WIZARD_STEP_COUNT[type]);
 
 /**
  * The wizard's place lives in the URL (`/pipeline/{type}/{sessionId}?step=N`), not in component
@@ -37,10 +55,11 @@ export function useWizardRoute(type: TAgentType, total: number) {
   const navigate = useNavigate();
   const asked = Number(search.get('step'));
   const requested = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, total) : null;
+  const review = search.get('review') === '1' && requested !== null && requested < total;
   const goTo = useCallback(
-    (id: string, step: number, replace = false) =>
-      void navigate(wizardPath(type, id, step), { replace }),
+    (id: string, step: number, replace = false, inReview = false) =>
+      void navigate(wizardPath(type, id, step, inReview), { replace }),
     [navigate, type],
   );
-  return { sessionId, requested, goTo };
+  return { sessionId, requested, review, goTo };
 }

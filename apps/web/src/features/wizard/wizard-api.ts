@@ -163,6 +163,17 @@ export function useWizardMutations(type: TAgentType) {
     },
     onSuccess: refresh,
   });
+  const rename = useMutation({
+    mutationKey,
+    mutationFn: async ({ sessionId, name }: { sessionId: string; name: string }) => {
+      const renamed = await api<TPipelineDetail>(`/pipelines/${encodeURIComponent(sessionId)}`, {
+        method: 'PATCH',
+        json: { name },
+      });
+      await refresh();
+      return renamed;
+    },
+  });
   const save = useMutation({
     mutationKey,
     mutationFn: async (call: WizardCall) => {
@@ -175,10 +186,12 @@ export function useWizardMutations(type: TAgentType) {
     mutationKey,
     mutationFn: (sessionId: string) =>
       api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
-    onSuccess: refresh,
+    // Not awaited: "build started!" and the build screen come as soon as the build is queued, not
+    // after the agents list is read again (a second or more, by which time it may be built).
+    onSuccess: () => void refresh(),
   });
   const busy = useIsMutating({ mutationKey }) > 0;
-  return { create, save, build, busy };
+  return { create, rename, save, build, busy };
 }
 
 /** Asks the provider (through the gateway) whether it takes the key, and which models it serves. */

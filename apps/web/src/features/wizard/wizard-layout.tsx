@@ -1,8 +1,15 @@
 import { clsx } from 'clsx';
 import { ArrowLeft, Check, ChevronLeft } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Badge, Button, Card, PageContainer, ProgressBar } from '../../components/ui';
+import { Link, useNavigate } from 'react-router-dom';
+import {
+  Badge,
+  Button,
+  buttonClasses,
+  Card,
+  PageContainer,
+  ProgressBar,
+} from '../../components/ui';
 import { stepPercent } from './step-navigation';
 
 /**
@@ -16,6 +23,8 @@ export function WizardLayout({
   step,
   busy,
   onPrevious,
+  stepHref,
+  summaryHref,
   children,
 }: {
   title: string;
@@ -25,6 +34,10 @@ export function WizardLayout({
   step: number;
   busy: boolean;
   onPrevious: () => void;
+  /** The link of a step of the list (1-based), or undefined where it is not clickable. */
+  stepHref?: (position: number) => string | undefined;
+  /** Set when the step was opened from the summary: the way back without saving. */
+  summaryHref?: string;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
@@ -63,7 +76,7 @@ export function WizardLayout({
         className="mt-5 h-2 w-full"
         fillClassName="bg-indigo-600 duration-300 dark:bg-indigo-400"
       />
-      <StepList labels={labels} step={step} />
+      <StepList labels={labels} step={step} stepHref={stepHref} />
 
       <Card as="section" className="mt-6 p-5 sm:p-8">
         <h2
@@ -77,11 +90,16 @@ export function WizardLayout({
         <div className="mt-5">{children}</div>
       </Card>
 
-      <div className="mt-6 flex justify-between">
+      <div className="mt-6 flex flex-wrap justify-between gap-3">
         <Button variant="outline" onClick={onPrevious} disabled={step === 1 || busy}>
           <ChevronLeft aria-hidden="true" className="h-4 w-4" />
           Previous
         </Button>
+        {summaryHref && (
+          <Link to={summaryHref} className={buttonClasses('ghost')}>
+            Back to summary without changing
+          </Link>
+        )}
       </div>
     </PageContainer>
   );
@@ -110,30 +128,31 @@ function useStepFocus(step: number) {
   return heading;
 }
 
-/** Every step with its state: done (ticked), current, or still to do. */
-function StepList({ labels, step }: { labels: readonly string[]; step: number }) {
+/**
+ * Every step with its state: done (ticked), current, or still to do. Steps already answered are
+ * links (`stepHref`), so one setting is changed without walking the steps before it.
+ */
+function StepList({
+  labels,
+  step,
+  stepHref,
+}: {
+  labels: readonly string[];
+  step: number;
+  stepHref?: (position: number) => string | undefined;
+}) {
   return (
-    <ol aria-label="Steps" className="mt-4 hidden flex-wrap gap-x-4 gap-y-2 text-xs sm:flex">
+    <ol aria-label="Steps" className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-xs">
       {labels.map((name, index) => {
         const position = index + 1;
-        const state = position < step ? 'done' : position === step ? 'current' : 'todo';
-        return (
-          <li
-            key={name}
-            aria-current={state === 'current' ? 'step' : undefined}
-            className={clsx(
-              'flex items-center gap-1.5',
-              state === 'current'
-                ? 'font-semibold text-indigo-700 dark:text-indigo-300'
-                : state === 'done'
-                  ? 'text-slate-700 dark:text-slate-300'
-                  : 'text-slate-500 dark:text-slate-400',
-            )}
-          >
+        const href = stepHref?.(position);
+        const state = position === step ? 'current' : href || position < step ? 'done' : 'todo';
+        const content = (
+          <>
             <span
               aria-hidden="true"
               className={clsx(
-                'flex h-5 w-5 items-center justify-center rounded-full text-[0.65rem] font-bold',
+                'flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-[0.65rem] font-bold',
                 state === 'done'
                   ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
                   : state === 'current'
@@ -145,6 +164,33 @@ function StepList({ labels, step }: { labels: readonly string[]; step: number })
             </span>
             {name}
             {state === 'done' && <span className="sr-only"> (done)</span>}
+          </>
+        );
+        return (
+          <li
+            key={name}
+            aria-current={state === 'current' ? 'step' : undefined}
+            className={clsx(
+              'items-center gap-1.5',
+              // On a phone only the steps that can be opened are listed; the bar says the rest.
+              href ? 'flex' : 'hidden sm:flex',
+              state === 'current'
+                ? 'font-semibold text-indigo-700 dark:text-indigo-300'
+                : state === 'done'
+                  ? 'text-slate-700 dark:text-slate-300'
+                  : 'text-slate-500 dark:text-slate-400',
+            )}
+          >
+            {href ? (
+              <Link
+                to={href}
+                className="flex items-center gap-1.5 rounded underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+              >
+                {content}
+              </Link>
+            ) : (
+              content
+            )}
           </li>
         );
       })}

@@ -1,4 +1,5 @@
-import type { TAgentType } from '@agentloom/contracts';
+import type { TAgentType, TPipelineDetail } from '@agentloom/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, buttonClasses, PageContainer, Spinner } from '../../components/ui';
@@ -6,8 +7,8 @@ import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
 import { BuildStep } from './steps/build-step';
-import { firstUnfinishedStep, nextStep, useWizardRoute } from './step-navigation';
-import { usePipeline, useWizardMutations, type WizardCall } from './wizard-api';
+import { firstUnfinishedStep, nextStep, useWizardRoute, wizardPath } from './step-navigation';
+import { pipelineKey, usePipeline, useWizardMutations, type WizardCall } from './wizard-api';
 import { WizardLayout } from './wizard-layout';
 import type { WizardStep, WizardStepProps } from './wizard-step';
 
@@ -42,8 +43,9 @@ export function WizardShell({
   steps: readonly WizardStep[];
 }) {
   const total = steps.length;
-  const { sessionId, requested, goTo } = useWizardRoute(type, total);
+  const { sessionId, requested, review, goTo } = useWizardRoute(type, total);
   const pipeline = usePipeline(sessionId);
+  const client = useQueryClient();
   const mutations = useWizardMutations(type);
   const { busy } = mutations;
   const { mutateAsync } = mutations.save;
@@ -73,6 +75,20 @@ export function WizardShell({
   const step = !agent ? 1 : (requested ?? firstUnfinishedStep(agent, total));
   const current = steps[step - 1]!;
   const { Component } = current;
+  const positionOf = (key: string) => steps.findIndex((row) => row.key === key) + 1;
+
+  function advance() {
+    if (!review) return goTo(sessionId, nextStep(step, total));
+    // Opened from the summary: back to it, unless this change undid a step that was done (a new
+    // source type needs its file or database again), which opens next, still on the way back.
+    const saved = client.getQueryData<TPipelineDetail>(pipelineKey(sessionId));
+    const undone = saved?.steps.findIndex(
+      (after, index) => !after.complete && agent?.steps[index]?.complete,
+    );
+    if (undone !== undefined && undone >= 0) goTo(sessionId, undone + 1, false, true);
+    else goTo(sessionId, total);
+  }
+
   return (
     <WizardLayout
       title={title}
@@ -81,6 +97,14 @@ export function WizardShell({
       step={step}
       busy={busy}
       onPrevious={() => goTo(sessionId, step - 1)}
+      // A step already answered opens from the list; from the summary (or on the way back to
+      // it) the step returns to the summary once saved.
+      stepHref={(position) => {
+        const done = agent?.steps[position - 1]?.complete ?? false;
+        if (!agent || position === step || !done) return undefined;
+        return wizardPath(type, sessionId, position, review || step === total);
+      }}
+      summaryHref={review ? wizardPath(type, sessionId, total) : undefined}
     >
       <Component
         // A step opened again starts from the server's answers, not from an abandoned edit.
@@ -91,7 +115,8 @@ export function WizardShell({
         busy={busy}
         mutations={mutations}
         save={save}
-        advance={() => goTo(sessionId, nextStep(step, total))}
+        advance={advance}
+        changeHref={(key) => wizardPath(type, sessionId, positionOf(key), true)}
         created={(id) => {
           // The new agent's step 1 replaces the blank form in history: Back returns to the
           // agent's own first step instead of a form that would create it a second time.

@@ -14,8 +14,10 @@ export interface WizardStepProps {
   mutations: ReturnType<typeof useWizardMutations>;
   /** Runs a wizard call; a failure is reported with the SPEC §8 text. Resolves whether it saved. */
   save: (call: WizardCall, failure: string) => Promise<boolean>;
-  /** To the next step. */
+  /** To the next step; to the summary when the step was opened from it. */
   advance: () => void;
+  /** The address of a step (by its key) opened from the summary: saving it returns there. */
+  changeHref: (stepKey: string) => string;
   /** Step 1 made the agent: its wizard continues at its own address. */
   created: (sessionId: string) => void;
 }

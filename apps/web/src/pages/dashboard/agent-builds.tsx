@@ -1,4 +1,4 @@
-import type { TBuildHistoryItem, TPipelineListItem } from '@agentloom/contracts';
+import { agentSlug, type TBuildHistoryItem, type TPipelineListItem } from '@agentloom/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { Badge, Button, Spinner } from '../../components/ui';
@@ -37,8 +37,8 @@ export function AgentBuilds({ agent }: { agent: TPipelineListItem }) {
   const builds = useAgentBuilds(agent.id);
   const download = useMutation({
     mutationFn: (build: TBuildHistoryItem) =>
-      // Numbered, so two builds of one agent do not overwrite each other in Downloads.
-      saveZip(build.download_url!, `${agent.type}-agent-${agent.id}-build-${build.number}.zip`),
+      // Named after the agent and numbered, so two builds do not overwrite each other.
+      saveZip(build.download_url!, `${agentSlug(agent.name)}-build-${build.number}.zip`),
     onError: (error) =>
       notify.error('Download failed', errorDetail(error) ?? 'Could not download the build.'),
   });

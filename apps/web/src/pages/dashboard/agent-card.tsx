@@ -12,7 +12,7 @@ import {
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
 import { PublishPanel } from '../../features/publish/publish-panel';
-import { wizardPath } from '../../features/wizard/step-navigation';
+import { summaryPath, wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
 import { AgentBuilds } from './agent-builds';
 import { statusTone } from './status-tone';
@@ -46,14 +46,16 @@ export function AgentCard({
     <Card as="article" className="flex h-full flex-col gap-3" aria-label={agent.name}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="truncate text-lg font-semibold text-slate-900 dark:text-white">
+          <h3 className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900 dark:text-white">
             {agent.name}
           </h3>
           <p className="text-sm text-slate-600 dark:text-slate-300">
             {agent.description || 'No description'}
           </p>
         </div>
-        <Badge tone={statusTone(agent.status)}>{agent.status}</Badge>
+        <Badge tone={statusTone(agent.status)} className="shrink-0">
+          {agent.status}
+        </Badge>
       </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
         <div className="flex gap-1">
@@ -100,8 +102,9 @@ function AgentCardButtons({
         </Link>
       )}
       {(agent.status === 'Built' || agent.status === 'Failed') && (
+        // Edit opens the summary of every answer; each has a Change link to its step.
         <Link
-          to={wizardPath(agent.type, agent.id, 1)}
+          to={summaryPath(agent.type, agent.id)}
           className={buttonClasses('outline', 'sm')}
           aria-label={`Edit ${agent.name}`}
         >

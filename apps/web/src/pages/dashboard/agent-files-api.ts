@@ -1,4 +1,9 @@
-import type { TAgentImportPlan, TPipelineCreated, TPipelineListItem } from '@agentloom/contracts';
+import {
+  agentSlug,
+  type TAgentImportPlan,
+  type TPipelineCreated,
+  type TPipelineListItem,
+} from '@agentloom/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
@@ -13,7 +18,7 @@ export function useExportAgent() {
     mutationFn: (agent: TPipelineListItem) =>
       saveZip(
         `/pipelines/${encodeURIComponent(agent.id)}/export`,
-        `${agent.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'agent'}.agentloom.zip`,
+        `${agentSlug(agent.name)}.agentloom.zip`,
       ),
     onError: (error) =>
       notify.error('Export failed', errorDetail(error) ?? 'Could not export the agent.'),

@@ -184,9 +184,11 @@ function AgentList({
     );
   }
   return (
-    <ul className="grid gap-4 md:grid-cols-2">
+    // grid-cols-1 is minmax(0, 1fr): a long name or a code example inside a card wraps or
+    // scrolls in the card instead of widening it past a phone's screen.
+    <ul className="grid grid-cols-1 gap-4 md:grid-cols-2">
       {list.map((agent) => (
-        <li key={agent.id}>
+        <li key={agent.id} className="min-w-0">
           <AgentCard agent={agent} actions={actions} />
         </li>
       ))}

@@ -10,34 +10,49 @@ import { Link } from 'react-router-dom';
 import { buttonClasses, PageContainer, PageHeader } from '../../components/ui';
 import { IconHeading } from '../../components/icon-heading';
 
-type AgentKind = { title: string; to: string; icon: LucideIcon; text: string; points: string[] };
+type AgentKind = {
+  /** What the agent does, in the words of someone who has the problem. */
+  goal: string;
+  /** SPEC §2's name of the card, shown beside the goal. */
+  title: string;
+  to: string;
+  icon: LucideIcon;
+  text: string;
+  /** Which questions it is the right choice for. */
+  bestFor: string;
+  points: string[];
+};
 
-/** SPEC §2 Create agent: three cards. */
+/** SPEC §2 Create agent: three cards, named by what they do, with SPEC's names beside. */
 const KINDS: AgentKind[] = [
   {
+    goal: 'Answer questions from documents',
     title: 'RAG Agent',
     to: '/pipeline/rag',
     icon: Database,
-    text: 'A semantic chatbot that answers from your files or database tables using embeddings and a vector store.',
-    points: ['PDF, CSV, Excel, TXT or a database', 'Six embedding models', 'Four vector stores'],
+    text: 'A chatbot that reads your files or database tables and answers in its own words, showing the passages it used.',
+    bestFor:
+      'Best for manuals, policies, FAQs and notes: “What is our refund policy?”. It reads a handful of passages per question, so it cannot count or total a whole table.',
+    points: ['PDF, CSV, Excel, TXT or a database', 'Shows where each answer came from'],
   },
   {
+    goal: 'Calculate answers from tables',
     title: 'SQL Agent',
     to: '/pipeline/sql',
     icon: BarChart3,
-    text: 'An analytical agent that answers questions by running SQL over your spreadsheets or databases.',
-    points: [
-      'CSV, Excel, MySQL, Postgres or SQLite',
-      'PandasAI, Vanna AI or SQL chains',
-      'Answers backed by queries',
-    ],
+    text: 'An analyst that answers by running a query over your whole spreadsheet or database table.',
+    bestFor:
+      'Best for counts, totals and rankings: “How many orders were cancelled?”, “Sales per month?”.',
+    points: ['CSV, Excel, MySQL, Postgres or SQLite', 'Every answer backed by a query you can see'],
   },
   {
+    goal: 'Create and edit images',
     title: 'Image Generation Agent',
     to: '/build/image',
     icon: ImageIcon,
     text: 'A ready-made app that creates and edits images from text descriptions, started with one button.',
-    points: ['Gemini-powered', 'Generate, download and edit', 'Launches in seconds'],
+    bestFor: 'Best for product shots, illustrations and quick edits of a picture you upload.',
+    points: ['Gemini-powered', 'Generate, download and edit'],
   },
 ];
 
@@ -50,7 +65,7 @@ export function CreateAgentPage() {
       </Link>
       <PageHeader
         title="Create a new agent"
-        description="Choose the kind of agent to build. You can come back and build another at any time."
+        description="What should your agent do? Pick the goal; you can build another at any time."
       />
       <ul className="grid gap-6 md:grid-cols-3">
         {KINDS.map((kind) => (
@@ -61,11 +76,15 @@ export function CreateAgentPage() {
             >
               <IconHeading
                 icon={kind.icon}
-                title={kind.title}
+                title={kind.goal}
                 text={kind.text}
                 tileClassName="group-hover:bg-indigo-600 group-hover:text-white"
               />
-              <ul className="mt-4 space-y-1 text-sm text-slate-700 dark:text-slate-200">
+              <p className="mt-2 text-xs font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
+                {kind.title}
+              </p>
+              <p className="mt-3 text-sm text-slate-700 dark:text-slate-200">{kind.bestFor}</p>
+              <ul className="mt-3 space-y-1 text-sm text-slate-700 dark:text-slate-200">
                 {kind.points.map((point) => (
                   <li key={point}>• {point}</li>
                 ))}

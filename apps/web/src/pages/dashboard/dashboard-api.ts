@@ -1,6 +1,7 @@
 import type {
   TApiKey,
   TApiKeySecret,
+  TApiKeyUsage,
   TCreateApiKeyRequest,
   TPipelineListItem,
   TUserProfile,
@@ -78,6 +79,40 @@ export function useCreateApiKey() {
       await client.invalidateQueries({ queryKey: dashboardKeys.apiKeys });
     },
   });
+}
+
+/** The agents set up with a vault key, asked when its deletion is being confirmed. */
+export function useApiKeyUsage(id: string | null) {
+  return useQuery({
+    queryKey: [...dashboardKeys.apiKeys, id, 'usage'] as const,
+    queryFn: ({ signal }) =>
+      api<TApiKeyUsage>(`/apikeys/${encodeURIComponent(id ?? '')}/usage`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+/**
+ * What deleting a key does, in plain words, naming the agents it affects (or none): the one
+ * sentence of the confirmation dialog.
+ */
+export function keyDeletionEffect(usage: TApiKeyUsage | undefined): string {
+  const last = 'This cannot be undone.';
+  if (!usage) return `Checking which agents use this key… ${last}`;
+  const { agents } = usage;
+  if (agents.length === 0) return `No agent uses this key. ${last}`;
+  const names = agents.map((agent) => `“${agent.name}”`).join(', ');
+  const published = agents.filter((agent) => agent.published).map((agent) => `“${agent.name}”`);
+  const them = agents.length === 1 ? 'it' : 'each of them';
+  return [
+    `Used by ${names}.`,
+    `Without this key, previews and new builds of ${agents.length === 1 ? 'that agent' : 'those agents'} stop until you choose another key for ${them} (Edit → Change LLM Provider).`,
+    published.length > 0
+      ? `${published.join(', ')} ${published.length === 1 ? 'is' : 'are'} published: visitors get answers only until the agent is next loaded, then an error.`
+      : '',
+    last,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function useDeleteApiKey() {

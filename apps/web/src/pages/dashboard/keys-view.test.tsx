@@ -181,7 +181,11 @@ describe('KeysView failures, concurrent copies and focus', () => {
 
   it('returns focus to the Add API Key toggle when the form closes', async () => {
     const { calls } = mockFetch((call) =>
-      call.method === 'POST' ? { status: 201, json: KEYS[0] } : { json: KEYS },
+      call.path === '/llm/keys/check'
+        ? { json: { ok: true, rejected: false, models: ['gpt-4o'], detail: 'Connected.' } }
+        : call.method === 'POST'
+          ? { status: 201, json: KEYS[0] }
+          : { json: KEYS },
     );
     const user = userEvent.setup();
     renderKeys();
@@ -196,6 +200,61 @@ describe('KeysView failures, concurrent copies and focus', () => {
     await user.type(screen.getByLabelText('API Key'), 'sk-some-long-key-123456');
     await user.click(screen.getByRole('button', { name: 'Save Key' }));
     expect(await screen.findByRole('button', { name: 'Add API Key' })).toHaveFocus();
-    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+    // Checked with the provider, then stored once.
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      '/llm/keys/check',
+      '/apikeys',
+    ]);
+  });
+
+  it('does not store a key the provider refuses, and says why in the form', async () => {
+    const { calls } = mockFetch((call) =>
+      call.path === '/llm/keys/check'
+        ? {
+            json: {
+              ok: false,
+              rejected: true,
+              models: [],
+              detail: 'OpenAI rejected this key (401).',
+            },
+          }
+        : { json: KEYS },
+    );
+    const user = userEvent.setup();
+    renderKeys();
+    await screen.findAllByTestId('api-key-value');
+    await user.click(screen.getByRole('button', { name: 'Add API Key' }));
+    await user.selectOptions(screen.getByLabelText('Provider'), 'openai');
+    await user.type(screen.getByLabelText('API Key'), 'sk-revoked-key-1234567890');
+    await user.click(screen.getByRole('button', { name: 'Save Key' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'OpenAI rejected this key (401). The key was not saved',
+    );
+    expect(calls.some((call) => call.method === 'POST' && call.path === '/apikeys')).toBe(false);
+  });
+
+  it('names the agents a deletion affects and what happens to the published one', async () => {
+    mockFetch((call) =>
+      call.path === `/apikeys/${FIRST_ID}/usage`
+        ? {
+            json: {
+              agents: [
+                { id: FIRST_ID, name: 'Rose bakery helper', status: 'Built', published: true },
+                { id: SECOND_ID, name: 'Orders analyst', status: 'Draft', published: false },
+              ],
+            },
+          }
+        : { json: KEYS },
+    );
+    const user = userEvent.setup();
+    renderKeys();
+    await user.click(await screen.findByRole('button', { name: /Delete Team key/ }));
+    const dialog = await screen.findByRole('dialog');
+    await vi.waitFor(() =>
+      expect(dialog).toHaveTextContent('Used by “Rose bakery helper”, “Orders analyst”.'),
+    );
+    expect(dialog).toHaveTextContent(
+      '“Rose bakery helper” is published: visitors get answers only until the agent is next loaded',
+    );
   });
 });

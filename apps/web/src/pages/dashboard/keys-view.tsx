@@ -8,7 +8,13 @@ import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { displayServerMask, formatKeyDate, maskApiKey } from './api-key-format';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
-import { fetchApiKeySecret, useApiKeys, useDeleteApiKey } from './dashboard-api';
+import {
+  fetchApiKeySecret,
+  keyDeletionEffect,
+  useApiKeys,
+  useApiKeyUsage,
+  useDeleteApiKey,
+} from './dashboard-api';
 import { VaultKeyCheck } from './vault-key-check';
 import { AddKeyForm } from './add-key-form';
 
@@ -104,6 +110,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
   /** Focus returns to the Add/Close toggle when the add form closes under it. */
   const addToggle = useRef<HTMLButtonElement>(null);
   const [toDelete, setToDelete] = useState<TApiKey | null>(null);
+  const usage = useApiKeyUsage(toDelete?.id ?? null);
   const secrets = useKeySecrets();
 
   function closeForm() {
@@ -162,7 +169,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
         open={toDelete !== null}
         onCancel={() => setToDelete(null)}
         title="Delete this API key?"
-        description="Agents configured with this key will need another one. This cannot be undone."
+        description={keyDeletionEffect(usage.data)}
         confirmLabel="Delete Key"
         onConfirm={confirmDelete}
         busy={remove.isPending}

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
+import { CountingQuestionsCheck } from '../counting-questions';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import type { WizardStepProps } from '../wizard-step';
 import { embeddingLabel } from './embedding-step';
@@ -20,6 +21,17 @@ function sourceDetail(config: TPipelineDetail['config']): string | undefined {
   if (isFileSourceType(config.source_type ?? undefined)) return config.file?.original_name;
   const db = config.database;
   return db ? `${db.database}.${db.table}` : undefined;
+}
+
+/** The prompt, cut to a line: the summary says which one, the step shows it whole. */
+function promptRow(prompt: string | null): SummaryRow {
+  const line = prompt && prompt.length > 90 ? `${prompt.slice(0, 90).trimEnd()}…` : prompt;
+  return {
+    label: 'System Prompt',
+    value: line ?? undefined,
+    fallback: 'Not written',
+    step: 'system_prompt',
+  };
 }
 
 const sourceLabel = (config: TPipelineDetail['config']) =>
@@ -41,23 +53,27 @@ const KINDS: Record<
       const source = sourceLabel(rag);
       const detail = sourceDetail(rag);
       return [
-        { label: 'Agent Name', value: name, fallback: 'Not named' },
+        { label: 'Agent Name', value: name, fallback: 'Not named', step: 'name' },
         {
           label: 'Data Source',
           value: source && (detail ? `${source} · ${detail}` : source),
           fallback: 'Not selected',
+          step: detail ? 'source_details' : 'source_type',
         },
         {
           label: 'Embedding Model',
           value: rag.embedding_model ? embeddingLabel(rag.embedding_model) : undefined,
           fallback: 'Not selected',
+          step: 'embedding',
         },
         {
           label: 'Vector Store',
           value: rag.vector_store ? VECTOR_STORE_LABELS[rag.vector_store.vector_db] : undefined,
           fallback: 'Not selected',
+          step: 'vector_store',
         },
         ...llmAndUiRows(rag.llm, rag.ui),
+        promptRow(rag.system_prompt),
       ];
     },
     label: 'Build & Deploy RAG Agent',
@@ -71,15 +87,27 @@ const KINDS: Record<
     rows: ({ name, config }) => {
       const sql = config as TSqlConfigView;
       return [
-        { label: 'Agent Name', value: name, fallback: 'Not named' },
-        { label: 'Database Type', value: sourceLabel(sql), fallback: 'Not selected' },
-        { label: 'Connection', value: sourceDetail(sql), fallback: 'Not connected' },
+        { label: 'Agent Name', value: name, fallback: 'Not named', step: 'name' },
+        {
+          label: 'Database Type',
+          value: sourceLabel(sql),
+          fallback: 'Not selected',
+          step: 'source_type',
+        },
+        {
+          label: 'Connection',
+          value: sourceDetail(sql),
+          fallback: 'Not connected',
+          step: 'source_details',
+        },
         ...llmAndUiRows(sql.llm, sql.ui),
         {
           label: 'Query Engine',
           value: sql.framework ? SQL_FRAMEWORK_CARDS[sql.framework].title : undefined,
           fallback: 'Not selected',
+          step: 'framework',
         },
+        promptRow(sql.system_prompt),
       ];
     },
     label: 'Build & Deploy SQL Agent',
@@ -92,7 +120,8 @@ const KINDS: Record<
 };
 
 /** The last step of both wizards: the summary of what the server holds, and Build. */
-export function BuildStep({ type, sessionId, pipeline, busy, mutations }: WizardStepProps) {
+export function BuildStep(props: WizardStepProps) {
+  const { type, sessionId, pipeline, busy, mutations, changeHref } = props;
   const navigate = useNavigate();
   const kind = KINDS[type];
 
@@ -107,10 +136,12 @@ export function BuildStep({ type, sessionId, pipeline, busy, mutations }: Wizard
 
   return (
     <BuildSummary
+      before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
       rows={pipeline ? kind.rows(pipeline) : []}
       label={kind.label}
       busy={busy}
       onSubmit={() => void build()}
+      changeHref={pipeline ? changeHref : undefined}
     />
   );
 }

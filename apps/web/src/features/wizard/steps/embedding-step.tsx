@@ -14,10 +14,17 @@ import { checked, type WizardStepProps } from '../wizard-step';
 export const embeddingLabel = (model: TEmbeddingModel) =>
   model === 'text-embedding-ada-002' ? `${model} (OpenAI)` : model;
 
+/**
+ * The model chosen for people who do not know what an embedding is: free, run by Agentloom and by
+ * the downloaded agent without any key, good for English text.
+ */
+export const RECOMMENDED_EMBEDDING: TEmbeddingModel = 'all-MiniLM-L6-v2';
+
 /** RAG step 4: choosing a model saves it and advances (SPEC §2); arrowing only moves the choice. */
 export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
   const saved = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? '';
-  const [model, setModel] = useState<string>(saved);
+  // Nothing chosen yet: the recommended model is, and one press of "Use this model" saves it.
+  const [model, setModel] = useState<string>(saved || RECOMMENDED_EMBEDDING);
 
   async function choose(chosen: string) {
     setModel(chosen);
@@ -32,6 +39,11 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
 
   return (
     <div className="space-y-4">
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        How your agent finds the passages that match a question. <strong>Recommended:</strong>{' '}
+        {RECOMMENDED_EMBEDDING} — free, needs no API key, good for English text. OpenAI&apos;s
+        models suit other languages and use your OpenAI key.
+      </p>
       <ChoiceSelect
         label="Embedding Model"
         placeholder="Select an embedding model"
@@ -40,7 +52,7 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
         options={EMBEDDING_MODELS.map((id) => ({ value: id, label: embeddingLabel(id) }))}
         onPick={setModel}
         onCommit={(chosen) => void choose(chosen)}
-        hint="Turns your documents into vectors for semantic search. Choosing a model saves it and moves to the next step."
+        hint="Choosing a model from the list saves it and moves to the next step."
       />
       {busy ? (
         <p

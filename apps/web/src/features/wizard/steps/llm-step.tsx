@@ -1,17 +1,28 @@
 import {
   LLM_FIELDS_REQUIRED,
   llmKeyShapeProblem,
+  maskApiKey,
   ZLlmCredentialsRequest,
   ZSqlLlmKeyRequest,
   type TAgentType,
+  type TApiKey,
   type TLlmProvider,
 } from '@agentloom/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorDetail } from '../../../lib/api';
+import { api, errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
-import { EMPTY_LLM, LlmFields, verdictOf, type KeyVerdict, type LlmValue } from '../llm-fields';
+import {
+  EMPTY_LLM,
+  freshLlm,
+  LlmFields,
+  verdictOf,
+  type KeyVerdict,
+  type LlmValue,
+} from '../llm-fields';
 import { checkLlmKey, ragCalls, sqlCalls, type LlmKey } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
+import { dashboardKeys, useCreateApiKey } from '../../../pages/dashboard/dashboard-api';
 
 type Saver = (props: WizardStepProps, llm: LlmValue, key: LlmKey | null) => Promise<boolean>;
 
@@ -99,6 +110,29 @@ function useKeyCheck(provider: TLlmProvider | '') {
   return { check, checking, verdictFor, models };
 }
 
+/**
+ * The typed key, into the vault for the next agent — unless the vault holds it already. The
+ * agent is saved either way; a vault that refuses only says so.
+ */
+function useRememberKey() {
+  const client = useQueryClient();
+  const createKey = useCreateApiKey();
+  return async (provider: TLlmProvider, apiKey: string) => {
+    const vault = await client.fetchQuery({
+      queryKey: dashboardKeys.apiKeys,
+      queryFn: () => api<TApiKey[]>('/apikeys'),
+    });
+    const masked = maskApiKey(apiKey);
+    if (vault.some((saved) => saved.provider === provider && saved.key === masked)) return;
+    try {
+      await createKey.mutateAsync({ provider, key: apiKey, name: null });
+      notify.success('Key saved for your other agents', 'It is in Dashboard → API Keys.');
+    } catch (error) {
+      notify.info('The agent is saved; the key was not added to your vault', errorDetail(error));
+    }
+  };
+}
+
 /** The LLM step of both wizards: provider, key (typed or from the vault) and model. */
 export function LlmStep(props: WizardStepProps) {
   const { type, sessionId, pipeline, busy, save, advance } = props;
@@ -112,10 +146,12 @@ export function LlmStep(props: WizardStepProps) {
           apiKey: '',
           apiKeyId: stored.api_key_id ?? '',
           model: stored.model ?? '',
+          remember: true,
         }
       : EMPTY_LLM,
   );
   const keys = useKeyCheck(llm.provider);
+  const rememberKey = useRememberKey();
   const [shownKey, setShownKey] = useState<LlmKey | null>(null);
   /** "Check key" was pressed with no key in the field. */
   const [noKey, setNoKey] = useState(false);
@@ -123,7 +159,7 @@ export function LlmStep(props: WizardStepProps) {
   async function chooseProvider(provider: TLlmProvider | '') {
     if (!provider || (provider === llm.provider && provider === stored?.provider)) return;
     // The gateway clears the key and model of the previous provider; so does the form.
-    const fresh = { ...EMPTY_LLM, provider };
+    const fresh = freshLlm(provider);
     // The form follows at once, so a key typed while the choice saves is kept; a choice the
     // gateway refused puts the form back.
     const previous = llm;
@@ -146,7 +182,11 @@ export function LlmStep(props: WizardStepProps) {
     // A new key is checked with the provider first; one it refuses stays here, with its verdict.
     const verdict = key ? (keys.verdictFor(key) ?? (await check(key))) : null;
     if (verdict?.tone === 'error') return;
-    if (await SAVERS[type](props, llm, key)) advance();
+    if (!(await SAVERS[type](props, llm, key))) return;
+    if (key && 'api_key' in key && llm.remember && llm.provider) {
+      await rememberKey(llm.provider, key.api_key);
+    }
+    advance();
   }
 
   function change(next: LlmValue) {

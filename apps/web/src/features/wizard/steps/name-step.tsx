@@ -20,8 +20,16 @@ export function NameStep({ type, pipeline, busy, mutations, advance, created }: 
   async function submit() {
     const request = checked(ZCreatePipelineRequest, { name, agent_type: type });
     if (!request) return;
-    // Coming back to step 1 without renaming continues the same agent instead of a second one.
-    if (pipeline && request.name === pipeline.name) return advance();
+    // Coming back to step 1 continues the same agent: renamed in place, never a second one.
+    if (pipeline) {
+      if (request.name === pipeline.name) return advance();
+      try {
+        await mutations.rename.mutateAsync({ sessionId: pipeline.id, name: request.name });
+        return advance();
+      } catch (error) {
+        return notify.error('Could not rename the agent', errorDetail(error));
+      }
+    }
     try {
       const answer = await mutations.create.mutateAsync(request.name);
       created(answer.session_id);
@@ -37,6 +45,8 @@ export function NameStep({ type, pipeline, busy, mutations, advance, created }: 
       typeValue={type}
       typeLabel={TYPE_LABELS[type]}
       busy={busy}
+      // SPEC's label creates; an agent that exists is renamed (or kept) instead.
+      submitLabel={pipeline ? 'Save & Continue' : 'Create & Continue'}
       onSubmit={() => void submit()}
     />
   );

@@ -8,9 +8,11 @@ import {
   type TAgentType,
   type TUploadKind,
 } from '@agentloom/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { notify } from '../../../lib/notify';
+import { emptyConnection, splitUri } from '../connection-uri';
 import {
+  connectionOf,
   DatabaseFields,
   FileUploadFields,
   URI_PLACEHOLDERS,
@@ -26,22 +28,30 @@ const KINDS: Record<
   TAgentType,
   {
     accept: (kind: TUploadKind) => string;
-    hint: (kind: TUploadKind) => string;
+    hint: (kind: TUploadKind) => ReactNode;
     upload: (sessionId: string, file: File) => WizardCall;
     uploadFailure: string;
-    labels: DatabaseFieldsValue;
+    labels: { uri: string; database: string; table: string };
     /** The checked database call, or null when a field is missing (the message is shown). */
     database: (
       sessionId: string,
       sourceType: string,
-      fields: DatabaseFieldsValue,
+      fields: { uri: string; database: string; table: string },
     ) => WizardCall | null;
     databaseFailure: string;
   }
 > = {
   rag: {
     accept: () => '.pdf,.csv,.txt,.xlsx',
-    hint: () => 'Supports: PDF, CSV, TXT, Excel files',
+    // SPEC's hint, and beside it the one kind of file this source takes.
+    hint: (kind) => (
+      <>
+        <span className="block font-medium">
+          This source takes {FILE_KINDS[kind]}; for another kind, change the source type.
+        </span>
+        <span>Supports: PDF, CSV, TXT, Excel files</span>
+      </>
+    ),
     upload: ragCalls.upload,
     uploadFailure: 'File upload failed',
     labels: { uri: 'Connection URI', database: 'Database Name', table: 'Table / Collection' },
@@ -67,6 +77,14 @@ const KINDS: Record<
   },
 };
 
+/** The file each file source type takes, in words. */
+const FILE_KINDS: Record<TUploadKind, string> = {
+  pdf: 'a PDF file (.pdf)',
+  csv: 'a CSV file (.csv)',
+  excel: 'an Excel workbook (.xlsx)',
+  text_file: 'a text file (.txt)',
+};
+
 function trimmed<T extends Record<string, string>>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.trim()])) as T;
 }
@@ -80,10 +98,19 @@ export function SourceDetailsStep(props: WizardStepProps) {
   const done = pipeline?.steps.some((step) => step.key === 'source_details' && step.complete);
   const [file, setFile] = useState<File | null>(null);
   const savedDb = config?.database;
-  const initialDb: DatabaseFieldsValue =
-    savedDb && savedDb.type === sourceType
-      ? { uri: savedDb.uri, database: savedDb.database, table: savedDb.table }
-      : { uri: '', database: '', table: '' };
+  const databaseType = ZDatabaseSourceType.safeParse(sourceType).data ?? 'postgres';
+  const saved = savedDb && savedDb.type === sourceType ? savedDb : null;
+  // The saved connection opens as fields when it can be shown as fields; its password stays
+  // masked (`****`) and is kept unless another one is typed.
+  const savedFields = saved ? splitUri(databaseType, saved.uri, saved.database) : null;
+  const keptPassword = savedFields?.password ? savedFields.password : null;
+  const initialDb: DatabaseFieldsValue = {
+    mode: saved && !savedFields ? 'uri' : 'fields',
+    connection: savedFields ? { ...savedFields, password: '' } : emptyConnection(databaseType),
+    uri: saved?.uri ?? '',
+    database: saved?.database ?? '',
+    table: saved?.table ?? '',
+  };
   const [db, setDb] = useState(initialDb);
 
   if (isFileSourceType(sourceType)) {
@@ -109,36 +136,39 @@ export function SourceDetailsStep(props: WizardStepProps) {
     );
   }
 
-  const databaseType = ZDatabaseSourceType.safeParse(sourceType).data;
+  const connection = connectionOf(databaseType, db, keptPassword);
   const connect = async () => {
+    const fields = { ...connection, table: db.table };
     // The saved connection, unchanged, needs no second check (its password is masked here).
-    const unchanged = (Object.keys(db) as (keyof DatabaseFieldsValue)[]).every(
-      (field) => db[field].trim() === initialDb[field],
-    );
+    const unchanged =
+      saved !== null &&
+      fields.uri.trim() === saved.uri &&
+      fields.database.trim() === saved.database &&
+      fields.table.trim() === saved.table;
     if (done && unchanged) return advance();
-    const call = kind.database(sessionId, sourceType, db);
+    const call = kind.database(sessionId, sourceType, fields);
     if (call && (await save(call, kind.databaseFailure))) advance();
   };
   return (
     <DatabaseFields
+      type={databaseType}
       labels={kind.labels}
       uriPlaceholder={URI_PLACEHOLDERS[sourceType] ?? ''}
       value={db}
       onChange={setDb}
+      keptPassword={keptPassword}
       busy={busy}
       onSubmit={() => void connect()}
       tablePicker={
-        databaseType && (
-          <DatabaseTablePicker
-            sessionId={sessionId}
-            sourceType={databaseType}
-            uri={db.uri}
-            database={db.database}
-            table={db.table}
-            disabled={busy}
-            onPick={(table) => setDb({ ...db, table })}
-          />
-        )
+        <DatabaseTablePicker
+          sessionId={sessionId}
+          sourceType={databaseType}
+          uri={connection.uri}
+          database={connection.database}
+          table={db.table}
+          disabled={busy}
+          onPick={(table) => setDb({ ...db, table })}
+        />
       }
     />
   );

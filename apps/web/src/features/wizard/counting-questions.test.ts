@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isTableSourceType } from '@agentloom/contracts';
+import { looksLikeCounting } from './counting-questions';
+
+describe('questions that count rows', () => {
+  it('are told from questions a few passages answer', () => {
+    for (const question of [
+      'How many orders were cancelled?',
+      'What is the total revenue in March?',
+      'Average basket per customer',
+      'Which product sold the most?',
+      'top 5 customers',
+    ]) {
+      expect(looksLikeCounting(question), question).toBe(true);
+    }
+    for (const question of [
+      'What did West Gadgets order?',
+      'Is the Rose cake gluten free?',
+      'When was order 1042 shipped?',
+    ]) {
+      expect(looksLikeCounting(question), question).toBe(false);
+    }
+  });
+
+  it('matter for tables only', () => {
+    expect(['csv', 'excel', 'postgres', 'mysql', 'sqlite', 'mongo'].every(isTableSourceType)).toBe(
+      true,
+    );
+    expect(['pdf', 'text_file', null].some(isTableSourceType)).toBe(false);
+  });
+});
