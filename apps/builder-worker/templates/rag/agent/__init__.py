@@ -39,12 +39,12 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
         # Before the store's client is even imported: an unknown host is reported in a second.
         check_host(url)
     # Some clients (Chroma's, Milvus's) connect as they are created: that waits for the store too.
-    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions), wait, url)
+    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions), wait)
     agent = RagAgent(
         settings, embedder=embedder, store=store, chat=chat_model_from_settings(settings)
     )
     if index:
-        when_store_ready(agent.index, wait, url)
+        when_store_ready(agent.index, wait)
     return agent
 
 
@@ -88,32 +88,15 @@ def is_connection_error(error: BaseException) -> bool:
     return False
 
 
-def when_store_ready(
-    action: Callable[[], T],
-    wait_seconds: float = DEFAULT_WAIT_SECONDS,
-    url: Optional[str] = None,
-) -> T:
-    """Run `action`, retrying for up to `wait_seconds` while the vector store does not answer.
-
-    With the store's `url`, a connection that failed because its host name does not resolve
-    is reported at once instead.
-    """
+def when_store_ready(action: Callable[[], T], wait_seconds: float = DEFAULT_WAIT_SECONDS) -> T:
+    """Run `action`, retrying for up to `wait_seconds` while the vector store does not answer
+    (build_agent has already checked that its host exists)."""
     from tenacity import (
         Retrying,
         retry_if_exception,
         stop_after_delay,
         wait_fixed,
     )
-
-    from .stores.base import check_host
-
-    def attempt() -> T:
-        try:
-            return action()
-        except Exception as error:
-            if url and is_connection_error(error):
-                check_host(url)
-            raise
 
     def warn(state: Any) -> None:
         log.warning(
@@ -130,7 +113,7 @@ def when_store_ready(
         reraise=True,
     )
     try:
-        return retrying(attempt)
+        return retrying(action)
     except ConfigError:
         raise
     except Exception as error:

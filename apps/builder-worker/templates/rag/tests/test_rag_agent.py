@@ -157,18 +157,19 @@ def test_a_store_that_never_answers_is_reported_with_the_setting_to_change():
         when_store_ready(refused, wait_seconds=0.2)
 
 
-def test_a_store_host_that_does_not_exist_fails_at_once():
-    from agent import ConfigError, when_store_ready
+def test_a_store_host_that_does_not_exist_fails_at_once(settings, monkeypatch):
+    import agent as package
 
     attempts = []
+    monkeypatch.setattr("agent.stores.store_from_settings", lambda *args: attempts.append(1))
+    monkeypatch.setattr("agent.embeddings.embedder_from_settings", lambda settings: FakeEmbedder())
+    unknown = dataclasses.replace(
+        settings, environ={"VECTOR_STORE_URL": "http://no-such-host.invalid:8000"}
+    )
 
-    def unreachable():
-        attempts.append(1)
-        raise ConnectionError("[Errno -2] Name or service not known")
-
-    with pytest.raises(ConfigError, match="VECTOR_STORE_URL"):
-        when_store_ready(unreachable, wait_seconds=30, url="http://no-such-host.invalid:8000")
-    assert attempts == [1]
+    with pytest.raises(package.ConfigError, match="VECTOR_STORE_URL"):
+        package.build_agent(unknown, index=False)
+    assert attempts == []
 
 
 def test_sources_are_the_passages_the_answer_cites(agent):
