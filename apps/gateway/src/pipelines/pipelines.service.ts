@@ -51,15 +51,7 @@ export class PipelinesService {
         maxPipelines,
       );
     } catch (error) {
-      if (
-        error instanceof Prisma.PrismaClientKnownRequestError &&
-        error.code === UNIQUE_VIOLATION
-      ) {
-        throw new ConflictException(
-          `You already have an agent named "${request.name}". Choose another name.`,
-        );
-      }
-      throw error;
+      throw nameTakenOr(error, request.name);
     }
     if (!pipeline) {
       throw new HttpException(
@@ -88,7 +80,6 @@ export class PipelinesService {
     return toDetail(pipeline, this.maskSecrets(pipeline));
   }
 
-  /** Removes the pipeline, then its files; the row goes first so nothing points at missing files. */
   /** A new name, under the same rule as creating: one agent per name (case aside) per user. */
   async rename(
     userId: string,
@@ -100,19 +91,12 @@ export class PipelinesService {
         throw new NotFoundException(PIPELINE_NOT_FOUND);
       }
     } catch (error) {
-      if (
-        error instanceof Prisma.PrismaClientKnownRequestError &&
-        error.code === UNIQUE_VIOLATION
-      ) {
-        throw new ConflictException(
-          `You already have an agent named "${request.name}". Choose another name.`,
-        );
-      }
-      throw error;
+      throw nameTakenOr(error, request.name);
     }
     return this.detail(userId, id);
   }
 
+  /** Removes the pipeline, then its files; the row goes first so nothing points at missing files. */
   async remove(userId: string, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.pipelines.deleteOwned(id, userId))) {
       throw new NotFoundException(PIPELINE_NOT_FOUND);
@@ -140,4 +124,11 @@ export class PipelinesService {
       vectorDbApiKey: reveal('vector_db_api_key', pipeline.vectorDbApiKeyEncrypted),
     };
   }
+}
+
+/** One agent per name (case aside) per user: the unique index's refusal, said plainly. */
+function nameTakenOr(error: unknown, name: string): unknown {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === UNIQUE_VIOLATION
+    ? new ConflictException(`You already have an agent named "${name}". Choose another name.`)
+    : error;
 }
