@@ -1,7 +1,9 @@
 // What bench:hosted measures beside answers: /health under load, and the HNSW index's recall
 // against exact search over the very vectors the build stored.
 import * as lancedb from '@lancedb/lancedb';
+import { embedderFor, localIndexFolder, openHostedIndex } from '@agentloom/agent-runtime';
 import path from 'node:path';
+import pg from 'pg';
 import { percentile } from './bench-rag-agent.mjs';
 
 /** p95 of GET /health while `busy` runs. */
@@ -25,36 +27,46 @@ export async function healthWhile(base, busy) {
   );
 }
 
-/** recall@4 of the agent's HNSW search against exact search over the same stored vectors. */
-export async function recallAt4(dataDir, pipelineId, buildId, llm, questions) {
-  const db = await lancedb.connect(path.join(dataDir, 'indexes', pipelineId, buildId));
-  const table = await db.openTable('chunks');
+/**
+ * recall@4 of the agent's search graph (opened as a replica opens it) against exact search over
+ * the very vectors the build stored in its table. Ties with the exact 4th count as found.
+ */
+export async function recallAt4({ dataDir, databaseUrl }, pipelineId, buildId, llm, questions) {
+  const folder = path.join(dataDir, 'indexes', pipelineId, buildId);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const { rows } = await db.query('SELECT hosted_index FROM builds WHERE id = $1', [buildId]);
+  await db.end();
+  const info = rows[0].hosted_index;
+  const embedder = await embedderFor(info.embedding_model, {
+    openai: { apiKey: 'sk-bench-recall', baseUrl: llm.baseUrls.openai },
+    cacheDir: dataDir,
+  });
+  const graph = await openHostedIndex(localIndexFolder(folder), info, embedder);
+  const table = await (await lancedb.connect(folder)).openTable('chunks');
   let found = 0;
   for (const question of questions) {
-    const response = await fetch(`${llm.baseUrls.openai}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'text-embedding-ada-002', input: [question] }),
-    });
-    const vector = (await response.json()).data[0].embedding;
+    const vector = await embedder.embedQuery(question);
     const exact = await table
       .vectorSearch(vector)
       .distanceType('dot')
       .bypassVectorIndex()
       .limit(4)
-      .select(['position', '_distance'])
+      .select(['id', '_distance'])
       .toArray();
-    const ann = await table
-      .vectorSearch(vector)
-      .distanceType('dot')
-      .ef(64)
-      .refineFactor(2)
-      .limit(4)
-      .select(['position', '_distance'])
+    const ids = (await graph.search(question, 4)).map((hit) => `'${hit.chunk.id}'`);
+    const hits = await table
+      .query()
+      .where(`id IN (${ids.join(', ')})`)
+      .select(['vector'])
       .toArray();
-    // Ties count as found: a chunk exactly as close as the exact search's 4th is as good.
-    const fourth = exact.at(-1)._distance;
-    found += ann.filter((row) => row._distance <= fourth + 1e-6).length;
+    const fourth = 1 - exact.at(-1)._distance;
+    for (const hit of hits) {
+      let cosine = 0;
+      hit.vector.toArray().forEach((value, i) => (cosine += value * vector[i]));
+      if (cosine >= fourth - 1e-6) found += 1;
+    }
   }
+  table.close();
   return found / (4 * questions.length);
 }

@@ -28,18 +28,23 @@ export async function writeHostedIndex(source: HostedIndexSource): Promise<THost
   const dimensions = embedder ? embedder.dimensions : null;
   const writer = await HostedIndexWriter.create(source.location, dimensions);
   let done = 0;
-  for await (const batch of rebatched(source.chunks, WRITE_BATCH_ROWS)) {
-    source.signal?.throwIfAborted();
-    const vectors = embedder
-      ? await embedder.embedPassages(
-          batch.map((chunk) => chunk.text),
-          source.signal,
-          (embedded) => source.onProgress?.(done + embedded),
-        )
-      : undefined;
-    await writer.add(batch, vectors);
-    done += batch.length;
-    await source.onProgress?.(done);
+  try {
+    for await (const batch of rebatched(source.chunks, WRITE_BATCH_ROWS)) {
+      source.signal?.throwIfAborted();
+      const vectors = embedder
+        ? await embedder.embedPassages(
+            batch.map((chunk) => chunk.text),
+            source.signal,
+            (embedded) => source.onProgress?.(done + embedded),
+          )
+        : undefined;
+      await writer.add(batch, vectors);
+      done += batch.length;
+      await source.onProgress?.(done);
+    }
+  } catch (error) {
+    await writer.discard();
+    throw error;
   }
   const { chunks, ann } = await writer.finish();
   return {
@@ -49,6 +54,7 @@ export async function writeHostedIndex(source: HostedIndexSource): Promise<THost
     dimensions: dimensions ?? 1,
     chunks,
     ann,
+    ...(ann && { graph: true }),
     ...('keywordBecause' in source.embedder && { note: source.embedder.keywordBecause }),
   };
 }

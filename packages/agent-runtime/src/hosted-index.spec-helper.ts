@@ -1,10 +1,10 @@
 import type { TEmbeddingModel } from '@agentloom/contracts';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Chunk } from './chunks';
 import { embedderOrKeyword } from './embedders';
-import { openHostedIndex } from './hosted-index';
+import { localIndexFolder, openHostedIndex, type HostedIndexLocation } from './hosted-index';
 import { writeHostedIndex } from './hosted-index-build';
 import type { RetrievalIndex } from './retrieval';
 
@@ -19,13 +19,15 @@ export async function hostedIndexFor(
     openai?: { apiKey: string; baseUrl?: string };
     cacheDir: string;
   },
+  location: HostedIndexLocation = localIndexFolder(
+    mkdtempSync(path.join(tmpdir(), 'agent-runtime-index-')),
+  ),
 ): Promise<RetrievalIndex> {
   const embedder = await embedderOrKeyword(o.embeddingModel, {
     openaiKey: o.openai?.apiKey ?? null,
     baseUrl: o.openai?.baseUrl,
     cacheDir: o.cacheDir,
   });
-  const location = { uri: await mkdtemp(path.join(tmpdir(), 'agent-runtime-index-')) };
   const info = await writeHostedIndex({
     location,
     model: o.embeddingModel,

@@ -1,11 +1,15 @@
 import { env } from '@huggingface/transformers';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { closedPort, TEAM } from './fixtures.spec-helper';
 import { writeTinyEmbeddingModel } from './tiny-embedding-model.spec-helper';
+import { embedderFor } from './embedders';
+import { localIndexFolder, openHostedIndex, type HostedIndexLocation } from './hosted-index';
+import { writeHostedIndex } from './hosted-index-build';
 import { hostedIndexFor } from './hosted-index.spec-helper';
-import { tokenize } from './retrieval';
+import * as lancedb from './lancedb';
+import { tokenize, type RetrievalIndex } from './retrieval';
 import { startLlmTestServer, type LlmTestServer } from './testing';
 
 describe('tokenize', () => {
@@ -133,36 +137,103 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     expect(again.mode).toBe('embeddings');
   });
 
-  it('searches a large agent through its HNSW index with the exact search’s best passages', async () => {
-    // 1,200 chunks × 1536 numbers is past the exact-search size: the build makes an HNSW index.
-    const colours = ['red', 'green', 'blue', 'amber', 'violet', 'teal', 'grey', 'black'];
-    const many = Array.from({ length: 1200 }, (_, i) => ({
-      id: `order-${i}`,
-      source: 'orders.csv',
-      row: i + 2,
-      text: `order ${i} customer c${i % 97} city t${i % 41} colour ${colours[i % 8]} item p${i % 53}`,
-    }));
-    const options = {
-      embeddingModel: 'text-embedding-3-small' as const,
-      openai: { apiKey: 'sk-ann-test', baseUrl: server.baseUrls.openai },
-      cacheDir,
-    };
-    const ann = await hostedIndexFor(many, options);
-    expect(ann.memoryBytes()).toBe(0); // nothing of it is held by the agent
+  const colours = ['red', 'green', 'blue', 'amber', 'violet', 'teal', 'grey', 'black'];
+  // 1,200 chunks × 1536 numbers is past the exact-search size: the build makes a search graph.
+  const many = Array.from({ length: 1200 }, (_, i) => ({
+    id: `order-${i}`,
+    source: 'orders.csv',
+    row: i + 2,
+    text: `order ${i} customer c${i % 97} city t${i % 41} colour ${colours[i % 8]} item p${i % 53}`,
+  }));
+  const annOptions = () => ({
+    embeddingModel: 'text-embedding-3-small' as const,
+    openai: { apiKey: 'sk-ann-test', baseUrl: server.baseUrls.openai },
+    cacheDir,
+  });
+
+  /** recall@4 of `index` against the exact cosine similarities (ties with the 4th count). */
+  async function recallAt4(index: RetrievalIndex): Promise<number> {
     const passages = await embed(many.map((chunk) => chunk.text));
     let found = 0;
     for (let q = 0; q < 20; q++) {
       const question = `customer c${(q * 7) % 97} city t${(q * 5) % 41} item p${(q * 3) % 53}`;
-      const best = new Set((await ann.search(question, 4)).map((hit) => hit.score.toFixed(4)));
       const [asked] = await embed([question]);
-      // The exact answer: every chunk's cosine similarity with the question, best first.
-      const exact = passages
-        .map((v) => v.reduce((sum, value, i) => sum + value * asked![i]!, 0))
-        .sort((a, b) => b - a);
-      found += exact.slice(0, 4).filter((score) => best.has(score.toFixed(4))).length;
+      const cosine = (row: number) =>
+        passages[row]!.reduce((sum, value, i) => sum + value * asked![i]!, 0);
+      const fourth = many.map((_, row) => cosine(row)).sort((a, b) => b - a)[3]!;
+      const hits = await index.search(question, 4);
+      expect(hits).toHaveLength(4);
+      found += hits.filter(
+        (hit) => cosine(many.findIndex((c) => c.id === hit.chunk.id)) >= fourth - 1e-6,
+      ).length;
     }
-    expect(found / 80).toBeGreaterThanOrEqual(0.95);
+    return found / 80;
+  }
+
+  it('searches a large agent through the search graph the build stored beside its table', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-graph-'));
+    const ann = await hostedIndexFor(many, annOptions(), localIndexFolder(folder));
+    expect(await readdir(folder)).toEqual(
+      expect.arrayContaining([
+        'chunks.lance',
+        'graph.usearch',
+        'passages.jsonl',
+        'passages.offsets',
+      ]),
+    );
+    // The graph is memory-mapped from its file; the agent holds only the passages' offsets.
+    expect(ann.memoryBytes()).toBe(8 * (many.length + 1));
+    const [hit] = await ann.search('order 17 customer c17 city t17 colour amber item p17', 1);
+    expect(hit!.chunk).toEqual(many[17]);
+    expect(await recallAt4(ann)).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
+
+  it('still searches builds made before graphs through their LanceDB HNSW index', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-lance-hnsw-'));
+    const location = localIndexFolder(folder);
+    const { embedder, info } = await writtenIndex(location);
+    for (const name of ['graph.usearch', 'passages.jsonl', 'passages.offsets']) {
+      await rm(path.join(folder, name));
+    }
+    // What builds recorded before graphs: the table's own HNSW index, no `graph`.
+    const table = await (await lancedb.connect(folder)).openTable('chunks');
+    await table.createIndex('vector', {
+      config: lancedb.Index.hnswSq({
+        distanceType: 'dot',
+        numPartitions: 1,
+        m: 16,
+        efConstruction: 100,
+      }),
+    });
+    table.close();
+    const legacy = await openHostedIndex(location, { ...info, graph: undefined }, embedder);
+    expect(await recallAt4(legacy)).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
+  it('says to build again when a graph file is missing', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-graph-missing-'));
+    const location = localIndexFolder(folder);
+    const { embedder, info } = await writtenIndex(location);
+    await rm(path.join(folder, 'passages.offsets'));
+    await expect(openHostedIndex(location, info, embedder)).rejects.toThrow(
+      'This build’s search index is incomplete. Build the agent again.',
+    );
+  }, 60_000);
+
+  async function writtenIndex(location: HostedIndexLocation) {
+    const embedder = await embedderFor('text-embedding-3-small', {
+      openai: { apiKey: 'sk-ann-test', baseUrl: server.baseUrls.openai },
+      cacheDir,
+    });
+    const info = await writeHostedIndex({
+      location,
+      model: 'text-embedding-3-small',
+      embedder,
+      chunks: [many],
+    });
+    expect(info).toMatchObject({ ann: true, graph: true, chunks: many.length });
+    return { embedder, info };
+  }
 
   async function embed(input: string[]): Promise<number[][]> {
     const response = await fetch(`${server.baseUrls.openai}/embeddings`, {

@@ -1,3 +1,5 @@
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import * as lancedb from './lancedb';
 import {
   Field,
@@ -16,39 +18,55 @@ import {
 import type { THostedIndex } from '@agentloom/contracts';
 import type { Chunk } from './chunks';
 import type { Embedder } from './embedders';
+import { GraphIndex, GraphWriter, type GraphFiles } from './hosted-graph';
 import { DenseIndex, type Hit, type RetrievalIndex } from './retrieval';
+import { unitVector } from './vectors';
 
 /**
  * The hosted index of a build: its chunks, with their vectors, in a LanceDB table the builder
  * worker writes once and every gateway or runtime replica reads where it lies — a folder under
  * DATA_DIR, or the platform's S3 bucket. Nothing is embedded again when an agent is loaded; a
- * question costs one query embedding and one search, which LanceDB runs on its own threads.
- * docs/hosted-index.md says why LanceDB, and how the sizes below were chosen.
+ * question costs one query embedding and one search: in memory for small agents, through the
+ * build's search graph for large ones (hosted-graph.ts), in LanceDB's full-text index for
+ * keyword ones. docs/hosted-index.md says why, and how the sizes below were chosen.
  */
-export interface HostedIndexLocation {
+export interface HostedIndexLocation extends GraphFiles {
   /** The folder (a path or s3://bucket/prefix) that holds the build's table. */
   uri: string;
   /** LanceDB's object-store settings (endpoint, region, keys) for s3:// locations. */
   storageOptions?: Record<string, string>;
 }
 
+/** A local folder as a hosted index's location (tests, benches, tools). */
+export function localIndexFolder(folder: string): HostedIndexLocation {
+  const file = (name: string) => path.join(folder, path.basename(name));
+  return {
+    uri: folder,
+    putFile: async (name, source) => {
+      await mkdir(folder, { recursive: true });
+      await rename(source, file(name)).catch(async () => {
+        await copyFile(source, file(name));
+        await rm(source, { force: true });
+      });
+    },
+    localPath: async (name) => ((await stat(file(name)).catch(() => null)) ? file(name) : null),
+  };
+}
+
 const TABLE = 'chunks';
 
 /**
  * Up to this many floats (rows × dimensions, 4 MB) an agent's vectors are read into memory once
- * and searched exactly: under a millisecond a question, less than LanceDB's own overhead per
- * query. Above it the build makes an HNSW index and search stays in LanceDB.
+ * and searched exactly: a fraction of a millisecond a question. Above it the build also writes a
+ * search graph (hosted-graph.ts) that replicas memory-map.
  */
 export const EXACT_SEARCH_MAX_FLOATS = 1_000_000;
 
 /**
- * HNSW over 8-bit scalar-quantised vectors, one graph per 32k chunks (IVF partitions: each graph
- * builds in seconds, and a search visits them all): recall@4 of 0.99+ against exact search
- * (npm run bench:hosted prints it on 120k chunks). `ef` is the search's candidate list.
+ * Builds recorded before search graphs have an HNSW index in LanceDB (8-bit vectors, one graph
+ * per 32k chunks); they are still searched through it, candidate list 64.
  */
-const HNSW = { m: 16, efConstruction: 100 } as const;
-const ROWS_PER_GRAPH = 32_768;
-const SEARCH_EF = 64;
+const LANCEDB_SEARCH_EF = 64;
 
 /** Rows per write: bounded memory while a build streams its chunks in. */
 export const WRITE_BATCH_ROWS = 4096;
@@ -75,12 +93,19 @@ function schemaOf(dimensions: number | null): Schema {
   return new Schema(fields);
 }
 
-/** The builder's side: chunks (and their vectors) go in batch by batch, then the indexes. */
+/**
+ * The builder's side: chunks (and their vectors) go in batch by batch, then the indexes. Every
+ * chunk goes into the table; once the vectors pass the exact-search size they also go into a
+ * search graph, with the batches held until then.
+ */
 export class HostedIndexWriter {
   private rows = 0;
   private readonly schema: Schema;
+  private graph: GraphWriter | null = null;
+  private held: { chunks: Chunk[]; vectors: Float32Array[] } = { chunks: [], vectors: [] };
 
   private constructor(
+    private readonly location: HostedIndexLocation,
     private readonly table: lancedb.Table,
     private readonly dimensions: number | null,
   ) {
@@ -97,7 +122,7 @@ export class HostedIndexWriter {
   ): Promise<HostedIndexWriter> {
     const db = await lancedb.connect(location.uri, { storageOptions: location.storageOptions });
     const table = await db.createEmptyTable(TABLE, schemaOf(dimensions), { mode: 'overwrite' });
-    return new HostedIndexWriter(table, dimensions);
+    return new HostedIndexWriter(location, table, dimensions);
   }
 
   async add(chunks: Chunk[], vectors?: Float32Array[]): Promise<void> {
@@ -105,8 +130,22 @@ export class HostedIndexWriter {
     if ((this.dimensions !== null) !== (vectors !== undefined)) {
       throw new Error('Vectors must come with every batch of an embeddings index, and only then.');
     }
-    await this.table.add(this.batchOf(chunks, vectors));
+    const units = vectors?.map((vector) => unitVector(vector, this.dimensions!));
+    await this.table.add(this.batchOf(chunks, units));
     this.rows += chunks.length;
+    if (units) await this.addToGraph(chunks, units);
+  }
+
+  private async addToGraph(chunks: Chunk[], vectors: Float32Array[]): Promise<void> {
+    if (!this.graph) {
+      this.held.chunks.push(...chunks);
+      this.held.vectors.push(...vectors);
+      if (this.rows * this.dimensions! <= EXACT_SEARCH_MAX_FLOATS) return;
+      this.graph = await GraphWriter.create(this.dimensions!);
+      ({ chunks, vectors } = this.held);
+      this.held = { chunks: [], vectors: [] };
+    }
+    this.graph.add(chunks, vectors);
   }
 
   /**
@@ -150,7 +189,7 @@ export class HostedIndexWriter {
     if (vectors && this.dimensions !== null) {
       const dimensions = this.dimensions;
       const flat = new Float32Array(n * dimensions);
-      vectors.forEach((vector, i) => flat.set(normalized(vector, dimensions), i * dimensions));
+      vectors.forEach((vector, i) => flat.set(vector, i * dimensions));
       const type = schema.fields.at(-1)!.type as FixedSizeList<Float32>;
       const values = makeData({ type: new Float32(), length: flat.length, data: flat });
       children.push(makeData({ type, length: n, nullCount: 0, child: values }));
@@ -159,23 +198,20 @@ export class HostedIndexWriter {
     return new Table(schema, [new RecordBatch(schema, data)]);
   }
 
-  /** Builds what search needs: HNSW above the exact-search size, full-text for keyword indexes. */
+  /** Builds what search needs: the graph above the exact-search size, full-text for keywords. */
   async finish(): Promise<{ chunks: number; ann: boolean }> {
-    let ann = false;
     if (this.dimensions === null) {
       await this.table.createIndex('text', { config: lancedb.Index.fts() });
-    } else if (this.rows * this.dimensions > EXACT_SEARCH_MAX_FLOATS) {
-      await this.table.createIndex('vector', {
-        config: lancedb.Index.hnswSq({
-          distanceType: 'dot',
-          numPartitions: Math.ceil(this.rows / ROWS_PER_GRAPH),
-          ...HNSW,
-        }),
-      });
-      ann = true;
     }
     this.table.close();
-    return { chunks: this.rows, ann };
+    await this.graph?.finish(this.location);
+    return { chunks: this.rows, ann: this.graph !== null };
+  }
+
+  /** A failed build: the graph's local files go (the caller removes the table's folder). */
+  async discard(): Promise<void> {
+    this.table.close();
+    await this.graph?.discard();
   }
 }
 
@@ -212,6 +248,7 @@ export async function openHostedIndex(
   const table = await (await connection(location)).openTable(TABLE);
   if (info.mode === 'keyword') return new KeywordIndex(table, info);
   if (!embedder) throw new Error('An embeddings index needs its embedding model to search.');
+  if (info.ann && info.graph) return GraphIndex.open(location, info.chunks, embedder);
   if (!info.ann) {
     const rows = (await table
       .query()
@@ -225,7 +262,7 @@ export async function openHostedIndex(
       embedder,
     );
   }
-  return new AnnIndex(table, info, embedder);
+  return new LanceAnnIndex(table, info, embedder);
 }
 
 interface StoredRow {
@@ -249,8 +286,8 @@ function chunkOf(row: StoredRow): Chunk {
   return chunk;
 }
 
-/** Approximate nearest neighbours through the build's HNSW index: large agents. */
-class AnnIndex implements RetrievalIndex {
+/** Approximate nearest neighbours through LanceDB's HNSW index: builds made before graphs. */
+class LanceAnnIndex implements RetrievalIndex {
   readonly mode = 'embeddings';
   readonly size: number;
 
@@ -264,14 +301,14 @@ class AnnIndex implements RetrievalIndex {
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (k <= 0 || this.size === 0) return [];
-    const vector = normalized(
+    const vector = unitVector(
       await this.embedder.embedQuery(query, signal),
       this.embedder.dimensions,
     );
     const rows = (await this.table
       .vectorSearch(vector)
       .distanceType('dot')
-      .ef(SEARCH_EF)
+      .ef(LANCEDB_SEARCH_EF)
       // The graph ranks by 8-bit vectors; the best 2k are ranked again by their full vectors,
       // so scores (and ties) are the exact cosine similarities.
       .refineFactor(2)
@@ -316,17 +353,4 @@ class KeywordIndex implements RetrievalIndex {
   memoryBytes(): number {
     return 0;
   }
-}
-
-/** Unit length, so the dot product is the cosine similarity (OpenAI's are already). */
-function normalized(vector: Float32Array, dimensions: number): Float32Array {
-  if (vector.length !== dimensions) {
-    throw new Error(
-      `The embedding model returned ${vector.length} numbers a vector, not ${dimensions}.`,
-    );
-  }
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  const length = Math.sqrt(sum);
-  return length > 0 && Math.abs(length - 1) > 1e-6 ? vector.map((value) => value / length) : vector;
 }

@@ -26,6 +26,7 @@ export {
 export {
   configureHostedIndexCache,
   HostedIndexWriter,
+  localIndexFolder,
   openHostedIndex,
   type HostedIndexLocation,
 } from './hosted-index';

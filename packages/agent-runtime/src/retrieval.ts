@@ -1,4 +1,5 @@
 import { exactSearch, MetricKind } from 'usearch';
+import { unitVector } from './vectors';
 import type { Chunk } from './chunks';
 import type { Embedder } from './embedders';
 
@@ -28,7 +29,7 @@ export function tokenize(text: string): string[] {
 
 /**
  * Exact search: cosine similarity over unit vectors held in one Float32Array, row after row, for
- * small agents (hosted-index.ts reads their vectors once; large ones search in LanceDB). USearch's
+ * small agents (hosted-index.ts reads their vectors once; large ones search a graph, hosted-graph.ts). USearch's
  * exact search does the dot products with SIMD instructions and keeps the best k, on this thread:
  * a few hundred microseconds for a thousand 1536-dimension chunks, several times faster than a
  * JavaScript loop (npm run bench:hosted).
@@ -51,13 +52,13 @@ export class DenseIndex implements RetrievalIndex {
       if (vector.length !== this.dimensions) {
         throw new Error('The embedding model returned vectors of different lengths.');
       }
-      this.vectors.set(normalized(vector), row * this.dimensions);
+      this.vectors.set(unitVector(vector), row * this.dimensions);
     });
   }
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (this.size === 0 || k <= 0) return [];
-    const q = normalized(await this.embedder.embedQuery(query, signal));
+    const q = unitVector(await this.embedder.embedQuery(query, signal));
     if (q.length !== this.dimensions) {
       throw new Error('The embedding model returned a query vector of another length.');
     }
@@ -80,13 +81,6 @@ export class DenseIndex implements RetrievalIndex {
   memoryBytes(): number {
     return this.vectors.byteLength + textBytes(this.chunks);
   }
-}
-
-function normalized(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  const length = Math.sqrt(sum);
-  return length > 0 && Math.abs(length - 1) > 1e-6 ? vector.map((value) => value / length) : vector;
 }
 
 /** JavaScript holds strings as UTF-16: two bytes per code unit, plus the ids and sources. */

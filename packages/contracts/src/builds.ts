@@ -144,6 +144,11 @@ export const ZHostedIndex = z.object({
   chunks: z.number().int().nonnegative(),
   /** Whether search goes through an approximate (HNSW) index; small agents search exactly. */
   ann: z.boolean(),
+  /**
+   * The approximate index is the search graph stored beside the table (graph.usearch and the
+   * passages). Absent on builds made before graphs, whose HNSW index is LanceDB's own.
+   */
+  graph: z.boolean().optional(),
   note: z.string().optional(),
 });
 export type THostedIndex = z.infer<typeof ZHostedIndex>;

@@ -48,6 +48,17 @@ describe.each(['local', 's3'] as const)('object store: %s driver', (driver) => {
     expect(await readFile(local!, 'utf8')).toBe('a,b\n1,2\n');
   });
 
+  it("keeps files read by path in a hosted index's folder, and removes them with it", async () => {
+    const folder = store.folderLocation('indexes/p5/b1');
+    await folder.putFile('graph.usearch', fileWith('graph'));
+    expect(await readFile((await folder.localPath('graph.usearch'))!, 'utf8')).toBe('graph');
+    expect(await store.open('indexes/p5/b1/graph.usearch')).not.toBeNull();
+    expect(await folder.localPath('passages.jsonl')).toBeNull();
+    await store.removeAll('indexes/p5');
+    expect(await store.open('indexes/p5/b1/graph.usearch')).toBeNull();
+    expect(await folder.localPath('graph.usearch')).toBeNull();
+  });
+
   it('replaces an object, and answers null for one that is not there', async () => {
     await store.putFile('artifacts/p2/b1.zip', fileWith('first'));
     await store.putFile('artifacts/p2/b1.zip', fileWith('second'));

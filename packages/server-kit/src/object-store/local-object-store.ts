@@ -52,7 +52,11 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   folderLocation(prefix: string) {
-    return { uri: this.file(prefix) };
+    return {
+      uri: this.file(prefix),
+      putFile: (name: string, file: string) => this.putFile(`${prefix}/${name}`, file),
+      localPath: (name: string) => this.localPath(`${prefix}/${name}`),
+    };
   }
 
   async removeAll(prefix: string): Promise<void> {

@@ -26,7 +26,8 @@ export interface ObjectStore {
   /**
    * Where a folder of objects that an embedded engine reads and writes itself lives (a build's
    * LanceDB index): a path under the folder driver's root, or an s3:// URI with the settings
-   * LanceDB's object store needs. Every machine that reads the store reads the same folder.
+   * LanceDB's object store needs. Every machine that reads the store reads the same folder. Files
+   * that are read by path (a memory-mapped search graph) go in and out of it as objects.
    */
   folderLocation(prefix: string): StoreFolderLocation;
 }
@@ -34,6 +35,10 @@ export interface ObjectStore {
 export interface StoreFolderLocation {
   uri: string;
   storageOptions?: Record<string, string>;
+  /** Stores a local file in the folder as `name` (takes the file), for files read by path. */
+  putFile(name: string, file: string): Promise<void>;
+  /** A local copy of the folder's file `name` (see `localPath`), or null when there is none. */
+  localPath(name: string): Promise<string | null>;
 }
 
 /**

@@ -127,6 +127,8 @@ export class S3ObjectStore implements ObjectStore {
     return {
       uri: `s3://${this.bucket}/${checkedKey(prefix)}`,
       storageOptions: this.folderOptions,
+      putFile: (name: string, file: string) => this.putFile(`${prefix}/${name}`, file),
+      localPath: (name: string) => this.localPath(`${prefix}/${name}`),
     };
   }
 
