@@ -39,7 +39,12 @@ export async function startGateway({ port, dataDir, env = {} }) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const stop = () => child.kill('SIGTERM');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  /** Stops the gateway; resolves once it has exited (and let go of its port). */
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
   process.on('exit', stop);
 
   const base = `http://127.0.0.1:${port}`;
@@ -49,7 +54,8 @@ export async function startGateway({ port, dataDir, env = {} }) {
     } catch {
       /* not listening yet */
     }
-    if (i >= 100) throw new Error('the gateway did not start');
+    // A minute: on a busy 2-core machine Nest's start alone can take ten seconds.
+    if (i >= 600) throw new Error('the gateway did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { base, pid: child.pid, stop, call: (...args) => call(base, ...args) };

@@ -154,8 +154,7 @@ async function measureLarge(base, llm, agent) {
 
 /** A restarted gateway and a second replica beside it load the medium agent from its index. */
 async function measureRestart(gateway, llm, stack, agent) {
-  gateway.stop();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await gateway.stop();
   const env = {
     VAULT_MASTER_KEY: stack.masterKey,
     QUEUE_PREFIX: stack.prefix,
@@ -195,8 +194,13 @@ async function measure({ llm, gateway: first, token, stack }) {
   const large = await measureLarge(first.base, llm, agents.large);
   console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
   const loads = {};
-  for (const size of ['small', 'medium', 'large'])
+  for (const size of ['small', 'medium', 'large']) {
     loads[size] = await load(first.base, llm, agents[size], agents[size].rows, first.pid);
+    const { rate, p95, cpuPerQuestion } = loads[size];
+    console.log(
+      `  ${agents[size].rows} rows: ${rate.toFixed(1)} answers/s, p95 ${ms(p95)}, ${cpuPerQuestion.toFixed(1)} ms CPU a question`,
+    );
+  }
   const restart = await measureRestart(first, llm, stack, agents.medium);
   const many = await measureMany(restart.restarted, llm, token);
   const build = await restart.restarted.call('GET', `/builds/${agents.large.id}`, undefined, token);
@@ -205,7 +209,7 @@ async function measure({ llm, gateway: first, token, stack }) {
     (_, i) =>
       `${['lantern', 'kettle', 'scarf', 'teapot'][i % 4]} Porto week ${i % 52} courier ${i % 9}`,
   );
-  const recall = await recallAt4(stack.dataDir, agents.large.id, build.build_id, llm, questions);
+  const recall = await recallAt4(stack, agents.large.id, build.build_id, llm, questions);
   report({ agents, firsts, large, loads, restart, many, recall });
 }
 
@@ -300,13 +304,13 @@ function loadFigures(figure, agents, loads, recall) {
     '1.5 s (embedded nothing)',
   );
   figure(
-    `build of the ${big.rows}-row source (embedded once, HNSW index)`,
+    `build of the ${big.rows}-row source (embedded once, search graph)`,
     `${(big.buildMs / 1000).toFixed(1)} s`,
     '—',
     '—',
   );
   figure(
-    `recall@4 of HNSW against exact search, ${big.rows} chunks`,
+    `recall@4 of the search graph against exact search, ${big.rows} chunks`,
     recall.toFixed(3),
     '≥ 0.95',
     '—',

@@ -95,7 +95,10 @@ export function runBench(main) {
 
 /** The built builder-worker on the bench's database, queue prefix and data folder. */
 export function startWorker({ databaseUrl, prefix, dataDir, masterKey, openaiBaseUrl }) {
-  const child = spawn(process.execPath, [path.join(root, 'apps/builder-worker/dist/main.js')], {
+  // BENCH_WORKER_FLAGS: Node flags for the worker (say, --cpu-prof to profile its builds).
+  const flags = process.env.BENCH_WORKER_FLAGS?.split(' ') ?? [];
+  const main = path.join(root, 'apps/builder-worker/dist/main.js');
+  const child = spawn(process.execPath, [...flags, main], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
