@@ -66,6 +66,7 @@ export async function collectAnswer(
       watchdog.alive();
       failed ??= take(event);
     }
+    watchdog.finish();
     if (watchdog.timedOut) return { error: silenceDetail(silenceMs) };
     if (failed) return { error: failed };
     if (!messageId) return { error: 'The answer was cut short. Please ask again.' };

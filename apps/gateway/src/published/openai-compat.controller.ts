@@ -181,11 +181,12 @@ export class OpenAiCompatController {
           chunk({ content: event.text });
         } else if (event.type === 'error') failure = event.detail;
       }
+      watchdog.finish();
     } catch (error) {
       failure = `The agent failed: ${(error as Error).message}`;
+      watchdog.stop();
     }
     if (watchdog.timedOut) failure = silenceDetail(silenceMs);
-    watchdog.stop();
     if (failure) {
       response.write(
         `data: ${JSON.stringify({ error: { message: failure, type: 'api_error' } })}\n\n`,
