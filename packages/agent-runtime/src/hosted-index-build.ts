@@ -27,7 +27,10 @@ export async function writeHostedIndex(source: HostedIndexSource): Promise<THost
   const embedder = 'embedPassages' in source.embedder ? source.embedder : null;
   const dimensions = embedder ? embedder.dimensions : null;
   const writer = await HostedIndexWriter.create(source.location, dimensions);
-  let done = 0;
+  let embedded = 0;
+  // A batch is written (and added to the search graph) while the next one is embedded: the
+  // provider works while the graph grows.
+  let writing: Promise<void> = Promise.resolve();
   try {
     for await (const batch of rebatched(source.chunks, WRITE_BATCH_ROWS)) {
       source.signal?.throwIfAborted();
@@ -35,14 +38,17 @@ export async function writeHostedIndex(source: HostedIndexSource): Promise<THost
         ? await embedder.embedPassages(
             batch.map((chunk) => chunk.text),
             source.signal,
-            (embedded) => source.onProgress?.(done + embedded),
+            (done) => source.onProgress?.(embedded + done),
           )
         : undefined;
-      await writer.add(batch, vectors);
-      done += batch.length;
-      await source.onProgress?.(done);
+      embedded += batch.length;
+      await writing;
+      writing = writer.add(batch, vectors);
+      await source.onProgress?.(embedded);
     }
+    await writing;
   } catch (error) {
+    await writing.catch(() => undefined);
     await writer.discard();
     throw error;
   }
