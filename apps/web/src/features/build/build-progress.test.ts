@@ -91,7 +91,7 @@ describe('stages of a build view', () => {
     const started = applyStageEvent(view({ status: 'Building', stages: [] }), {
       buildId: BUILD_ID,
       session_id: SESSION_ID,
-      stage: RAG_BUILD_STAGES[0]!,
+      stage: RAG_BUILD_STAGES[0],
       index: 0,
       total: 8,
       state: 'started',
@@ -100,7 +100,7 @@ describe('stages of a build view', () => {
     const progressed = applyStageEvent(started, {
       buildId: BUILD_ID,
       session_id: SESSION_ID,
-      stage: RAG_BUILD_STAGES[0]!,
+      stage: RAG_BUILD_STAGES[0],
       index: 0,
       total: 8,
       state: 'progress',
