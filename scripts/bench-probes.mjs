@@ -1,6 +1,5 @@
 // What bench:hosted measures beside answers: /health under load, and the HNSW index's recall
 // against exact search over the very vectors the build stored.
-import { storeKeys } from '@agentloom/server-kit';
 import * as lancedb from '@lancedb/lancedb';
 import path from 'node:path';
 import { percentile } from './bench-rag-agent.mjs';
@@ -28,7 +27,7 @@ export async function healthWhile(base, busy) {
 
 /** recall@4 of the agent's HNSW search against exact search over the same stored vectors. */
 export async function recallAt4(dataDir, pipelineId, buildId, llm, questions) {
-  const db = await lancedb.connect(path.join(dataDir, storeKeys.hostedIndex(pipelineId, buildId)));
+  const db = await lancedb.connect(path.join(dataDir, 'indexes', pipelineId, buildId));
   const table = await db.openTable('chunks');
   let found = 0;
   for (const question of questions) {
