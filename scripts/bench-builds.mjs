@@ -20,6 +20,7 @@
 // runs another build of the worker; BENCH_BUILDS_DATABASE_URL, BENCH_REDIS_URL.
 import { BUILD_AGENT_JOB, BUILD_JOB_OPTIONS, BUILDS_QUEUE } from '@agentloom/contracts';
 import { createPrismaClient } from '@agentloom/db';
+import { storeKeys } from '@agentloom/server-kit';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { execFileSync, spawn } from 'node:child_process';
@@ -216,8 +217,8 @@ async function measured(seeded) {
     throw new Error(`${notBuilt.length} builds not Built: ${notBuilt[0]?.error}`);
   }
   for (const { pipelineId, buildId } of seeded) {
-    const files = await readdir(path.join(dataDir, 'artifacts', pipelineId));
-    if (files.length !== 1 || files[0] !== `${buildId}.zip`) {
+    const files = await readdir(path.join(dataDir, storeKeys.artifacts(pipelineId)));
+    if (files.length !== 1 || files[0] !== storeKeys.artifactName(buildId)) {
       throw new Error(`pipeline ${pipelineId} has artifacts ${files.join(', ')}`);
     }
   }

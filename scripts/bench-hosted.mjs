@@ -8,6 +8,7 @@
 // wizard's API with OpenAI embeddings and built by the real worker, which embeds each source once.
 // BENCH_LARGE_BYTES (7 MB, ~120k chunks) sizes the large source, BENCH_MANY_AGENTS (200) the memory run,
 // BENCH_CONVERSATIONS (50) × BENCH_TURNS (4) the load. Prints every figure; never fails on one.
+import { buildPaths } from '@agentloom/contracts';
 import { readFileSync } from 'node:fs';
 import { startGateway } from './bench-gateway.mjs';
 import { healthWhile, recallAt4 } from './bench-probes.mjs';
@@ -203,7 +204,12 @@ async function measure({ llm, gateway: first, token, stack }) {
   }
   const restart = await measureRestart(first, llm, stack, agents.medium);
   const many = await measureMany(restart.restarted, llm, token);
-  const build = await restart.restarted.call('GET', `/builds/${agents.large.id}`, undefined, token);
+  const build = await restart.restarted.call(
+    'GET',
+    buildPaths.view(agents.large.id),
+    undefined,
+    token,
+  );
   const questions = Array.from(
     { length: 100 },
     (_, i) =>

@@ -2,6 +2,7 @@
 // builder-worker as real processes, the agent runtime's LLM test server in this process), a ~1 MB
 // sales CSV, and a RAG agent over it configured through the wizard's HTTP API and built by that
 // worker, exactly as a user's would be.
+import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -128,32 +129,35 @@ export async function buildRagAgent(gateway, token, name, csv, timeoutS = 120) {
     { name, agent_type: 'rag' },
     token,
   );
-  await form('/rag/api/source', { session_id: id, source_type: 'csv' });
+  await form(WIZARD_ROUTES.rag.source, { session_id: id, source_type: 'csv' });
   const upload = new FormData();
   upload.set('session_id', id);
   upload.set('file', new Blob([csv.text], { type: 'text/csv' }), 'sales.csv');
-  await gateway.call('POST', '/rag/api/source/upload', upload, token, 'multipart');
-  await form('/rag/api/embeddings/model', {
+  await gateway.call('POST', WIZARD_ROUTES.rag.upload, upload, token, 'multipart');
+  await form(WIZARD_ROUTES.rag.embedding, {
     session_id: id,
     model_name: 'text-embedding-ada-002',
   });
-  await form('/rag/api/vectordb', { session_id: id, vector_db: 'chromadb' });
-  await form('/rag/api/vectordb/credentials/local', {
+  await form(WIZARD_ROUTES.rag.vectorDb, { session_id: id, vector_db: 'chromadb' });
+  await form(WIZARD_ROUTES.rag.localVectorDb, {
     session_id: id,
     vector_db: 'chromadb',
     url: 'http://chroma:8000',
   });
-  await form('/rag/api/llm/provider', { session_id: id, provider: 'openai' });
-  await form('/rag/api/llm/credentials', {
+  await form(WIZARD_ROUTES.rag.provider, { session_id: id, provider: 'openai' });
+  await form(WIZARD_ROUTES.rag.credentials, {
     session_id: id,
     api_key: `sk-bench-${randomBytes(12).toString('hex')}`,
     model_name: 'gpt-4o-mini',
   });
-  await form('/rag/api/system-prompt', { session_id: id, prompt: 'Answer from the sales rows.' });
-  await form('/rag/api/ui', { session_id: id, ui: 'gradio' });
-  await form('/rag/api/build/agent', { session_id: id });
+  await form(WIZARD_ROUTES.rag.systemPrompt, {
+    session_id: id,
+    prompt: 'Answer from the sales rows.',
+  });
+  await form(WIZARD_ROUTES.rag.ui, { session_id: id, ui: 'gradio' });
+  await form(buildPaths.start('rag'), { session_id: id });
   for (let i = 0; ; i += 1) {
-    const build = await gateway.call('GET', `/builds/${id}`, undefined, token);
+    const build = await gateway.call('GET', buildPaths.view(id), undefined, token);
     if (build.status === 'Built') break;
     if (build.status === 'Failed') throw new Error(`the build failed: ${build.error}`);
     if (i > timeoutS * 10) throw new Error(`the build did not finish in ${timeoutS} s`);

@@ -6,6 +6,7 @@
 // SQL pipeline, and uploads a 50 MB CSV to each and a 50 MB text file, streamed from disk by the
 // client, after a 1 KB warm-up upload. The gateway's peak RSS (VmHWM from /proc, reset before each upload through
 // /proc/<pid>/clear_refs) is compared with its RSS just before the upload.
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -62,10 +63,9 @@ async function measuredUpload(label, token, agentType, sourceType, file, name, m
     { name: `${label} ${randomUUID().slice(0, 6)}`, agent_type: agentType },
     token,
   );
-  const prefix = agentType === 'rag' ? '/rag/api' : '/sql/config';
   await call(
     'POST',
-    `${prefix}/source`,
+    WIZARD_ROUTES[agentType].source,
     { session_id: pipeline.session_id, source_type: sourceType },
     token,
     'form',
@@ -80,13 +80,7 @@ async function measuredUpload(label, token, agentType, sourceType, file, name, m
   await writeFile(`/proc/${gateway.pid}/clear_refs`, '5'); // reset VmHWM to the current RSS
   const before = await memory();
   const started = performance.now();
-  const result = await call(
-    'POST',
-    agentType === 'rag' ? '/rag/api/source/upload' : '/sql/config/source-details',
-    form,
-    token,
-    'multipart',
-  );
+  const result = await call('POST', WIZARD_ROUTES[agentType].upload, form, token, 'multipart');
   const seconds = (performance.now() - started) / 1000;
   const after = await memory();
   return {

@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// The guides name files; a guide that names a file that no longer exists misleads a newcomer.
-// Checks every repository path written in backticks in docs/*.md and the READMEs of the apps and
-// packages, and fails listing the ones that are missing. Run by `npm run lint`.
+// The guides name files, routes and settings; a guide that names one that no longer exists
+// misleads a newcomer. Checks docs/*.md, the README and the READMEs of the apps and packages:
+//   - every repository path written in backticks exists;
+//   - every route named as `METHOD /path`, and every backticked `/path` under a prefix the API
+//     or the web app serves, is a route the gateway or the web app declares ({id}, :id and <id>
+//     all stand for a parameter; {rag|sql} for either);
+//   - every setting written in backticks (`LOG_LEVEL`, `PUBLISHED_RUNTIME_URLS=…`) is read
+//     somewhere in the code, the compose file or the Dockerfile.
+// Fails listing what is missing. Run by `npm run lint`; `--guide FILE` checks extra files too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,40 +16,277 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROOTS = /^(apps|packages|scripts|prisma|docs)\//;
 // An app's or package's README names its own files from its folder.
 const LOCAL = /^(src|templates|e2e)\//;
+const SKIP = new Set(['node_modules', 'dist', 'build', 'coverage', 'test-results', '.turbo']);
 
-const guides = [
-  ...readdirSync(path.join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-  ...['apps', 'packages'].flatMap((folder) =>
-    readdirSync(path.join(root, folder))
-      .map((name) => `${folder}/${name}/README.md`)
-      .filter((file) => existsSync(path.join(root, file))),
-  ),
-];
+function walk(dir, keep) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name) || entry.name.startsWith('.')) return [];
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return walk(full, keep);
+    return keep(entry.name) ? [full] : [];
+  });
+}
 
-const missing = [];
-let checked = 0;
-for (const guide of guides) {
-  const text = readFileSync(path.join(root, guide), 'utf8');
+const read = (file) => readFileSync(file, 'utf8');
+
+// ---- routes ----
+
+const METHOD = '(?:Get|Post|Put|Patch|Delete|All|WizardStep|WizardUpload)';
+
+/** Every string value inside an object (BUILD_ROUTES, WIZARD_ROUTES…), however deep. */
+function stringsIn(value) {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/**
+ * A decorator's argument: a string literal, a contracts constant, or a constant of the file or of
+ * a file it imports it from.
+ */
+function evaluate(expression, contracts, file) {
+  const literal = /^'([^']*)'$/.exec(expression);
+  if (literal) return [literal[1]];
+  if (expression.startsWith('[')) return [...expression.matchAll(/'([^']*)'/g)].map(([, p]) => p);
+  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(expression)) return [];
+  const [head, ...rest] = expression.split('.');
+  let value = contracts[head];
+  if (value === undefined) {
+    const text = read(file);
+    const local = new RegExp(`(?:const|export const) ${head}\\s*=\\s*([^;]+);`).exec(text);
+    const imported = new RegExp(`import \\{[^}]*\\b${head}\\b[^}]*\\} from '(\\.[^']+)'`).exec(
+      text,
+    );
+    if (local) {
+      const inner = local[1].trim();
+      if (/^'[^']*'$/.test(inner)) value = inner.slice(1, -1);
+      else return evaluate([inner, ...rest].join('.'), contracts, file);
+    } else if (imported) {
+      const from = path.resolve(path.dirname(file), `${imported[1]}.ts`);
+      return existsSync(from) ? evaluate(expression, contracts, from) : [];
+    } else {
+      return [];
+    }
+  }
+  for (const key of rest) value = value?.[key];
+  return stringsIn(value);
+}
+
+/** The routes the gateway's controllers declare, as `/a/:param/b`. */
+function gatewayRoutes(contracts) {
+  const routes = [];
+  for (const file of walk(path.join(root, 'apps/gateway/src'), (name) => name.endsWith('.ts'))) {
+    const text = read(file);
+    const controller = /@Controller\(([^)]*)\)/.exec(text);
+    if (!controller) continue;
+    const prefixes = controller[1].trim() ? evaluate(controller[1].trim(), contracts, file) : [''];
+    for (const [, argument] of text.matchAll(
+      new RegExp(`@${METHOD}\\(\\s*(\\[[^\\]]*\\]|[^,)\\n]*)`, 'g'),
+    )) {
+      const paths = argument.trim() ? evaluate(argument.trim(), contracts, file) : [''];
+      for (const prefix of prefixes) for (const route of paths) routes.push(`${prefix}/${route}`);
+    }
+  }
+  return routes;
+}
+
+/** The web app's pages (react-router `path="…"`), without its catch-all "not found" page. */
+function webRoutes() {
+  return [...read(path.join(root, 'apps/web/src/App.tsx')).matchAll(/path="([^"]+)"/g)]
+    .map(([, route]) => route)
+    .filter((route) => route !== '*');
+}
+
+/** A path as a list of segments, every parameter as ':' and an optional one as ':?'. */
+function segments(route) {
+  return route
+    .split('/')
+    .filter(Boolean)
+    .map((segment) =>
+      /^(\{[^}|]+\}|:[A-Za-z]+|<[^>]+>)$/.test(segment)
+        ? ':'
+        : /^:[A-Za-z]+\?$/.test(segment)
+          ? ':?'
+          : segment,
+    );
+}
+
+/** `{rag|sql}` → both paths; `[/{id}]` → with and without it. */
+function expand(route) {
+  const choice = /\{([a-z-]+(?:\|[a-z-]+)+)\}/.exec(route);
+  if (choice) {
+    return choice[1].split('|').flatMap((option) => expand(route.replace(choice[0], option)));
+  }
+  const optional = /\[([^\]]+)\]/.exec(route);
+  if (optional) {
+    return [route.replace(optional[0], ''), route.replace(optional[0], optional[1])].flatMap(
+      expand,
+    );
+  }
+  return [route];
+}
+
+function matches(named, declared) {
+  const wildcard = declared.findIndex(
+    (segment) => segment.startsWith('*') || segment === '{*path}',
+  );
+  const required = declared.filter((segment) => segment !== ':?').length;
+  if (wildcard >= 0) {
+    return (
+      named.length >= wildcard && named.slice(0, wildcard).every((s, i) => same(s, declared[i]))
+    );
+  }
+  if (named.length < required || named.length > declared.length) return false;
+  return named.every((segment, index) => same(segment, declared[index]));
+}
+
+const same = (named, declared) =>
+  named === declared || named === ':' || declared === ':' || declared === ':?';
+
+/** What the repository declares, read once: routes (as segment lists) and setting names. */
+export async function repositoryFacts() {
+  const contractsDist = path.join(root, 'packages/contracts/dist/index.js');
+  // The contracts' route constants (BUILD_ROUTES, WIZARD_ROUTES…), built by `npm run lint`'s
+  // typecheck step before this script runs.
+  const contracts = existsSync(contractsDist) ? await import(contractsDist) : {};
+  const declared = [
+    ...gatewayRoutes(contracts),
+    ...stringsIn(contracts.BUILD_ROUTES ?? {}),
+    ...stringsIn(contracts.WIZARD_ROUTES ?? {}),
+    ...webRoutes(),
+    // Swagger UI and its JSON (app.setup.ts), the Socket.IO namespace of live builds.
+    '/docs',
+    '/docs-json',
+    contracts.BUILDS_NAMESPACE ?? '/builds',
+  ];
+  const routes = declared.map(segments);
+  const roots = new Set(routes.map((route) => route[0]).filter((first) => first && first !== ':'));
+
+  const sources = [
+    ...['apps', 'packages'].flatMap((folder) =>
+      walk(path.join(root, folder), (name) =>
+        /\.(ts|tsx|mjs|js|py|tmpl|ya?ml|toml|cfg|sh)$/.test(name),
+      ),
+    ),
+    // Not this script's own test, whose stale names must stay unknown.
+    ...walk(
+      path.join(root, 'scripts'),
+      (name) => name.endsWith('.mjs') && !name.endsWith('.test.mjs'),
+    ),
+    ...walk(path.join(root, 'apps/builder-worker/templates'), () => true),
+    ...['docker-compose.yml', 'Dockerfile', 'turbo.json', 'prisma.config.ts', '.ci/run']
+      .map((file) => path.join(root, file))
+      .filter((file) => existsSync(file)),
+  ];
+  const settings = new Set();
+  for (const file of sources) {
+    for (const [name] of read(file).matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g))
+      settings.add(name);
+  }
+  return { routes, roots, settings };
+}
+
+// Elided (`/build/{type}/…`), wildcard or traversal (`/w/../docs-json`, an attack the docs show).
+const UNCHECKED_PATH = /[…*]|\.\./;
+// Upper-case names of other tools' things that guides mention, not settings of ours.
+const NOT_SETTINGS = new Set([
+  // LanceDB's index type (docs/hosted-index.md).
+  'IVF_HNSW_SQ',
+]);
+
+/** What a guide's text names that does not exist: routes and settings. */
+export function staleNames(text, facts) {
+  const stale = [];
+  const checkRoute = (named) => {
+    // The query string is not part of the route; a path ending in / names a prefix.
+    const cleaned = named.replace(/[.,;:]+$/, '');
+    const bare = cleaned.split('?', 1)[0];
+    const prefix = bare.endsWith('/');
+    for (const route of expand(bare)) {
+      const parts = segments(route);
+      const known = facts.routes.some((declared) =>
+        prefix
+          ? parts.every(
+              (segment, index) => index < declared.length && same(segment, declared[index]),
+            )
+          : matches(parts, declared),
+      );
+      if (!known) stale.push(`route ${cleaned}`);
+    }
+  };
+  // `METHOD /path`, in backticks or not: always a route.
+  for (const [, named] of text.matchAll(/\b(?:GET|POST|PUT|PATCH|DELETE) (\/[^\s`)'"]*)/g)) {
+    if (!UNCHECKED_PATH.test(named)) checkRoute(named);
+  }
   for (const [, quoted] of text.matchAll(/`([^`\s]+)`/g)) {
-    // Paths only: a repository-rooted path, without placeholders such as {type} or <id>.
-    if (/[{}<>*|]/.test(quoted)) continue;
+    // A backticked path under a prefix something serves (not a file system path like /etc/…).
+    if (quoted.startsWith('/') && !UNCHECKED_PATH.test(quoted)) {
+      const first = segments(quoted)[0];
+      if (first && facts.roots.has(first)) checkRoute(quoted);
+    }
+    const setting = /^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(=.*)?$/.exec(quoted);
+    if (setting && !facts.settings.has(setting[1]) && !NOT_SETTINGS.has(setting[1])) {
+      stale.push(`setting ${setting[1]}`);
+    }
+  }
+  return [...new Set(stale)];
+}
+
+/** Repository paths named in backticks that do not exist. */
+function missingPaths(guide, text) {
+  const missing = [];
+  for (const [, quoted] of text.matchAll(/`([^`\s]+)`/g)) {
+    // Paths only: a repository-rooted path, without placeholders such as {type} or <id>, and
+    // not build output (dist/), which exists only once built.
+    if (/[{}<>*|]/.test(quoted) || /(^|\/)dist\//.test(quoted)) continue;
     const from = ROOTS.test(quoted)
       ? root
       : LOCAL.test(quoted)
         ? path.dirname(path.join(root, guide))
         : null;
     if (!from || (guide.startsWith('docs/') && from !== root)) continue;
-    checked += 1;
-    if (!existsSync(path.join(from, quoted))) missing.push(`${guide}: ${quoted}`);
+    if (!existsSync(path.join(from, quoted))) missing.push(quoted);
   }
+  return missing;
 }
 
-if (missing.length > 0) {
-  console.error(
-    `The guides name ${missing.length} path(s) that do not exist:\n  ${missing.join('\n  ')}`,
-  );
-  process.exit(1);
+function guides() {
+  return [
+    'README.md',
+    ...readdirSync(path.join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+    ...['apps', 'packages'].flatMap((folder) =>
+      readdirSync(path.join(root, folder))
+        .map((name) => `${folder}/${name}/README.md`)
+        .filter((file) => existsSync(path.join(root, file))),
+    ),
+  ];
 }
-console.log(`check-docs: ${checked} paths named in ${guides.length} guides, all exist.`);
+
+async function main() {
+  const extra = process.argv.flatMap((arg, index, all) =>
+    all[index - 1] === '--guide' ? [path.relative(root, path.resolve(arg))] : [],
+  );
+  const facts = await repositoryFacts();
+  const problems = [];
+  const all = [...guides(), ...extra];
+  for (const guide of all) {
+    const text = read(path.join(root, guide));
+    for (const quoted of missingPaths(guide, text)) problems.push(`${guide}: path ${quoted}`);
+    for (const name of staleNames(text, facts)) problems.push(`${guide}: ${name}`);
+  }
+  if (problems.length > 0) {
+    console.error(
+      `The guides name ${problems.length} path(s), route(s) or setting(s) that do not exist:\n  ${problems.join('\n  ')}`,
+    );
+    process.exit(1);
+  }
+  console.log(
+    `check-docs: ${all.length} guides; every path, route and setting they name exists ` +
+      `(${facts.routes.length} routes, ${facts.settings.size} setting names known).`,
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,5 +1,6 @@
 import { Vault } from '@agentloom/vault';
 import { DynamicModule, Module } from '@nestjs/common';
+import { loggerOptions } from '@agentloom/server-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { ArtifactStore } from './builds/artifact-store';
 import { BuildProcessor } from './builds/build.processor';
@@ -24,7 +25,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         // No HTTP here: pinoHttp only carries the pino options for the application logger.
-        LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL } }),
+        LoggerModule.forRoot({ pinoHttp: loggerOptions(config) }),
       ],
       providers: [
         RedisService,

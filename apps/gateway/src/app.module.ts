@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ZodValidationPipe } from 'nestjs-zod';
+import { loggerOptions } from '@agentloom/server-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
@@ -29,7 +30,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
           pinoHttp: {
-            level: config.LOG_LEVEL,
+            ...loggerOptions(config),
             // A request is logged as method, path and id only. Headers carry bearer tokens and
             // query strings carry e-mail addresses (forgot-password), so neither is serialized;
             // keeping the bindings this small is also what keeps per-request logging cheap

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -190,7 +191,7 @@ describe('Hosted agents: one index per build, made once; the build is what is se
     const preview = await startPreview(user, id);
 
     // The owner edits the draft's prompt: neither the preview nor the published agent changes.
-    const edit = await apiCall(gateway.url, '/rag/api/system-prompt', {
+    const edit = await apiCall(gateway.url, WIZARD_ROUTES.rag.systemPrompt, {
       token: user.token,
       form: { session_id: id, prompt: 'PROMPT TWO: answer in French.' },
     });

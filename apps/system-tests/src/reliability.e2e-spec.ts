@@ -1,4 +1,6 @@
 import type { Build, PrismaClient } from '@agentloom/db';
+import { storeKeys } from '@agentloom/server-kit';
+import type { TBuildStageKey } from '@agentloom/contracts';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +31,7 @@ import { QueueClient } from './testing/queue-client';
 const CSV = 'region,product,amount\nNorth,Widget,120\nSouth,Gadget,80\n';
 /** Generous: a loaded two-core machine, node start-up, a lock expiry and a stalled-job check. */
 const WAIT_MS = 60_000;
-const READING_STAGE = 'training embeddings';
+const READING_STAGE: TBuildStageKey = 'train_embeddings';
 
 jest.setTimeout(180_000);
 
@@ -98,12 +100,12 @@ describe('Build worker reliability (built worker processes)', () => {
   }
 
   const artifactsOf = (config: WorkerConfig, pipelineId: string) =>
-    path.join(config.DATA_DIR, 'artifacts', pipelineId);
+    path.join(config.DATA_DIR, storeKeys.artifacts(pipelineId));
 
   async function expectOneGoodZip(config: WorkerConfig, pipelineId: string, buildId: string) {
     const folder = artifactsOf(config, pipelineId);
-    expect(await readdir(folder)).toEqual([`${buildId}.zip`]);
-    const zip = await readZip(path.join(folder, `${buildId}.zip`));
+    expect(await readdir(folder)).toEqual([storeKeys.artifactName(buildId)]);
+    const zip = await readZip(path.join(folder, storeKeys.artifactName(buildId)));
     expect(zip.get(`rag-agent-${pipelineId}/data/source.csv`)?.toString('utf8')).toBe(CSV);
     expect(zip.has(`rag-agent-${pipelineId}/app.py`)).toBe(true);
   }
@@ -128,8 +130,8 @@ describe('Build worker reliability (built worker processes)', () => {
     // What a crash leaves: the record in Building, part-way through its stages.
     const killed = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     expect(killed).toMatchObject({ status: 'Building', attempts: 1 });
-    expect((killed.stages as Array<{ name: string }>).map((stage) => stage.name)).toEqual([
-      'initializing environment',
+    expect((killed.stages as Array<{ key: string }>).map((stage) => stage.key)).toEqual([
+      'validate_config',
       READING_STAGE,
     ]);
     // A worker killed while zipping leaves a torn zip in its work folder (the store only ever
@@ -137,7 +139,7 @@ describe('Build worker reliability (built worker processes)', () => {
     // that worker would have left it.
     const workFolder = path.join(config.DATA_DIR, 'work', buildId);
     await mkdir(workFolder, { recursive: true });
-    await writeFile(path.join(workFolder, `${buildId}.zip`), 'a torn zip');
+    await writeFile(path.join(workFolder, storeKeys.artifactName(buildId)), 'a torn zip');
 
     source.release();
     const second = await startWorker();
@@ -145,7 +147,7 @@ describe('Build worker reliability (built worker processes)', () => {
     expect(build).toMatchObject({
       status: 'Built',
       error: null,
-      artifact: `${buildId}.zip`,
+      artifact: storeKeys.artifactName(buildId),
       attempts: 2,
     });
     await expectOneGoodZip(config, pipelineId, buildId);

@@ -1,6 +1,12 @@
-import { RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { buildPaths, RAG_BUILD_STAGES, type TBuildStageKey } from '@agentloom/contracts';
 import type { Build, PrismaClient } from '@agentloom/db';
-import { createObjectStore, type ObjectStore, ZObjectStoreEnv } from '@agentloom/server-kit';
+import {
+  createObjectStore,
+  type ObjectStore,
+  storeFolders,
+  storeKeys,
+  ZObjectStoreEnv,
+} from '@agentloom/server-kit';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
@@ -52,7 +58,7 @@ const HELD = 3;
 /** Generous: a loaded two-core machine, node start-up, a lock expiry and a stalled-job check. */
 const WAIT_MS = 60_000;
 /** The stage in which a worker fetches the build's upload from the object store. */
-const READING_STAGE = 'initializing environment';
+const READING_STAGE: TBuildStageKey = 'validate_config';
 const BUCKET = 'agentloom-scale';
 const LOGIN_MAX_FAILURES = 4;
 
@@ -264,11 +270,15 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
       // Exactly one build, Built, with one artifact: nothing lost, nothing built twice.
       expect(builds).toHaveLength(1);
       const build = builds[0]!;
-      expect(build).toMatchObject({ status: 'Built', error: null, artifact: `${build.id}.zip` });
+      expect(build).toMatchObject({
+        status: 'Built',
+        error: null,
+        artifact: storeKeys.artifactName(build.id),
+      });
       const pipeline = await prisma.pipeline.findUniqueOrThrow({ where: { id: sessionId } });
       expect(pipeline.status).toBe('Built');
-      const zipKey = `artifacts/${sessionId}/${build.id}.zip`;
-      expect(await s3.keys(BUCKET, `artifacts/${sessionId}/`)).toEqual([zipKey]);
+      const zipKey = storeKeys.artifact(sessionId, storeKeys.artifactName(build.id));
+      expect(await s3.keys(BUCKET, `${storeKeys.artifacts(sessionId)}/`)).toEqual([zipKey]);
       expect(await (await queue.queue.getJob(build.id))?.getState()).toBe('completed');
 
       // Gateway B heard it live: the end once, after every stage of the last run, in order.
@@ -288,7 +298,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
           data: {
             session_id: sessionId,
             build_id: build.id,
-            download_url: `/rag/builds/${sessionId}/download`,
+            download_url: buildPaths.download('rag', sessionId),
           },
         },
       ]);
@@ -306,7 +316,7 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
       const storedZip = (await objects.localPath(zipKey))!;
       const stored = await readFile(storedZip);
       for (const host of hosts) {
-        const zip = await downloadZip(host, user, `/rag/builds/${sessionId}/download`);
+        const zip = await downloadZip(host, user, buildPaths.download('rag', sessionId));
         expect(zip).toMatchObject({
           status: 200,
           contentType: 'application/zip',
@@ -339,8 +349,8 @@ describe('Scale: two gateways and two workers on one Postgres and Redis (built p
 
     // Nothing went through a folder: no process kept an upload or a zip in its own.
     for (const folder of folders.slice(1)) {
-      expect(existsSync(path.join(folder, 'uploads'))).toBe(false);
-      expect(existsSync(path.join(folder, 'artifacts'))).toBe(false);
+      expect(existsSync(path.join(folder, storeFolders.uploads))).toBe(false);
+      expect(existsSync(path.join(folder, storeFolders.artifacts))).toBe(false);
     }
 
     // The surviving worker stops cleanly.

@@ -1,3 +1,4 @@
+import { buildPaths } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
 import {
   configureRagAgent,
@@ -16,7 +17,7 @@ const GEMINI_KEY = 'AIza-e2e-0123456789abcdef';
 async function builtAgentJson(user: TestUser, id: string): Promise<Record<string, unknown>> {
   const built = await waitForBuild(GATEWAY_URL, user, id, 120_000);
   expect(built.status).toBe('Built');
-  const { zip } = await downloadZip(GATEWAY_URL, user, `/rag/builds/${id}/download`);
+  const { zip } = await downloadZip(GATEWAY_URL, user, buildPaths.download('rag', id));
   const text = await projectFileText(zip, 'agent.json');
   return JSON.parse(text.replaceAll(id, 'ID').replaceAll(id.replaceAll('-', ''), 'ID')) as Record<
     string,

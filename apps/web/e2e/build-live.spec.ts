@@ -1,4 +1,5 @@
 import { RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import { expect, test } from '@playwright/test';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -84,7 +85,7 @@ test('a failed build shows the server’s reason', async ({ page }) => {
   const user = await signInThroughApi(page);
   const sessionId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Broken build bot'));
   // The uploaded file disappears from the shared data folder: the builder cannot read it.
-  await rm(path.join(E2E.dataDir, 'uploads', sessionId), { recursive: true, force: true });
+  await rm(path.join(E2E.dataDir, storeKeys.uploads(sessionId)), { recursive: true, force: true });
 
   await page.goto(`/build/rag/${sessionId}`);
   await expect(page.getByText('This agent has not been built yet.')).toBeVisible();

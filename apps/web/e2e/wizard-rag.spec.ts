@@ -1,4 +1,4 @@
-import { RAG_BUILD_STAGES } from '@agentloom/contracts';
+import { RAG_BUILD_STAGES, stageLabel } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
 import { addVaultKey, projectFiles } from '@agentloom/test-kit';
 import { randomBytes } from 'node:crypto';
@@ -97,7 +97,9 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await page.waitForURL(`**/build/rag/${sessionId}`);
   const stages = page.getByRole('list', { name: 'Build stages' });
   await expect(stages.getByRole('listitem')).toHaveCount(RAG_BUILD_STAGES.length);
-  for (const stage of RAG_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  for (const stage of RAG_BUILD_STAGES) {
+    await expect(stages.getByText(stageLabel(stage))).toBeVisible();
+  }
   // The stages are reached, not just listed: the first is under way or done, whenever the
   // screen caught the build.
   await expect(stages.getByRole('listitem').first()).toContainText(/\((in progress|done)\)/);

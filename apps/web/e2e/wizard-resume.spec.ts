@@ -1,3 +1,4 @@
+import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import {
   apiCall,
   configureRagAgent,
@@ -255,7 +256,7 @@ test('a draft continues from My Agents at its first unfinished step', async ({ p
     data: { name: 'Half-made bot', agent_type: 'rag' },
   });
   const sessionId = ((await created.json()) as { session_id: string }).session_id;
-  const source = await request.post(`${GATEWAY_URL}/rag/api/source`, {
+  const source = await request.post(`${GATEWAY_URL}${WIZARD_ROUTES.rag.source}`, {
     headers,
     form: { session_id: sessionId, source_type: 'csv' },
   });
@@ -284,12 +285,12 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
   expect((await startBuild(GATEWAY_URL, user, sessionId)).status).toBe(200);
   expect((await waitForBuild(GATEWAY_URL, user, sessionId)).status).toBe('Built');
   const buildStatus = async () =>
-    (await apiCall(GATEWAY_URL, `/builds/${sessionId}`, { token: user.token })).body
+    (await apiCall(GATEWAY_URL, buildPaths.view(sessionId), { token: user.token })).body
       .status as string;
 
   /** The zip the agent's Download serves right now: its system prompt. */
   const downloadedPrompt = async () => {
-    const answer = await downloadZip(GATEWAY_URL, user, `/rag/builds/${sessionId}/download`);
+    const answer = await downloadZip(GATEWAY_URL, user, buildPaths.download('rag', sessionId));
     expect(answer.status).toBe(200);
     return projectFileText(answer.zip, 'prompts/system.txt');
   };
@@ -403,11 +404,11 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await expect(embedding).toHaveValue('all-MiniLM-L12-v2');
   // Still on step 4 and nothing saved: choosing is explicit.
   await expect(badge(page, 4, 9)).toBeVisible();
-  expect(saves).not.toContain('/rag/api/embeddings/model');
+  expect(saves).not.toContain(WIZARD_ROUTES.rag.embedding);
   await page.keyboard.press('Enter');
 
   await expect(badge(page, 5, 9)).toBeVisible();
-  expect(saves.filter((path) => path === '/rag/api/embeddings/model')).toHaveLength(1);
+  expect(saves.filter((path) => path === WIZARD_ROUTES.rag.embedding)).toHaveLength(1);
   await tabTo(page, page.getByRole('button', { name: /^ChromaDB/ }));
   await page.keyboard.press('Enter');
   // The settings are filled in; opening Advanced and pressing Enter accepts them.
@@ -421,9 +422,9 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await tabTo(page, provider);
   await page.keyboard.press('ArrowDown');
   await expect(provider).toHaveValue('openai');
-  expect(saves).not.toContain('/rag/api/llm/provider');
+  expect(saves).not.toContain(WIZARD_ROUTES.rag.provider);
   await page.keyboard.press('Enter');
-  await expect.poll(() => saves.includes('/rag/api/llm/provider')).toBe(true);
+  await expect.poll(() => saves.includes(WIZARD_ROUTES.rag.provider)).toBe(true);
   await tabTo(page, page.getByLabel('API Key'));
   await page.keyboard.type('sk-e2e-keyboard-0123456789');
   await tabTo(page, page.getByLabel('Model'));

@@ -1,4 +1,4 @@
-import { SQL_BUILD_STAGES } from '@agentloom/contracts';
+import { SQL_BUILD_STAGES, stageLabel } from '@agentloom/contracts';
 import { expect, test } from '@playwright/test';
 import { projectFiles } from '@agentloom/test-kit';
 import { randomBytes } from 'node:crypto';
@@ -63,7 +63,9 @@ test('SQL wizard over a CSV: typed key, file framework, build animation, downloa
   await page.waitForURL(`**/sql/build/animation/sql/${sessionId}`);
   const stages = page.getByRole('list', { name: 'Build stages' });
   await expect(stages.getByRole('listitem')).toHaveCount(SQL_BUILD_STAGES.length);
-  for (const stage of SQL_BUILD_STAGES) await expect(stages.getByText(stage)).toBeVisible();
+  for (const stage of SQL_BUILD_STAGES) {
+    await expect(stages.getByText(stageLabel(stage))).toBeVisible();
+  }
   await expect(stages.getByRole('listitem').first()).toContainText(/\((in progress|done)\)/);
   await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
     timeout: 60_000,

@@ -1,4 +1,5 @@
 import { signUpAndLogIn, type RagAgentOptions, type TestUser } from '@agentloom/test-kit';
+import { storeKeys } from '@agentloom/server-kit';
 import { expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { constants, mkdirSync } from 'node:fs';
@@ -102,7 +103,7 @@ export function salesRagAgent(name: string, geminiKey = 'AIza-e2e-0123456789abcd
  * opening it for writing fails with ENXIO (no reader) and the builder reads the regular copy.
  */
 export async function holdSourceRead(sessionId: string): Promise<{ release: () => Promise<void> }> {
-  const dir = path.join(E2E.dataDir, 'uploads', sessionId);
+  const dir = path.join(E2E.dataDir, storeKeys.uploads(sessionId));
   const stored = await readdir(dir);
   expect(stored, 'one uploaded file').toHaveLength(1);
   const file = path.join(dir, stored[0]!);

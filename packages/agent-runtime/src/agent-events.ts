@@ -1,5 +1,13 @@
-import type { ProviderErrorReason } from './provider-errors';
 import type { RetrievalMode } from './retrieval';
+
+/**
+ * What kind of failure it was, for the page to say it in plain words with the next step: the
+ * key (update it), the model (choose another), the quota or the provider (try again later), the
+ * network (try again). Here, with the events that carry it, so provider-errors (which makes
+ * them) reads this module and not the other way round.
+ */
+export type ProviderErrorReason =
+  'key' | 'forbidden' | 'model' | 'rate' | 'unavailable' | 'unreachable' | 'stopped' | 'other';
 
 /** A retrieved passage as the preview shows it under the answer. */
 export interface SourceRef {

@@ -13,7 +13,7 @@ import {
   type SqlEngine,
   type TableSchema,
 } from './sql-engine';
-import type { SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
 import { SqlTimeoutError } from './sqlite-worker';
 
 // --- Databases: PostgreSQL and MySQL/MariaDB ----------------------------------------------------

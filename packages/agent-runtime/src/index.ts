@@ -1,4 +1,4 @@
-export type { AgentEvent, ChatTurn, SourceRef } from './agent-events';
+export type { AgentEvent, ChatTurn, ProviderErrorReason, SourceRef } from './agent-events';
 export { citationOf, parseChunksJsonl, type Chunk } from './chunks';
 export {
   DEFAULT_IMAGE_MODEL,
@@ -7,11 +7,7 @@ export {
   type GeneratedImages,
 } from './image';
 export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
-export {
-  describeProviderError,
-  providerErrorReason,
-  type ProviderErrorReason,
-} from './provider-errors';
+export { describeProviderError, providerErrorReason } from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { RagAgent, type RagAgentOptions } from './rag-agent';
 export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
@@ -44,5 +40,6 @@ export {
   type SqlEngine,
   type TableSchema,
 } from './sql-engines';
-export { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
+export type { SqlDialect } from './sql-dialect';
+export { guardSelect, SqlRefusedError } from './sql-guard';
 export { ALLOWED_SQL_FUNCTIONS } from './sql-functions';

@@ -1,5 +1,5 @@
 import { APICallError, RetryError } from 'ai';
-import type { AgentEvent } from './agent-events';
+import type { AgentEvent, ProviderErrorReason } from './agent-events';
 import { isErrorLike, type ErrorLike } from './error-messages';
 
 /**
@@ -58,14 +58,6 @@ function innermostMessage(error: ErrorLike): string {
   }
   return message;
 }
-
-/**
- * What kind of failure it was, for the page to say it in plain words with the next step: the
- * key (update it), the model (choose another), the quota or the provider (try again later), the
- * network (try again).
- */
-export type ProviderErrorReason =
-  'key' | 'forbidden' | 'model' | 'rate' | 'unavailable' | 'unreachable' | 'stopped' | 'other';
 
 export function providerErrorReason(error: unknown): ProviderErrorReason {
   const cause = RetryError.isInstance(error) ? error.lastError : error;

@@ -4,7 +4,8 @@ import { streamAnswer, systemPrompt, withHistory } from './answer-stream';
 import { messageOf } from './error-messages';
 import { providerErrorEvent } from './provider-errors';
 import type { QueryResult, SqlEngine, TableSchema } from './sql-engines';
-import { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
+import { guardSelect, SqlRefusedError } from './sql-guard';
 
 export interface SqlAgentOptions {
   model: LanguageModel;

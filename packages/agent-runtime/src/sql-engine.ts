@@ -1,4 +1,4 @@
-import type { SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
 
 /**
  * What every SQL engine is (files in SQLite: sql-engines.ts; PostgreSQL and MySQL/MariaDB:

@@ -1,4 +1,4 @@
-import type { SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
 
 /**
  * The functions a model's SQL may call, per dialect: aggregates, window functions, string, date,

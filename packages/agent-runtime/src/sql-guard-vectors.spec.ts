@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
+import { guardSelect, SqlRefusedError } from './sql-guard';
 
 interface GuardVector {
   dialect: SqlDialect;

@@ -1,4 +1,5 @@
-import { guardSelect, SqlRefusedError, type SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
+import { guardSelect, SqlRefusedError } from './sql-guard';
 
 const DIALECTS: SqlDialect[] = ['sqlite', 'postgresql', 'mysql'];
 const limit = { rowLimit: 100 };

@@ -2,9 +2,8 @@ import { Parser as MySqlParser } from 'node-sql-parser/build/mysql';
 import { Parser as PostgresParser } from 'node-sql-parser/build/postgresql';
 import { Parser as SqliteParser } from 'node-sql-parser/build/sqlite';
 import { ALLOWED_SQL_FUNCTIONS, NOT_CALLS } from './sql-functions';
+import type { SqlDialect } from './sql-dialect';
 import { lexSql, type SqlToken } from './sql-lexer';
-
-export type SqlDialect = 'sqlite' | 'postgresql' | 'mysql';
 
 /** The model's SQL was not run; the message says why, for the person asking. */
 export class SqlRefusedError extends Error {

@@ -1,4 +1,4 @@
-import type { SqlDialect } from './sql-guard';
+import type { SqlDialect } from './sql-dialect';
 
 export interface SqlToken {
   /** `text` is a quoted string or quoted identifier; `param` a placeholder such as $1. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { SqliteValue } from './file-table';
-import type { QueryResult } from './sql-engines';
+import type { QueryResult } from './sql-engine';
 
 /** Thrown when a query ran past its time limit and was stopped. */
 export class SqlTimeoutError extends Error {

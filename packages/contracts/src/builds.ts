@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { BUILD_STAGE_KEYS } from './build-stages';
 import { ZAgentType, ZEmbeddingModel, ZPipelineStatus, type TAgentType } from './enums';
 import { ZPipelineConfig } from './pipelines';
+import { routePath } from './routes';
 
 /**
  * Builds: the job the gateway enqueues, the stages the worker reports, and what the build
@@ -35,8 +37,11 @@ export const ZStageWork = z.object({
 });
 export type TStageWork = z.infer<typeof ZStageWork>;
 
+/** A stage's key (BUILD_STAGE_KEYS): what rows and events carry; the web maps it to its label. */
+export const ZBuildStageKey = z.enum(BUILD_STAGE_KEYS);
+
 export const ZBuildStage = z.object({
-  name: z.string(),
+  key: ZBuildStageKey,
   started_at: z.iso.datetime(),
   finished_at: z.iso.datetime().nullable(),
   /** The stage's counted work, while and after it runs (chunks embedded). */
@@ -51,7 +56,7 @@ export const ZBuildStages = z.array(ZBuildStage);
  */
 export const ZBuildProgress = z.object({
   buildId: z.uuid(),
-  stage: z.string(),
+  stage: ZBuildStageKey,
   /** Position of the stage in buildStagesOf(type). */
   index: z.number().int(),
   total: z.number().int(),
@@ -66,8 +71,8 @@ export const ZBuildView = z.object({
   session_id: z.uuid(),
   agent_type: ZAgentType,
   status: ZPipelineStatus,
-  /** Every stage of this agent type, in order. */
-  stage_names: z.array(z.string()),
+  /** Every stage of this agent type, in order, by key. */
+  stage_keys: z.array(ZBuildStageKey),
   /** The stages reached so far, with their times. */
   stages: ZBuildStages,
   error: z.string().nullable(),
@@ -77,6 +82,28 @@ export const ZBuildView = z.object({
   download_url: z.string().nullable(),
 });
 export type TBuildView = z.infer<typeof ZBuildView>;
+
+/** The build calls of SPEC §7: start (form-encoded session_id), read the latest, download. */
+export const BUILD_ROUTES = {
+  start: { rag: '/rag/api/build/agent', sql: '/sql/build/api/build/agent' },
+  view: '/builds/:sessionId',
+  history: '/pipelines/:id/builds',
+  download: { rag: '/rag/builds/:sessionId/download', sql: '/sql/builds/:sessionId/download' },
+} as const satisfies Record<string, string | Record<TAgentType, string>>;
+
+/** A built agent's project folder inside its zip, and the zip's name: `rag-agent-<id>`. */
+export const agentProjectName = (type: TAgentType, sessionId: string) =>
+  `${type}-agent-${sessionId}`;
+
+export const buildPaths = {
+  start: (type: TAgentType) => BUILD_ROUTES.start[type],
+  view: (sessionId: string) => routePath(BUILD_ROUTES.view, { sessionId }),
+  history: (pipelineId: string) => routePath(BUILD_ROUTES.history, { id: pipelineId }),
+  /** The zip of the agent's latest Built build, or of `buildId` from its build list. */
+  download: (type: TAgentType, sessionId: string, buildId?: string) =>
+    routePath(BUILD_ROUTES.download[type], { sessionId }) +
+    (buildId === undefined ? '' : `?build=${encodeURIComponent(buildId)}`),
+};
 
 export const ZBuildStarted = z.object({
   session_id: z.uuid(),

@@ -2,6 +2,7 @@ export * from './enums';
 export * from './embedding-catalog';
 export * from './llm-models';
 export * from './errors';
+export * from './routes';
 export * from './auth';
 export * from './users';
 export * from './api-keys';

@@ -27,6 +27,25 @@ export interface StoredPipelineParts {
   vectorDbKey: boolean;
 }
 
+/** The columns of a pipeline row (packages/db) that hold its stored parts. */
+export interface PipelinePartColumns {
+  sourceFile: string | null;
+  sourceUriEncrypted: string | null;
+  llmApiKeyEncrypted: string | null;
+  llmApiKeyId: string | null;
+  vectorDbApiKeyEncrypted: string | null;
+}
+
+/** Which parts a pipeline row holds: the one mapping the gateway and the worker both use. */
+export function storedPartsOf(row: PipelinePartColumns): StoredPipelineParts {
+  return {
+    sourceFile: Boolean(row.sourceFile),
+    sourceUri: Boolean(row.sourceUriEncrypted),
+    llmKey: Boolean(row.llmApiKeyEncrypted || row.llmApiKeyId),
+    vectorDbKey: Boolean(row.vectorDbApiKeyEncrypted),
+  };
+}
+
 /** Whether the chosen SQL framework can serve the chosen source. */
 export function frameworkFitsSource(framework: string, sourceType: string | undefined): boolean {
   const sources: readonly string[] | undefined =

@@ -10,9 +10,62 @@ import {
   SQL_SOURCE_TYPES,
   UI_FRAMEWORKS,
   VECTOR_STORES,
+  type TAgentType,
 } from './enums';
 import { API_KEY_MIN_LENGTH } from './api-keys';
+import { routePath } from './routes';
 import { DATABASE_SOURCE_TYPES } from './sources';
+
+/**
+ * The wizard calls' paths (SPEC §7): each step a form-encoded POST (the uploads multipart) whose
+ * body is the step's schema below. The gateway's controllers, the web app, test-kit and scripts
+ * all read these.
+ */
+export const WIZARD_ROUTES = {
+  rag: {
+    source: '/rag/api/source',
+    upload: '/rag/api/source/upload',
+    database: '/rag/api/source/db',
+    embedding: '/rag/api/embeddings/model',
+    vectorDb: '/rag/api/vectordb',
+    pinecone: '/rag/api/vectordb/credentials/remote',
+    localVectorDb: '/rag/api/vectordb/credentials/local',
+    provider: '/rag/api/llm/provider',
+    credentials: '/rag/api/llm/credentials',
+    systemPrompt: '/rag/api/system-prompt',
+    ui: '/rag/api/ui',
+  },
+  sql: {
+    source: '/sql/config/source',
+    upload: '/sql/config/source-details',
+    database: '/sql/config/source-details/db',
+    provider: '/sql/config/llm',
+    key: '/sql/config/llm-key',
+    model: '/sql/config/model',
+    systemPrompt: '/sql/config/system-prompt',
+    framework: '/sql/config/framework',
+    ui: '/sql/config/ui',
+  },
+  /** JSON: does the provider take this key, and which models does it serve (TKeyCheckResult). */
+  keyCheck: '/llm/keys/check',
+  /** The first rows of the uploaded source (TSourceSample). */
+  sourceSample: '/wizard/:sessionId/source/sample',
+  /** JSON: the tables of the database the source step names (TSourceTables). */
+  sourceTables: '/wizard/:sessionId/source/tables',
+} as const;
+
+/** A wizard step's path by its name in WIZARD_ROUTES, for code that walks the steps by name. */
+export function wizardRoute(kind: TAgentType, step: string): string {
+  const routes: Readonly<Record<string, string>> = WIZARD_ROUTES[kind];
+  const path = routes[step];
+  if (!path) throw new Error(`The ${kind} wizard has no step "${step}".`);
+  return path;
+}
+
+export const wizardPaths = {
+  sourceSample: (sessionId: string) => routePath(WIZARD_ROUTES.sourceSample, { sessionId }),
+  sourceTables: (sessionId: string) => routePath(WIZARD_ROUTES.sourceTables, { sessionId }),
+};
 
 /**
  * Request bodies of the wizard calls (SPEC §7, "Wizard calls"). They arrive form-encoded (or

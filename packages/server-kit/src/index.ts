@@ -1,4 +1,5 @@
 export * from './environment';
+export * from './logging';
 export * from './dev-secrets';
 export * from './object-store';
 export * from './shared-settings';

@@ -25,6 +25,8 @@ export const SHARED_SETTINGS = {
   /** Folder for uploads, artifacts and other files (shared by every replica of both apps). */
   DATA_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object a line. pretty: one readable line an event. Default: pretty in development. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Where uploads, profile pictures and build zips are kept: DATA_DIR or an S3 bucket. */
   ...ZObjectStoreEnv.shape,
 };

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -108,35 +109,38 @@ export async function configureRagAgent(
   const flow = await wizard(gateway, user, options.name ?? uniqueName('RAG'), 'rag');
   if ('file' in options) {
     const sourceType = options.sourceType ?? typeOfFile(options.file);
-    await flow.step('/rag/api/source', { source_type: sourceType });
-    await flow.upload('/rag/api/source/upload', options.file);
+    await flow.step(WIZARD_ROUTES.rag.source, { source_type: sourceType });
+    await flow.upload(WIZARD_ROUTES.rag.upload, options.file);
   } else {
     const { type, uri, database, table } = options.database;
-    await flow.step('/rag/api/source', { source_type: type });
-    await flow.step('/rag/api/source/db', {
+    await flow.step(WIZARD_ROUTES.rag.source, { source_type: type });
+    await flow.step(WIZARD_ROUTES.rag.database, {
       source_type: type,
       uri,
       database,
       collection_or_table: table,
     });
   }
-  await flow.step('/rag/api/embeddings/model', {
+  await flow.step(WIZARD_ROUTES.rag.embedding, {
     model_name: options.embeddingModel ?? 'all-MiniLM-L6-v2',
   });
   const store = options.vectorStore ?? { vector_db: 'chromadb', url: 'http://chroma:8000' };
-  await flow.step('/rag/api/vectordb', { vector_db: store.vector_db });
-  await flow.step('/rag/api/vectordb/credentials/local', store);
+  await flow.step(WIZARD_ROUTES.rag.vectorDb, { vector_db: store.vector_db });
+  await flow.step(WIZARD_ROUTES.rag.localVectorDb, store);
   const llm = options.llm ?? {
     provider: 'openai',
     api_key: WIZARD_LLM_KEY,
     model_name: 'gpt-4o-mini',
   };
-  await flow.step('/rag/api/llm/provider', { provider: llm.provider });
-  await flow.step('/rag/api/llm/credentials', { api_key: llm.api_key, model_name: llm.model_name });
-  await flow.step('/rag/api/system-prompt', {
+  await flow.step(WIZARD_ROUTES.rag.provider, { provider: llm.provider });
+  await flow.step(WIZARD_ROUTES.rag.credentials, {
+    api_key: llm.api_key,
+    model_name: llm.model_name,
+  });
+  await flow.step(WIZARD_ROUTES.rag.systemPrompt, {
     prompt: options.prompt ?? 'Answer from the sales data only.',
   });
-  await flow.step('/rag/api/ui', { ui: options.ui ?? 'gradio' });
+  await flow.step(WIZARD_ROUTES.rag.ui, { ui: options.ui ?? 'gradio' });
   return flow.sessionId;
 }
 
@@ -149,31 +153,31 @@ export async function configureSqlAgent(
   const flow = await wizard(gateway, user, options.name ?? uniqueName('Analyst'), 'sql');
   if ('file' in options) {
     const sourceType = options.sourceType ?? typeOfFile(options.file);
-    await flow.step('/sql/config/source', { source_type: sourceType });
-    await flow.upload('/sql/config/source-details', options.file);
+    await flow.step(WIZARD_ROUTES.sql.source, { source_type: sourceType });
+    await flow.upload(WIZARD_ROUTES.sql.upload, options.file);
   } else {
     const { type, uri, database, table } = options.database;
-    await flow.step('/sql/config/source', { source_type: type });
-    await flow.step('/sql/config/source-details/db', {
+    await flow.step(WIZARD_ROUTES.sql.source, { source_type: type });
+    await flow.step(WIZARD_ROUTES.sql.database, {
       db_uri: uri,
       db_name: database,
       table_name: table,
     });
   }
   const framework = options.framework ?? ('file' in options ? 'sql_query_file' : 'sql_query_db');
-  await flow.step('/sql/config/framework', { framework });
+  await flow.step(WIZARD_ROUTES.sql.framework, { framework });
   const llm = options.llm ?? {
     llm_provider: 'Deepseek',
     api_key: WIZARD_LLM_KEY,
     model: 'deepseek-chat',
   };
-  await flow.step('/sql/config/llm', { llm_provider: llm.llm_provider });
-  await flow.step('/sql/config/llm-key', { api_key: llm.api_key });
-  await flow.step('/sql/config/model', { model: llm.model });
-  await flow.step('/sql/config/system-prompt', {
+  await flow.step(WIZARD_ROUTES.sql.provider, { llm_provider: llm.llm_provider });
+  await flow.step(WIZARD_ROUTES.sql.key, { api_key: llm.api_key });
+  await flow.step(WIZARD_ROUTES.sql.model, { model: llm.model });
+  await flow.step(WIZARD_ROUTES.sql.systemPrompt, {
     prompt: options.prompt ?? 'Answer with numbers.',
   });
-  await flow.step('/sql/config/ui', { ui: options.ui ?? 'streamlit' });
+  await flow.step(WIZARD_ROUTES.sql.ui, { ui: options.ui ?? 'streamlit' });
   return flow.sessionId;
 }
 

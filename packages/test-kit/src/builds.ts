@@ -1,10 +1,8 @@
-import type { TBuildView } from '@agentloom/contracts';
+import { buildPaths, type TBuildView } from '@agentloom/contracts';
 import type { TestUser } from './accounts';
 import { apiCall, expectStatus, rotation, type ApiAnswer, type Gateway } from './http';
 
 type Token = Pick<TestUser, 'token'>;
-
-const BUILD_ROUTES = { rag: '/rag/api/build/agent', sql: '/sql/build/api/build/agent' } as const;
 
 /** Asks for a build of agent `sessionId` as the wizard's last step does; the answer as it is. */
 export function startBuild(
@@ -13,7 +11,7 @@ export function startBuild(
   sessionId: string,
   agentType: 'rag' | 'sql' = 'rag',
 ): Promise<ApiAnswer> {
-  return apiCall(rotation(gateway)(), BUILD_ROUTES[agentType], {
+  return apiCall(rotation(gateway)(), buildPaths.start(agentType), {
     token: user.token,
     form: { session_id: sessionId },
   });
@@ -33,7 +31,7 @@ export async function waitForBuild(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const view = expectStatus(
-      await apiCall(next(), `/builds/${sessionId}`, { token: user.token }),
+      await apiCall(next(), buildPaths.view(sessionId), { token: user.token }),
       200,
       'build status',
     ).body as TBuildView;

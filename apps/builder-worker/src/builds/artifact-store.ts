@@ -13,7 +13,7 @@ export type ArtifactFile = GeneratedFile;
 /**
  * A build's files: its scratch folder on this machine (DATA_DIR/work), the uploads it reads and
  * the zip it writes in the object store (a folder or S3: the gateway's, shared with no folder).
- * The zip's key depends only on the build (`artifacts/<pipelineId>/<buildId>.zip`) and is written
+ * The zip's key depends only on the build (storeKeys.artifact, storeKeys.artifactName) and is written
  * whole in the work folder first, so a build that runs again after a crash, on any worker,
  * replaces its own zip: exactly one artifact per build, never a torn one.
  */
@@ -59,7 +59,7 @@ export class ArtifactStore {
     folder: string,
     files: ArtifactFile[],
   ): Promise<{ name: string; bytes: number }> {
-    const name = `${buildId}.zip`;
+    const name = storeKeys.artifactName(buildId);
     const scratch = path.join(this.config.DATA_DIR, 'work', buildId);
     await mkdir(scratch, { recursive: true });
     const zip = path.join(scratch, name);

@@ -5,6 +5,7 @@ import {
   wizardSteps,
   readBuildInputs,
   readPipelineConfig,
+  storedPartsOf,
 } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
 import { Inject, Injectable } from '@nestjs/common';
@@ -111,12 +112,9 @@ function validConfig(build: Build, pipeline: Pipeline): TPipelineConfig {
     : readPipelineConfig(pipeline.agentType, pipeline.config);
   if (!parsed.success)
     throw new BuildError('The agent configuration is invalid; open the wizard and save it again.');
-  const missing = wizardSteps(parsed.data, {
-    sourceFile: Boolean(pipeline.sourceFile),
-    sourceUri: Boolean(pipeline.sourceUriEncrypted),
-    llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
-    vectorDbKey: Boolean(pipeline.vectorDbApiKeyEncrypted),
-  }).filter((step) => !step.complete);
+  const missing = wizardSteps(parsed.data, storedPartsOf(pipeline)).filter(
+    (step) => !step.complete,
+  );
   if (missing.length > 0) {
     throw new BuildError(
       `The configuration is incomplete: ${missing.map((step) => step.label).join(', ')}.`,

@@ -1,7 +1,7 @@
 import {
-  buildStageListOf,
-  type BuildStageDefinition,
+  buildStagesOf,
   type TBuildProgress,
+  type TBuildStageKey,
   type TBuildStage,
   type TStageWork,
 } from '@agentloom/contracts';
@@ -46,13 +46,13 @@ export class BuildRunner {
     }
     const { pipeline } = found;
     const build = await this.builds.markStarted(buildId);
-    const [first, ...rest] = buildStageListOf(pipeline.agentType);
+    const [first, ...rest] = buildStagesOf(pipeline.agentType);
     const stages = new StageRecorder(build, rest.length + 1, this.builds, report);
     const output = new BuildOutput();
     try {
       const plan = await stages.run(first, () => this.planner.plan(build, pipeline));
       for (const stage of rest) {
-        await stages.run(stage, (report) => this.steps.steps[stage.key](plan, output, report));
+        await stages.run(stage, (report) => this.steps.steps[stage](plan, output, report));
       }
     } catch (error) {
       // A hosted index is recorded only with Built: a failed build's half-made one is removed.
@@ -81,12 +81,12 @@ class StageRecorder {
   ) {}
 
   async run<T>(
-    definition: BuildStageDefinition,
+    key: TBuildStageKey,
     work: (report: (work: TStageWork) => Promise<void>) => Promise<T>,
   ): Promise<T> {
     const index = this.stages.length;
     const stage: TBuildStage = {
-      name: definition.label,
+      key,
       started_at: new Date().toISOString(),
       finished_at: null,
     };
@@ -110,7 +110,7 @@ class StageRecorder {
     await this.builds.saveStages(this.build.id, this.stages);
     await this.report({
       buildId: this.build.id,
-      stage: stage.name,
+      stage: stage.key,
       index,
       total: this.total,
       state,

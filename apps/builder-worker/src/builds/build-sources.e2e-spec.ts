@@ -3,6 +3,7 @@ import {
   type TDatabaseSource,
   type TStoredPipelineConfig,
 } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import type { PrismaClient } from '@agentloom/db';
 import { peopleWorkbook, twoPagePdf } from '@agentloom/source-readers/testing';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -256,7 +257,7 @@ describe('Builds of every source type and SQL framework', () => {
       const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
       expect([build.status, build.error]).toEqual(['Built', null]);
       if (options.agentType === 'sql') {
-        expect((build.stages as Array<{ name: string }>).map((stage) => stage.name)).toEqual([
+        expect((build.stages as Array<{ key: string }>).map((stage) => stage.key)).toEqual([
           ...SQL_BUILD_STAGES,
         ]);
       }
@@ -265,7 +266,7 @@ describe('Builds of every source type and SQL framework', () => {
 
       const type = options.agentType ?? 'rag';
       const zip = await readZip(
-        path.join(config.DATA_DIR, 'artifacts', pipelineId, `${buildId}.zip`),
+        path.join(config.DATA_DIR, storeKeys.artifact(pipelineId, storeKeys.artifactName(buildId))),
       );
       const root = `${type}-agent-${pipelineId}/`;
       const present = (file: string) => [file, zip.has(root + file)];
@@ -344,6 +345,6 @@ describe('Builds of every source type and SQL framework', () => {
       status: 'Failed',
       error: 'empty.csv has no data rows to query; upload a file with data.',
     });
-    expect((build.stages as Array<{ name: string }>).at(-1)?.name).toBe('profiling schema');
+    expect((build.stages as Array<{ key: string }>).at(-1)?.key).toBe('profile_schema');
   });
 });

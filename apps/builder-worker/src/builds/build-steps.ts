@@ -165,8 +165,8 @@ export class BuildSteps {
 export function stagesWithoutStep(steps: Partial<Record<string, BuildStep>>): string[] {
   return Object.entries(BUILD_STAGES).flatMap(([type, stages]) =>
     stages
-      .filter((stage) => stage.key !== 'validate_config' && typeof steps[stage.key] !== 'function')
-      .map((stage) => `${type} stage "${stage.key}"`),
+      .filter((key) => key !== 'validate_config' && typeof steps[key] !== 'function')
+      .map((key) => `${type} stage "${key}"`),
   );
 }
 

@@ -4,6 +4,7 @@ import {
   BUILDS_QUEUE,
   RAG_BUILD_STAGES,
 } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import type { PrismaClient } from '@agentloom/db';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -82,8 +83,9 @@ describe('Build worker', () => {
     const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     expect(build.status).toBe('Built');
     expect(build.error).toBeNull();
-    const stages = build.stages as Array<{ name: string; started_at: string; finished_at: string }>;
-    expect(stages.map((stage) => stage.name)).toEqual([...RAG_BUILD_STAGES]);
+    // The row records stage keys, never the labels the screen shows.
+    const stages = build.stages as Array<{ key: string; started_at: string; finished_at: string }>;
+    expect(stages.map((stage) => stage.key)).toEqual([...RAG_BUILD_STAGES]);
     for (const stage of stages) expect(stage.finished_at >= stage.started_at).toBe(true);
     expect((await prisma.pipeline.findUniqueOrThrow({ where: { id: pipelineId } })).status).toBe(
       'Built',
@@ -94,7 +96,7 @@ describe('Build worker', () => {
     const events = progress as Event[];
     const counted = events.filter((event) => event.state === 'progress');
     expect(counted.length).toBeGreaterThan(0);
-    expect(counted.every((event) => event.stage === 'training embeddings')).toBe(true);
+    expect(counted.every((event) => event.stage === 'train_embeddings')).toBe(true);
     const indexed = (build.hostedIndex as { chunks: number }).chunks;
     expect(counted.at(-1)?.work).toEqual({ done: indexed, of: indexed, unit: 'chunks' });
     const seen = events
@@ -110,9 +112,9 @@ describe('Build worker', () => {
       true,
     );
 
-    const folder = path.join(config.DATA_DIR, 'artifacts', pipelineId);
-    expect(await readdir(folder)).toEqual([`${buildId}.zip`]);
-    const zip = await readZip(path.join(folder, `${buildId}.zip`));
+    const folder = path.join(config.DATA_DIR, storeKeys.artifacts(pipelineId));
+    expect(await readdir(folder)).toEqual([storeKeys.artifactName(buildId)]);
+    const zip = await readZip(path.join(folder, storeKeys.artifactName(buildId)));
     const root = `rag-agent-${pipelineId}/`;
     for (const name of zip.keys()) expect(name.startsWith(root)).toBe(true);
     for (const required of [
@@ -152,8 +154,8 @@ describe('Build worker', () => {
     await job?.remove();
     await prisma.build.update({ where: { id: buildId }, data: { status: 'Building' } });
     await runBuild(buildId);
-    expect(await readdir(path.join(config.DATA_DIR, 'artifacts', pipelineId))).toEqual([
-      `${buildId}.zip`,
+    expect(await readdir(path.join(config.DATA_DIR, storeKeys.artifacts(pipelineId)))).toEqual([
+      storeKeys.artifactName(buildId),
     ]);
     const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     expect(build).toMatchObject({ status: 'Built', attempts: 2 });
@@ -164,7 +166,10 @@ describe('Build worker', () => {
     // and come back; the build it ended must not run again.
     const { pipelineId, buildId } = await seedRagBuild(prisma, config);
     await runBuild(buildId);
-    const zipPath = path.join(config.DATA_DIR, 'artifacts', pipelineId, `${buildId}.zip`);
+    const zipPath = path.join(
+      config.DATA_DIR,
+      storeKeys.artifact(pipelineId, storeKeys.artifactName(buildId)),
+    );
     const before = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     const zipBefore = await stat(zipPath);
     await (await queue.getJob(buildId))?.remove();
@@ -189,7 +194,10 @@ describe('Build worker', () => {
 
   it('ends a build Failed with a human reason when its source file is gone', async () => {
     const { pipelineId, buildId } = await seedRagBuild(prisma, config);
-    await rm(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true, force: true });
+    await rm(path.join(config.DATA_DIR, storeKeys.uploads(pipelineId)), {
+      recursive: true,
+      force: true,
+    });
     await expect(runBuild(buildId)).rejects.toThrow(
       'The uploaded source file is missing; upload it again.',
     );

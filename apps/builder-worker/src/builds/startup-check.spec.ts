@@ -6,7 +6,7 @@ const step: BuildStep = async () => {};
 const everyStep = Object.fromEntries(
   Object.values(BUILD_STAGES)
     .flat()
-    .map((stage) => [stage.key, step]),
+    .map((key) => [key, step]),
 );
 const steps = (table: Record<string, BuildStep>) => ({ steps: table }) as unknown as BuildSteps;
 

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@agentloom/db';
+import { storeKeys } from '@agentloom/server-kit';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { readdir, rm, statfs, writeFile } from 'node:fs/promises';
@@ -40,9 +41,13 @@ describe('a full disk during a build', () => {
     await expect(harness.runBuild(buildId)).rejects.toThrow(STORAGE_FULL);
     const failed = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
     expect(failed).toMatchObject({ status: 'Failed', error: STORAGE_FULL, artifact: null });
-    expect(await readdir(path.join(disk, 'artifacts', pipelineId)).catch(() => [])).toEqual([]);
+    expect(await readdir(path.join(disk, storeKeys.artifacts(pipelineId))).catch(() => [])).toEqual(
+      [],
+    );
     expect(await readdir(path.join(disk, 'work')).catch(() => [])).toEqual([]);
-    expect(await readdir(path.join(disk, 'indexes', pipelineId)).catch(() => [])).toEqual([]);
+    expect(
+      await readdir(path.join(disk, storeKeys.hostedIndexes(pipelineId))).catch(() => []),
+    ).toEqual([]);
 
     await rm(filler);
     await (await harness.queue.getJob(buildId))?.remove();
@@ -54,6 +59,8 @@ describe('a full disk during a build', () => {
     expect(await prisma.build.findUniqueOrThrow({ where: { id: buildId } })).toMatchObject({
       status: 'Built',
     });
-    expect(await readdir(path.join(disk, 'artifacts', pipelineId))).toEqual([`${buildId}.zip`]);
+    expect(await readdir(path.join(disk, storeKeys.artifacts(pipelineId)))).toEqual([
+      storeKeys.artifactName(buildId),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { SOURCE_TYPE_LABELS } from '@agentloom/contracts';
-import { EMBEDDINGS, PROVIDERS, VECTOR_STORES } from './catalog';
+import { PROVIDERS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 
 /** An environment variable the generated app reads. */
@@ -40,8 +40,7 @@ function modelVariables(manifest: AgentManifest): EnvVariable[] {
       purpose: `API key for ${provider.label}, the LLM (${manifest.llm.model}).`,
     },
   ];
-  const openAiEmbeddings =
-    manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend === 'openai';
+  const openAiEmbeddings = manifest.embedding && manifest.embedding.backend === 'openai';
   if (openAiEmbeddings && provider.apiKeyEnv !== 'OPENAI_API_KEY') {
     variables.push({
       name: 'OPENAI_API_KEY',
@@ -110,7 +109,7 @@ function vectorStoreVariables({ vector_store: store }: AgentManifest): EnvVariab
 /** Switches for what runs on the agent's own machine: a local embedding model, PandasAI's code. */
 function localModelVariables(manifest: AgentManifest): EnvVariable[] {
   const variables: EnvVariable[] = [];
-  if (manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai') {
+  if (manifest.embedding && manifest.embedding.backend !== 'openai') {
     variables.push({
       name: 'EMBEDDING_MODEL_PATH',
       required: false,
@@ -149,7 +148,7 @@ function openAiEmbeddingsToo(manifest: AgentManifest): boolean {
   return (
     manifest.llm.provider === 'openai' &&
     !!manifest.embedding &&
-    EMBEDDINGS[manifest.embedding.model].backend === 'openai'
+    manifest.embedding.backend === 'openai'
   );
 }
 

@@ -1,3 +1,4 @@
+import { agentProjectName } from '@agentloom/contracts';
 import path from 'node:path';
 import { envVariables, renderEnvExample } from './environment';
 import { CHUNKS_FILE, PROMPT_FILE, buildManifest, type AgentManifest } from './manifest';
@@ -32,7 +33,7 @@ export { chunkDocumentBatches, chunkText } from './chunking';
 export { writeChunksJsonl } from './chunks-jsonl';
 export { TEMPLATES_DIR } from './templates';
 
-/** The zip's top folder: `${agentType}-agent-${sessionId}`. */
+/** The zip's top folder (contracts' agentProjectName), for a checked kind and id. */
 export function projectFolderName(agentType: 'rag' | 'sql', sessionId: string): string {
   if (agentType !== 'rag' && agentType !== 'sql') {
     throw new ProjectInputError('agentType must be rag or sql.');
@@ -40,7 +41,7 @@ export function projectFolderName(agentType: 'rag' | 'sql', sessionId: string): 
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) {
     throw new ProjectInputError('sessionId must be a UUID.');
   }
-  return `${agentType}-agent-${sessionId}`;
+  return agentProjectName(agentType, sessionId);
 }
 
 /** A validated project: the input and the agent.json it describes. */

@@ -6,7 +6,6 @@ import {
   SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
   UPLOAD_EXTENSIONS,
-  readPipelineConfig,
   type TDistanceMetric,
   type TEmbeddingModel,
   type TLlmProvider,
@@ -124,18 +123,21 @@ function required<T>(value: T | undefined | null, what: string): T {
   return value;
 }
 
-/** Check the input fits its type, and describe it as agent.json. */
+/**
+ * Check the input is complete and consistent, and describe it as agent.json. The configuration
+ * arrives parsed (the worker's build plan read it once, at its boundary): only what a project
+ * needs on top of a valid configuration is checked here.
+ */
 export function buildManifest(input: ProjectInput): AgentManifest {
   assertSessionId(input.sessionId);
   if (typeof input.name !== 'string') throw new ProjectInputError('name must be a string.');
   if (input.agentType !== 'rag' && input.agentType !== 'sql') {
     throw new ProjectInputError('agentType must be rag or sql.');
   }
-  const parsed = readPipelineConfig(input.agentType, input.config);
-  if (!parsed.success) {
-    throw new ProjectInputError(`The configuration is invalid: ${parsed.error.message}`);
+  const config = input.config;
+  if (config.agent_type !== input.agentType) {
+    throw new ProjectInputError(`The configuration is for a ${config.agent_type} agent.`);
   }
-  const config = parsed.data;
   if (input.agentType === 'sql' && input.chunksFile) {
     throw new ProjectInputError('Chunks are for RAG agents only.');
   }

@@ -1,5 +1,5 @@
 import { SOURCE_TYPE_LABELS, type TVectorStore } from '@agentloom/contracts';
-import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
+import { PROVIDERS, SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { EnvVariable } from './environment';
 import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
@@ -70,7 +70,7 @@ async function renderKindReadme(
     const storeSpec = VECTOR_STORES[store.provider];
     const embedding = manifest.embedding!;
     const rag = manifest.rag!;
-    const local = EMBEDDINGS[embedding.model].backend !== 'openai';
+    const local = embedding.backend !== 'openai';
     return renderTemplate(await readTemplate('rag/README.md.tmpl'), {
       ...common,
       SUMMARY:

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EMBEDDINGS, PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
+import { PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
 import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from './lock-file';
 
@@ -159,7 +159,7 @@ function sourcePins(manifest: AgentManifest): Pin[] {
 
 /** Whether the project embeds with a local sentence-transformers model (and so needs torch). */
 export function needsTorch(manifest: AgentManifest): boolean {
-  return !!manifest.embedding && EMBEDDINGS[manifest.embedding.model].backend !== 'openai';
+  return !!manifest.embedding && manifest.embedding.backend !== 'openai';
 }
 
 /** The one SDK the agent talks to its LLM provider with. */

@@ -1,4 +1,5 @@
 import type { TStoredPipelineConfig, TUploadSummary } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import { createPrismaClient, type PrismaClient } from '@agentloom/db';
 import { pipelineSecretContext, Vault } from '@agentloom/vault';
 import { randomUUID } from 'node:crypto';
@@ -76,8 +77,8 @@ export async function seedBuild(
   if (options.upload) {
     const { originalName, summary } = options.upload;
     storedName = `${randomUUID()}${path.extname(originalName)}`;
-    mkdirSync(path.join(config.DATA_DIR, 'uploads', pipelineId), { recursive: true });
-    const stored = path.join(config.DATA_DIR, 'uploads', pipelineId, storedName);
+    mkdirSync(path.join(config.DATA_DIR, storeKeys.uploads(pipelineId)), { recursive: true });
+    const stored = path.join(config.DATA_DIR, storeKeys.upload(pipelineId, storedName));
     if ('copyFrom' in options.upload) await copyFile(options.upload.copyFrom, stored);
     else await writeFile(stored, options.upload.content);
     pipelineConfig.file = {

@@ -1,11 +1,13 @@
 import {
   BUILD_EVENTS,
+  buildPaths,
   BUILDS_NAMESPACE,
   BUILDS_QUEUE,
   RAG_BUILD_STAGES,
   TBuildJob,
   TBuildProgress,
 } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { mkdtempSync } from 'node:fs';
@@ -104,14 +106,18 @@ describe('Live build events (Socket.IO /builds)', () => {
         }
         await t.prisma.build.update({
           where: { id: job.data.buildId },
-          data: { status: 'Built', artifact: `${job.data.buildId}.zip`, finishedAt: new Date() },
+          data: {
+            status: 'Built',
+            artifact: storeKeys.artifactName(job.data.buildId),
+            finishedAt: new Date(),
+          },
         });
       },
       { connection, prefix: t.config.QUEUE_PREFIX },
     );
     try {
       const started = await t.http
-        .post('/rag/api/build/agent')
+        .post(buildPaths.start('rag'))
         .set(alice.auth)
         .type('form')
         .send({ session_id: id })
@@ -119,7 +125,7 @@ describe('Live build events (Socket.IO /builds)', () => {
       expect(await completed).toEqual({
         session_id: id,
         build_id: started.body.build_id,
-        download_url: `/rag/builds/${id}/download`,
+        download_url: buildPaths.download('rag', id),
       });
       expect(stages.map((event) => `${event.stage}:${event.state}`)).toEqual(
         RAG_BUILD_STAGES.flatMap((stage) => [`${stage}:started`, `${stage}:finished`]),

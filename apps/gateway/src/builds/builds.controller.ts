@@ -1,4 +1,4 @@
-import { TBuildHistoryItem, TBuildStarted, TBuildView } from '@agentloom/contracts';
+import { BUILD_ROUTES, TBuildHistoryItem, TBuildStarted, TBuildView } from '@agentloom/contracts';
 import {
   Body,
   Controller,
@@ -44,7 +44,7 @@ const BUILD_QUERY = {
 export class BuildsController {
   constructor(private readonly builds: BuildsService) {}
 
-  @Post('rag/api/build/agent')
+  @Post(BUILD_ROUTES.start.rag)
   @HttpCode(200)
   @ApiConsumes(...FORM)
   @ApiOperation({ summary: 'Start building the RAG agent (the configuration must be complete)' })
@@ -56,7 +56,7 @@ export class BuildsController {
     return this.builds.start(user.id, body.session_id, 'rag');
   }
 
-  @Post('sql/build/api/build/agent')
+  @Post(BUILD_ROUTES.start.sql)
   @HttpCode(200)
   @ApiConsumes(...FORM)
   @ApiOperation({ summary: 'Start building the SQL agent (the configuration must be complete)' })
@@ -68,7 +68,7 @@ export class BuildsController {
     return this.builds.start(user.id, body.session_id, 'sql');
   }
 
-  @Get('builds/:sessionId')
+  @Get(BUILD_ROUTES.view)
   @ApiOperation({ summary: 'The latest build of an agent: status, stages with times, error' })
   @ApiOkResponse({ type: BuildViewDto })
   latest(
@@ -78,7 +78,7 @@ export class BuildsController {
     return this.builds.latest(user.id, sessionId);
   }
 
-  @Get('pipelines/:id/builds')
+  @Get(BUILD_ROUTES.history)
   @ApiOperation({
     summary: 'An agent’s builds, newest first: number, status, times, what changed, its zip',
   })
@@ -90,7 +90,7 @@ export class BuildsController {
     return this.builds.history(user.id, id);
   }
 
-  @Get('rag/builds/:sessionId/download')
+  @Get(BUILD_ROUTES.download.rag)
   @ApiProduces('application/zip')
   @ApiQuery(BUILD_QUERY)
   @ApiOperation({ summary: 'Download the built RAG agent as rag-agent-{sessionId}.zip' })
@@ -103,7 +103,7 @@ export class BuildsController {
     return this.download(user, sessionId, 'rag', buildId, response);
   }
 
-  @Get('sql/builds/:sessionId/download')
+  @Get(BUILD_ROUTES.download.sql)
   @ApiProduces('application/zip')
   @ApiQuery(BUILD_QUERY)
   @ApiOperation({ summary: 'Download the built SQL agent as sql-agent-{sessionId}.zip' })

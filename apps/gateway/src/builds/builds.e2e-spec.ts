@@ -1,13 +1,14 @@
-import { BUILD_AGENT_JOB, RAG_BUILD_STAGES } from '@agentloom/contracts';
-import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
+import { BUILD_AGENT_JOB, buildPaths, RAG_BUILD_STAGES, WIZARD_ROUTES } from '@agentloom/contracts';
+import { OBJECT_STORE, type ObjectStore, storeKeys } from '@agentloom/server-kit';
 import { mkdtempSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
 import {
   configureRagAgent,
+  REPO_ROOT,
   signUpAndLogIn,
   type TestUser,
   WIZARD_LLM_KEY,
@@ -40,7 +41,7 @@ describe('Builds (gateway side)', () => {
   });
 
   const build = (user: TestUser, id: string) =>
-    t.http.post('/rag/api/build/agent').set(user.auth).type('form').send({ session_id: id });
+    t.http.post(buildPaths.start('rag')).set(user.auth).type('form').send({ session_id: id });
 
   it('refuses an incomplete configuration with 422 listing the missing steps', async () => {
     const created = await t.http
@@ -74,13 +75,13 @@ describe('Builds (gateway side)', () => {
     expect(job?.data).toEqual({ buildId: first.body.build_id });
     expect(JSON.stringify(job?.data)).not.toContain(WIZARD_LLM_KEY);
 
-    const view = await t.http.get(`/builds/${id}`).set(alice.auth).expect(200);
+    const view = await t.http.get(buildPaths.view(id)).set(alice.auth).expect(200);
     expect(view.body).toMatchObject({
       build_id: first.body.build_id,
       session_id: id,
       agent_type: 'rag',
       status: 'Building',
-      stage_names: [...RAG_BUILD_STAGES],
+      stage_keys: [...RAG_BUILD_STAGES],
       stages: [],
       error: null,
       download_url: null,
@@ -91,10 +92,10 @@ describe('Builds (gateway side)', () => {
     ).toBe('Building');
 
     // Nothing to download before the build is Built; and wizard changes wait for the build.
-    const download = await t.http.get(`/rag/builds/${id}/download`).set(alice.auth).expect(404);
+    const download = await t.http.get(buildPaths.download('rag', id)).set(alice.auth).expect(404);
     expect(download.body.detail).toBe('There is no finished build of this agent to download yet.');
     await t.http
-      .post('/rag/api/ui')
+      .post(WIZARD_ROUTES.rag.ui)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, ui: 'streamlit' })
@@ -104,15 +105,48 @@ describe('Builds (gateway side)', () => {
   it('user B cannot build, read or download user A’s agent (404)', async () => {
     const id = await configureRagAgent(t.url, alice, { file: csv });
     expect((await build(bob, id).expect(404)).body).toEqual({ detail: 'Agent not found.' });
-    await t.http.get(`/builds/${id}`).set(bob.auth).expect(404);
-    await t.http.get(`/rag/builds/${id}/download`).set(bob.auth).expect(404);
+    await t.http.get(buildPaths.view(id)).set(bob.auth).expect(404);
+    await t.http.get(buildPaths.download('rag', id)).set(bob.auth).expect(404);
     await t.http
-      .post('/sql/build/api/build/agent')
+      .post(buildPaths.start('sql'))
       .set(alice.auth)
       .type('form')
       .send({ session_id: id })
       .expect(404);
     expect(await t.prisma.build.count({ where: { pipelineId: id } })).toBe(0);
+  });
+
+  it('reads a build stored with stage labels, once migrated, by stage key', async () => {
+    // A row from before stages were stored by key: { name: <label> }.
+    const id = await configureRagAgent(t.url, alice, { file: csv });
+    const buildId = (await build(alice, id).expect(200)).body.build_id as string;
+    const at = new Date().toISOString();
+    const work = { done: 3, of: 8, unit: 'chunks' };
+    await t.prisma.build.update({
+      where: { id: buildId },
+      data: {
+        stages: [
+          { name: 'initializing environment', started_at: at, finished_at: at },
+          { name: 'training embeddings', started_at: at, finished_at: null, work },
+        ],
+      },
+    });
+    const migration = await readFile(
+      path.join(REPO_ROOT, 'prisma/migrations/20261127170000_build_stage_keys/migration.sql'),
+      'utf8',
+    );
+    await t.prisma.$executeRawUnsafe(migration);
+
+    const view = await t.http.get(buildPaths.view(id)).set(alice.auth).expect(200);
+    expect(view.body.stages).toEqual([
+      { key: 'validate_config', started_at: at, finished_at: at },
+      { key: 'train_embeddings', started_at: at, finished_at: null, work },
+    ]);
+    // Rows already by key are left as they are.
+    await t.prisma.$executeRawUnsafe(migration);
+    expect((await t.prisma.build.findUniqueOrThrow({ where: { id: buildId } })).stages).toEqual(
+      view.body.stages,
+    );
   });
 
   it('with Redis down answers 503 quickly and leaves no build behind', async () => {
@@ -128,7 +162,7 @@ describe('Builds (gateway side)', () => {
       const id = await configureRagAgent(down.url, carol, { file: csv });
       const started = Date.now();
       const { body } = await down.http
-        .post('/rag/api/build/agent')
+        .post(buildPaths.start('rag'))
         .set(carol.auth)
         .type('form')
         .send({ session_id: id })
@@ -149,10 +183,12 @@ describe('Builds (gateway side)', () => {
 
   /** What the builder-worker does when a build ends: its own zip, the build and agent Built. */
   const finish = async (pipelineId: string, buildId: string, content: string) => {
-    const artifact = `${buildId}.zip`;
+    const artifact = storeKeys.artifactName(buildId);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentloom-zip-')), artifact);
     await writeFile(file, content);
-    await t.app.get<ObjectStore>(OBJECT_STORE).putFile(`artifacts/${pipelineId}/${artifact}`, file);
+    await t.app
+      .get<ObjectStore>(OBJECT_STORE)
+      .putFile(storeKeys.artifact(pipelineId, artifact), file);
     await t.prisma.build.update({
       where: { id: buildId },
       data: { status: 'Built', artifact, artifactBytes: content.length, finishedAt: new Date() },
@@ -160,9 +196,9 @@ describe('Builds (gateway side)', () => {
     await t.prisma.pipeline.update({ where: { id: pipelineId }, data: { status: 'Built' } });
   };
 
-  const download = (id: string, query = '') =>
+  const download = (id: string, buildId?: string) =>
     t.http
-      .get(`/rag/builds/${id}/download${query}`)
+      .get(buildPaths.download('rag', id, buildId))
       .set(alice.auth)
       .buffer(true)
       .parse((res, done) => {
@@ -181,7 +217,7 @@ describe('Builds (gateway side)', () => {
 
     // Edit the built agent: a new prompt, then Build again.
     await t.http
-      .post('/rag/api/system-prompt')
+      .post(WIZARD_ROUTES.rag.systemPrompt)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, prompt: 'Answer in one sentence.' })
@@ -196,7 +232,7 @@ describe('Builds (gateway side)', () => {
       `attachment; filename="rag-agent-${id}.zip"`,
     );
 
-    const history = await t.http.get(`/pipelines/${id}/builds`).set(alice.auth).expect(200);
+    const history = await t.http.get(buildPaths.history(id)).set(alice.auth).expect(200);
     expect(history.body).toEqual([
       {
         build_id: second,
@@ -216,36 +252,39 @@ describe('Builds (gateway side)', () => {
         finished_at: expect.any(String),
         error: null,
         changes: ['First build'],
-        download_url: `/rag/builds/${id}/download?build=${first}`,
+        download_url: buildPaths.download('rag', id, first),
       },
     ]);
 
     await finish(id, second, 'zip of build two');
     expect(text(await download(id).expect(200))).toBe('zip of build two');
     // Each build's own zip, named with its number so the two are told apart.
-    const old = await download(id, `?build=${first}`).expect(200);
+    const old = await download(id, first).expect(200);
     expect(text(old)).toBe('zip of build one');
     expect(old.headers['content-disposition']).toEqual(
       // Named after the agent (issue 30), not after an id nobody recognises in Downloads.
       expect.stringMatching(/^attachment; filename="rose-bakery-\d+-build-1\.zip"$/),
     );
-    const after = await t.http.get(`/pipelines/${id}/builds`).set(alice.auth).expect(200);
+    const after = await t.http.get(buildPaths.history(id)).set(alice.auth).expect(200);
     expect(after.body[0]).toMatchObject({ number: 2, status: 'Built' });
-    expect(after.body[0].download_url).toBe(`/rag/builds/${id}/download?build=${second}`);
+    expect(after.body[0].download_url).toBe(buildPaths.download('rag', id, second));
   });
 
   it('answers 404 for another user’s agent, an unknown build, and a build still running', async () => {
     const id = await configureRagAgent(t.url, alice, { file: csv });
     const running = await startBuild(id);
-    await t.http.get(`/pipelines/${id}/builds`).set(bob.auth).expect(404);
-    await t.http.get(`/rag/builds/${id}/download?build=${running}`).set(bob.auth).expect(404);
+    await t.http.get(buildPaths.history(id)).set(bob.auth).expect(404);
+    await t.http
+      .get(buildPaths.download('rag', id, running))
+      .set(bob.auth)
+      .expect(404);
     const unknown = await t.http
-      .get(`/rag/builds/${id}/download?build=not-a-build`)
+      .get(buildPaths.download('rag', id, 'not-a-build'))
       .set(alice.auth)
       .expect(404);
     expect(unknown.body).toEqual({ detail: 'Build not found.' });
     const notYet = await t.http
-      .get(`/rag/builds/${id}/download?build=${running}`)
+      .get(buildPaths.download('rag', id, running))
       .set(alice.auth)
       .expect(404);
     expect(notYet.body.detail).toBe('There is no finished build of this agent to download yet.');

@@ -1,5 +1,7 @@
 import {
+  agentProjectName,
   agentSlug,
+  buildPaths,
   buildStagesOf,
   isUuid,
   readBuildInputs,
@@ -31,9 +33,6 @@ import { BuildsRepository } from './builds.repository';
 
 export const QUEUE_UNAVAILABLE =
   'The build service is unavailable right now (its queue does not answer). Nothing was started; please try again in a minute.';
-
-const downloadPath = (type: TAgentType, sessionId: string) =>
-  `/${type}/builds/${sessionId}/download`;
 
 /** Starting builds, reading their progress back, and handing out the finished zip. */
 @Injectable()
@@ -118,7 +117,7 @@ export class BuildsService {
         changes: changesBetween(index > 0 ? inputs[index - 1]! : null, inputs[index]!),
         download_url:
           build.status === 'Built' && build.artifact
-            ? `${downloadPath(pipeline.agentType, pipeline.id)}?build=${build.id}`
+            ? buildPaths.download(pipeline.agentType, pipeline.id, build.id)
             : null,
       }))
       .reverse();
@@ -137,7 +136,7 @@ export class BuildsService {
   ): Promise<{ stream: Readable; fileName: string; size: number }> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId, type);
     let build: Build | null;
-    let fileName = `${type}-agent-${pipeline.id}.zip`;
+    let fileName = `${agentProjectName(type, pipeline.id)}.zip`;
     if (buildId === undefined) {
       build = await this.builds.latestBuiltOwned(pipeline.id, userId);
     } else {
@@ -172,11 +171,12 @@ export function toView(pipeline: Pipeline, build: Build): TBuildView {
     session_id: pipeline.id,
     agent_type: pipeline.agentType,
     status: build.status,
-    stage_names: [...buildStagesOf(pipeline.agentType)],
+    stage_keys: [...buildStagesOf(pipeline.agentType)],
     stages: ZBuildStages.parse(build.stages),
     error: build.error,
     created_at: build.createdAt.toISOString(),
     finished_at: build.finishedAt?.toISOString() ?? null,
-    download_url: build.status === 'Built' ? downloadPath(pipeline.agentType, pipeline.id) : null,
+    download_url:
+      build.status === 'Built' ? buildPaths.download(pipeline.agentType, pipeline.id) : null,
   };
 }

@@ -1,3 +1,4 @@
+import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ describe('per-user quotas', () => {
   });
 
   const build = (user: TestUser, id: string) =>
-    t.http.post('/rag/api/build/agent').set(user.auth).type('form').send({ session_id: id });
+    t.http.post(buildPaths.start('rag')).set(user.auth).type('form').send({ session_id: id });
 
   it('answers 429 to a build beyond MAX_CONCURRENT_BUILDS_PER_USER, and others still build', async () => {
     const mallory = await signUpAndLogIn(t.url, 'builder');
@@ -82,7 +83,7 @@ describe('per-user quotas', () => {
         .expect(201);
       const id = body.session_id as string;
       await t.http
-        .post('/rag/api/source')
+        .post(WIZARD_ROUTES.rag.source)
         .set(user.auth)
         .type('form')
         .send({ session_id: id, source_type: 'csv' })
@@ -91,7 +92,7 @@ describe('per-user quotas', () => {
     };
     const upload = (id: string, bytes: number) =>
       t.http
-        .post('/rag/api/source/upload')
+        .post(WIZARD_ROUTES.rag.upload)
         .set(user.auth)
         .field('session_id', id)
         .attach('file', csvOf(bytes), { filename: 'sales.csv' });

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES, wizardRoute } from '@agentloom/contracts';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
@@ -19,8 +20,8 @@ describe('bad input answers 4xx with a detail', () => {
   });
   afterAll(() => t.close());
 
-  const form = (route: string, fields: Record<string, string>) =>
-    t.http.post(`/rag/api/${route}`).set(alice.auth).type('form').send(fields);
+  const form = (step: string, fields: Record<string, string>) =>
+    t.http.post(wizardRoute('rag', step)).set(alice.auth).type('form').send(fields);
 
   it('refuses a NUL character in an agent name', async () => {
     const res = await t.http
@@ -32,14 +33,14 @@ describe('bad input answers 4xx with a detail', () => {
   });
 
   it('refuses a NUL character in a system prompt', async () => {
-    const res = await form('system-prompt', { session_id: sessionId, prompt: 'Be kind\u0000.' });
+    const res = await form('systemPrompt', { session_id: sessionId, prompt: 'Be kind\u0000.' });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/must not contain NUL characters\.$/);
   });
 
   it('refuses a NUL character in an uploaded file name', async () => {
     const res = await t.http
-      .post('/rag/api/source/upload')
+      .post(WIZARD_ROUTES.rag.upload)
       .set(alice.auth)
       .field('session_id', sessionId)
       .attach('file', Buffer.from('some text'), { filename: 'notes\u0000.txt' });
@@ -59,7 +60,7 @@ describe('bad input answers 4xx with a detail', () => {
   });
 
   it('answers 413 to a form body over 1 MB', async () => {
-    const res = await form('system-prompt', {
+    const res = await form('systemPrompt', {
       session_id: sessionId,
       prompt: 'x'.repeat(1_100_000),
     });
@@ -71,7 +72,7 @@ describe('bad input answers 4xx with a detail', () => {
     const fields = Object.fromEntries(
       Array.from({ length: 1001 }, (_, n) => [`field${n}`, 'x'] as const),
     );
-    const res = await form('system-prompt', { ...fields, session_id: sessionId, prompt: 'hi' });
+    const res = await form('systemPrompt', { ...fields, session_id: sessionId, prompt: 'hi' });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: 'The form has too many fields. Send at most 1000.' });
   });
@@ -87,7 +88,7 @@ describe('bad input answers 4xx with a detail', () => {
   });
 
   it('answers 4xx to an IPv4-in-IPv6 loopback database URI', async () => {
-    const res = await form('source/db', {
+    const res = await form('database', {
       session_id: sessionId,
       source_type: 'mysql',
       uri: 'mysql://root@[::127.0.0.1]:3306/mysql',

@@ -3,7 +3,9 @@
  * mid-answer, and a disk that fills up during an upload: the user is told, nothing half-done is
  * left behind, and the next attempt succeeds.
  */
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import type { AgentEvent } from '@agentloom/agent-runtime';
+import { storeFolders } from '@agentloom/server-kit';
 import type { LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -86,7 +88,7 @@ describe('fault suite', () => {
         .expect(201);
       const id = created.body.session_id as string;
       await small.http
-        .post('/rag/api/source')
+        .post(WIZARD_ROUTES.rag.source)
         .set(owner.auth)
         .type('form')
         .send({ session_id: id, source_type: 'csv' })
@@ -102,7 +104,7 @@ describe('fault suite', () => {
       ]);
       const upload = () =>
         small!.http
-          .post('/rag/api/source/upload')
+          .post(WIZARD_ROUTES.rag.upload)
           .set(owner.auth)
           .field('session_id', id)
           .attach('file', big);
@@ -113,7 +115,7 @@ describe('fault suite', () => {
       );
       const leftovers = [
         ...(await readdir(path.join(disk, 'incoming'))),
-        ...(await readdir(path.join(disk, 'uploads')).catch(() => [])),
+        ...(await readdir(path.join(disk, storeFolders.uploads)).catch(() => [])),
       ];
       expect(leftovers).toEqual([]);
       const unaffected = await load.stop();

@@ -2,6 +2,7 @@
  * The fault suite (see fault-suite.spec-helper.ts), Redis stalled or cut: reads keep answering
  * from Postgres, builds are refused in time, and one job is queued after recovery.
  */
+import { buildPaths } from '@agentloom/contracts';
 import { BuildQueue } from '../builds/build-queue';
 import type { FaultProxy } from '../testing/tcp-forwarder';
 import { configureRagAgent, type TestUser } from '@agentloom/test-kit';
@@ -20,7 +21,7 @@ describe('fault suite', () => {
   });
 
   const startBuild = (id: string) =>
-    t.http.post('/rag/api/build/agent').set(user.auth).type('form').send({ session_id: id });
+    t.http.post(buildPaths.start('rag')).set(user.auth).type('form').send({ session_id: id });
 
   /** Redis stalled or cut: reads from Postgres, builds refused in time, one job after recovery. */
   async function redisScenario(name: string, fault: () => void) {

@@ -7,6 +7,7 @@ import {
   TPipelineListItem,
   wizardSteps as stepsOf,
   readPipelineConfig,
+  storedPartsOf,
 } from '@agentloom/contracts';
 import type { Pipeline } from '@agentloom/db';
 
@@ -25,12 +26,7 @@ export function readConfig(
 
 /** The pipeline's wizard steps and whether each is done (the rule lives in contracts). */
 export function wizardSteps(pipeline: Pipeline, config: TPipelineConfig) {
-  return stepsOf(config, {
-    sourceFile: Boolean(pipeline.sourceFile),
-    sourceUri: Boolean(pipeline.sourceUriEncrypted),
-    llmKey: Boolean(pipeline.llmApiKeyEncrypted || pipeline.llmApiKeyId),
-    vectorDbKey: Boolean(pipeline.vectorDbApiKeyEncrypted),
-  });
+  return stepsOf(config, storedPartsOf(pipeline));
 }
 
 const UI_LABELS = { gradio: 'Gradio', streamlit: 'Streamlit' } as const;

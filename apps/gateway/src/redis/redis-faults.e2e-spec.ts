@@ -1,3 +1,4 @@
+import { buildPaths } from '@agentloom/contracts';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,7 +72,7 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     const id = await configureRagAgent(t.url, user, { file: csv });
     const building = Date.now();
     const build = await t.http
-      .post('/rag/api/build/agent')
+      .post(buildPaths.start('rag'))
       .set(user.auth)
       .type('form')
       .send({ session_id: id })
@@ -93,7 +94,7 @@ describe('Redis stalled, cut and back (real Redis behind a fault proxy)', () => 
     // Builds work again too (BullMQ's queue object does not keep a failure from the stall).
     const id = await configureRagAgent(t.url, user, { file: csv });
     const build = await t.http
-      .post('/rag/api/build/agent')
+      .post(buildPaths.start('rag'))
       .set(user.auth)
       .type('form')
       .send({ session_id: id })

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { loggerOptions } from '@agentloom/server-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyListCache } from '../api-keys/api-key-list.cache';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository';
@@ -35,7 +36,7 @@ export class RuntimeModule {
       imports: [
         ConfigModule.forRoot(config),
         // No request logging: the gateway logs the caller's request; this hop adds nothing.
-        LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL, autoLogging: false } }),
+        LoggerModule.forRoot({ pinoHttp: { ...loggerOptions(config), autoLogging: false } }),
         PrismaModule,
         RedisModule,
         VaultModule,

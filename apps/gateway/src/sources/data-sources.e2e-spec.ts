@@ -1,3 +1,4 @@
+import { wizardRoute } from '@agentloom/contracts';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
@@ -22,14 +23,14 @@ describe('data sources on a production gateway', () => {
       .set(alice.auth)
       .send({ name: 'Probe', agent_type: 'sql' })
       .expect(201);
-    const form = (route: string, fields: Record<string, string>) =>
+    const form = (step: string, fields: Record<string, string>) =>
       t.http
-        .post(`/sql/config/${route}`)
+        .post(wizardRoute('sql', step))
         .set(alice.auth)
         .type('form')
         .send({ session_id: body.session_id as string, ...fields });
     await form('source', { source_type: 'mysql' }).expect(200);
-    return form('source-details/db', { db_uri: uri, db_name: 'mysql', table_name: table });
+    return form('database', { db_uri: uri, db_name: 'mysql', table_name: table });
   }
 
   it('refuses a loopback database by default', async () => {

@@ -1,4 +1,5 @@
-import type { TChunkLine } from '@agentloom/contracts';
+import { agentProjectName, type TChunkLine } from '@agentloom/contracts';
+import { storeKeys } from '@agentloom/server-kit';
 import type { PrismaClient } from '@agentloom/db';
 import archiver from 'archiver';
 import { randomUUID } from 'node:crypto';
@@ -20,15 +21,15 @@ export async function markBuilt(
   chunks: TChunkLine[] = [],
 ): Promise<string> {
   const buildId = randomUUID();
-  const artifact = `${buildId}.zip`;
-  const folder = path.join(dataDir, 'artifacts', pipeline.id);
+  const artifact = storeKeys.artifactName(buildId);
+  const folder = path.join(dataDir, storeKeys.artifacts(pipeline.id));
   await mkdir(folder, { recursive: true });
   const zip = archiver('zip');
   const written = finished(zip.pipe(createWriteStream(path.join(folder, artifact))));
   zip.append(chunks.map((chunk) => `${JSON.stringify(chunk)}\n`).join(''), {
-    name: `${pipeline.type}-agent-${pipeline.id}/data/chunks.jsonl`,
+    name: `${agentProjectName(pipeline.type, pipeline.id)}/data/chunks.jsonl`,
   });
-  zip.append('{}', { name: `${pipeline.type}-agent-${pipeline.id}/agent.json` });
+  zip.append('{}', { name: `${agentProjectName(pipeline.type, pipeline.id)}/agent.json` });
   await zip.finalize();
   await written;
   await prisma.build.create({

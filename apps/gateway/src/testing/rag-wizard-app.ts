@@ -1,4 +1,6 @@
+import { WIZARD_ROUTES, wizardRoute } from '@agentloom/contracts';
 import { mkdtempSync } from 'node:fs';
+import { storeKeys } from '@agentloom/server-kit';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,12 +49,12 @@ export function useRagWizardApp() {
     await app.t.close();
   });
 
-  const form = (user: TestUser, route: string, fields: Record<string, string | number>) =>
-    app.t.http.post(`/rag/api/${route}`).set(user.auth).type('form').send(fields);
+  const form = (user: TestUser, step: string, fields: Record<string, string | number>) =>
+    app.t.http.post(wizardRoute('rag', step)).set(user.auth).type('form').send(fields);
 
   const upload = (user: TestUser, sessionId: string, file: string | Buffer, name?: string) =>
     app.t.http
-      .post('/rag/api/source/upload')
+      .post(WIZARD_ROUTES.rag.upload)
       .set(user.auth)
       .field('session_id', sessionId)
       .attach('file', file, name ? { filename: name } : undefined);
@@ -82,7 +84,7 @@ export function useRagWizardApp() {
 
   /** Every file the gateway keeps for the pipeline (server-made names only). */
   const storedFiles = (id: string) =>
-    readdir(path.join(app.t.config.DATA_DIR, 'uploads', id)).catch(() => [] as string[]);
+    readdir(path.join(app.t.config.DATA_DIR, storeKeys.uploads(id))).catch(() => [] as string[]);
 
   return { app, form, upload, newPipeline, fixture, detail, storedFiles };
 }

@@ -1,5 +1,5 @@
 import { PROFILE_PICTURE_TYPES } from '@agentloom/contracts';
-import { OBJECT_STORE, type ObjectStore } from '@agentloom/server-kit';
+import { OBJECT_STORE, storeKeys, type ObjectStore } from '@agentloom/server-kit';
 import { Inject, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -23,7 +23,7 @@ const STORED_NAME =
 export const WRONG_PICTURE_TYPE = 'The profile picture must be a PNG, JPEG, WebP or GIF image.';
 
 /**
- * Profile pictures in the object store (`avatars/<name>`) under server-made names (the uploader's
+ * Profile pictures in the object store (storeKeys.avatar) under server-made names (the uploader's
  * file name is never used).
  */
 @Injectable()
@@ -37,7 +37,7 @@ export class AvatarStorage {
       const mime = PROFILE_PICTURE_TYPES.find((allowed) => mimes.includes(allowed));
       if (!mime) throw new UnsupportedMediaTypeException(WRONG_PICTURE_TYPE);
       const name = `${randomUUID()}.${EXTENSION_BY_MIME[mime]}`;
-      await this.objects.putFile(`avatars/${name}`, uploadedPath);
+      await this.objects.putFile(storeKeys.avatar(name), uploadedPath);
       return name;
     } finally {
       await rm(uploadedPath, { force: true });
@@ -45,14 +45,14 @@ export class AvatarStorage {
   }
 
   async remove(name: string | null | undefined): Promise<void> {
-    if (name && STORED_NAME.test(name)) await this.objects.remove(`avatars/${name}`);
+    if (name && STORED_NAME.test(name)) await this.objects.remove(storeKeys.avatar(name));
   }
 
   /** Opens a stored picture, or returns null for any name this storage did not make. */
   async open(name: string): Promise<{ stream: Readable; mime: string; size: number } | null> {
     const match = STORED_NAME.exec(name);
     if (!match) return null;
-    const picture = await this.objects.open(`avatars/${name}`);
+    const picture = await this.objects.open(storeKeys.avatar(name));
     return picture && { ...picture, mime: MIME_BY_EXTENSION[match[1]!]! };
   }
 }

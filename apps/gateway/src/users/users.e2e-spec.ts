@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { storeFolders } from '@agentloom/server-kit';
 import path from 'node:path';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -13,7 +14,7 @@ const GIF = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
 describe('profile: GET and PUT /users/me', () => {
   let t: TestApp;
   let user: TestUser;
-  const avatarsDir = () => path.join(t.config.DATA_DIR, 'avatars');
+  const avatarsDir = () => path.join(t.config.DATA_DIR, storeFolders.avatars);
   const incomingDir = () => path.join(t.config.DATA_DIR, 'incoming');
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { TKeyCheckResult } from '@agentloom/contracts';
+import { TKeyCheckResult, WIZARD_ROUTES } from '@agentloom/contracts';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KeyCheckRequestDto, KeyCheckResultDto } from '../common/api-dtos';
@@ -8,12 +8,12 @@ import { KeyCheckService } from './key-check.service';
 
 @ApiTags('LLM keys')
 @ApiBearerAuth()
-@Controller('llm/keys')
+@Controller()
 export class KeyCheckController {
   constructor(private readonly keys: KeyCheckService) {}
 
   /** A refused key is an answer, not an error: 200 with ok false and the provider's verdict. */
-  @Post('check')
+  @Post(WIZARD_ROUTES.keyCheck)
   @HttpCode(200)
   @ApiOperation({ summary: "Check an LLM key against the provider's model list" })
   @ApiOkResponse({ type: KeyCheckResultDto })

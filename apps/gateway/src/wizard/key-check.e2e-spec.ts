@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -5,7 +6,7 @@ import { createTestApp, type TestApp } from '../testing/test-app';
 const GOOD_KEY = 'sk-good-key-abcdefghijklmnop';
 const REVOKED_KEY = 'sk-revoked-key-abcdefghijkl';
 
-describe('POST /llm/keys/check', () => {
+describe(`POST ${WIZARD_ROUTES.keyCheck}`, () => {
   let llm: LlmTestServer;
   let t: TestApp;
   let alice: TestUser;
@@ -28,7 +29,7 @@ describe('POST /llm/keys/check', () => {
   });
 
   const check = (user: TestUser, body: object) =>
-    t.http.post('/llm/keys/check').set(user.auth).send(body);
+    t.http.post(WIZARD_ROUTES.keyCheck).set(user.auth).send(body);
 
   it("lists the provider's models for a key it accepts", async () => {
     const { body } = await check(alice, { provider: 'openai', api_key: GOOD_KEY }).expect(200);

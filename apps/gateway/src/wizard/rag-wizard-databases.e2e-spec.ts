@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { useRagWizardApp } from '../testing/rag-wizard-app';
 import { MARIADB, POSTGRES_SOURCE_DB } from '../testing/source-databases';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
@@ -15,7 +16,7 @@ describe('RAG wizard API', () => {
   describe('database sources', () => {
     it('connects a Postgres table and answers its columns and approximate rows', async () => {
       const id = await newPipeline(alice);
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: 'postgres',
         uri: `postgresql://postgres:pg-secret-pw@127.0.0.1:${forwarder.port}/${POSTGRES_SOURCE_DB}`,
@@ -51,7 +52,7 @@ describe('RAG wizard API', () => {
 
     it('connects a MySQL/MariaDB table with a password', async () => {
       const id = await newPipeline(alice);
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: 'mysql',
         uri: `mysql://${MARIADB.user}:${encodeURIComponent(MARIADB.password)}@127.0.0.1:3306/${MARIADB.database}`,
@@ -70,7 +71,7 @@ describe('RAG wizard API', () => {
     it('a wrong password → 422 whose detail never contains the password', async () => {
       const id = await newPipeline(alice);
       const wrong = 'Wr0ng-Guess-pw!';
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: 'mysql',
         uri: `mysql://${MARIADB.user}:${encodeURIComponent(wrong)}@127.0.0.1:3306/${MARIADB.database}`,
@@ -98,7 +99,7 @@ describe('RAG wizard API', () => {
       ['cloud metadata', 'mysql', 'mysql://root@169.254.169.254:3306/x'],
     ])('refuses %s with 422', async (_what, type, uri) => {
       const id = await newPipeline(alice);
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: type,
         uri,
@@ -118,7 +119,7 @@ describe('RAG wizard API', () => {
           .send({ name: 'Strict', agent_type: 'rag' })
           .expect(201);
         const { body } = await strict.http
-          .post('/rag/api/source/db')
+          .post(WIZARD_ROUTES.rag.database)
           .set(dave.auth)
           .type('form')
           .send({
@@ -137,7 +138,7 @@ describe('RAG wizard API', () => {
 
     it('validates the URI form per type (400)', async () => {
       const id = await newPipeline(alice);
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: 'postgres',
         uri: 'mysql://root:hunter2@db:3306/x',
@@ -150,7 +151,7 @@ describe('RAG wizard API', () => {
 
     it('saves a SQLite path without opening any file on the server', async () => {
       const id = await newPipeline(alice);
-      const { body } = await form(alice, 'source/db', {
+      const { body } = await form(alice, 'database', {
         session_id: id,
         source_type: 'sqlite',
         uri: 'sqlite:////etc/shadow',

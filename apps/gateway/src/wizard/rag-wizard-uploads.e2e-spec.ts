@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES, wizardPaths } from '@agentloom/contracts';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -42,7 +43,7 @@ describe('RAG wizard API', () => {
       const id = await newPipeline(alice);
       await form(alice, 'source', { session_id: id, source_type: 'csv' }).expect(200);
       await upload(alice, id, await fixture('sales.csv', SALES_CSV)).expect(200);
-      const sample = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      const sample = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth).expect(200);
       expect(sample.body).toEqual({
         kind: 'csv',
         counts: '3 rows · 3 columns',
@@ -54,13 +55,13 @@ describe('RAG wizard API', () => {
         ],
         passages: [],
       });
-      await t.http.get(`/wizard/${id}/source/sample`).set(bob.auth).expect(404);
+      await t.http.get(wizardPaths.sourceSample(id)).set(bob.auth).expect(404);
 
       await form(alice, 'source', { session_id: id, source_type: 'text_file' }).expect(200);
       await upload(alice, id, await fixture('notes.txt', 'First note.\n\nSecond note.\n')).expect(
         200,
       );
-      const text = await t.http.get(`/wizard/${id}/source/sample`).set(alice.auth).expect(200);
+      const text = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth).expect(200);
       expect(text.body).toMatchObject({
         kind: 'text_file',
         counts: expect.stringMatching(/^\d+ lines · \d+ characters$/),
@@ -176,13 +177,13 @@ describe('RAG wizard API', () => {
           .expect(201);
         const id = created.body.session_id as string;
         await small.http
-          .post('/rag/api/source')
+          .post(WIZARD_ROUTES.rag.source)
           .set(carol.auth)
           .type('form')
           .send({ session_id: id, source_type: 'text_file' })
           .expect(200);
         const { body } = await small.http
-          .post('/rag/api/source/upload')
+          .post(WIZARD_ROUTES.rag.upload)
           .set(carol.auth)
           .field('session_id', id)
           .attach('file', Buffer.alloc(10_000, 'a'), { filename: 'big.txt' })

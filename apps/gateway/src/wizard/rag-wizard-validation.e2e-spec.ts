@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { OPENAI_KEY, useRagWizardApp } from '../testing/rag-wizard-app';
 import type { TestUser } from '@agentloom/test-kit';
 import type { TestApp } from '../testing/test-app';
@@ -18,28 +19,24 @@ describe('RAG wizard API', () => {
 
     it.each([
       [
-        'source/db',
+        'database',
         { source_type: 'mysql', uri: 'mysql://x@h/db' },
         'Please fill out URI, database name, and table/collection.',
       ],
       [
-        'vectordb/credentials/remote',
+        'pinecone',
         { api_key: 'k', environment: 'us-west1-gcp' },
         'Please provide all Pinecone credentials.',
       ],
       [
-        'vectordb/credentials/local',
+        'localVectorDb',
         { vector_db: 'chromadb', dimensions: '384' },
         'Please fill local DB settings.',
       ],
-      [
-        'vectordb/credentials/local',
-        { url: 'http://chroma:8000' },
-        'Please fill local DB settings.',
-      ],
-      ['llm/credentials', { api_key: OPENAI_KEY }, 'API Key and model selection are required.'],
-      ['llm/credentials', { model_name: 'gpt-4o' }, 'API Key and model selection are required.'],
-      ['system-prompt', { prompt: '   ' }, 'Please write or select a system prompt.'],
+      ['localVectorDb', { url: 'http://chroma:8000' }, 'Please fill local DB settings.'],
+      ['credentials', { api_key: OPENAI_KEY }, 'API Key and model selection are required.'],
+      ['credentials', { model_name: 'gpt-4o' }, 'API Key and model selection are required.'],
+      ['systemPrompt', { prompt: '   ' }, 'Please write or select a system prompt.'],
     ])('%s with %j → 400 "%s"', async (route, fields, message) => {
       const { body } = await form(alice, route, { session_id: id, ...fields }).expect(400);
       expect(body).toEqual({ detail: message });
@@ -48,7 +45,7 @@ describe('RAG wizard API', () => {
     it('answers "No file selected" for an upload without a file', async () => {
       await form(alice, 'source', { session_id: id, source_type: 'pdf' }).expect(200);
       const { body } = await t.http
-        .post('/rag/api/source/upload')
+        .post(WIZARD_ROUTES.rag.upload)
         .set(alice.auth)
         .field('session_id', id)
         .expect(400);
@@ -62,32 +59,32 @@ describe('RAG wizard API', () => {
         'source_type: must be one of: pdf, csv, excel, text_file, postgres, mysql, sqlite, mongo.',
       ],
       [
-        'embeddings/model',
+        'embedding',
         { model_name: 'text-embedding-4' },
         'model_name: must be one of: text-embedding-ada-002, text-embedding-3-small, text-embedding-3-large, all-MiniLM-L6-v2, all-MiniLM-L12-v2, sentence-t5-base, bge-small-en, e5-small-v2.',
       ],
       [
-        'vectordb',
+        'vectorDb',
         { vector_db: 'weaviate' },
         'vector_db: must be one of: chromadb, qdrant, milvus, pinecone.',
       ],
       [
-        'vectordb/credentials/local',
+        'localVectorDb',
         { vector_db: 'qdrant', url: 'http://q:6333', distance_metric: 'manhattan' },
         'distance_metric: must be one of: cosine, euclidean, dot.',
       ],
       [
-        'vectordb/credentials/local',
+        'localVectorDb',
         { vector_db: 'qdrant', url: 'http://q:6333', dimensions: '-3' },
         'dimensions: must be a whole number between 1 and 65536.',
       ],
       [
-        'vectordb/credentials/local',
+        'localVectorDb',
         { vector_db: 'qdrant', url: 'file:///etc/passwd' },
         'url: url must be an http:// or https:// URL.',
       ],
       [
-        'llm/provider',
+        'provider',
         { provider: 'mistral' },
         'provider: must be one of: openai, claude, groq, gemini, deepseek.',
       ],
@@ -98,12 +95,12 @@ describe('RAG wizard API', () => {
     });
 
     it('keeps the store’s dimensions to the embedding model’s size', async () => {
-      await form(alice, 'embeddings/model', {
+      await form(alice, 'embedding', {
         session_id: id,
         model_name: 'text-embedding-ada-002',
       }).expect(200);
       const store = (dimensions: string) =>
-        form(alice, 'vectordb/credentials/local', {
+        form(alice, 'localVectorDb', {
           session_id: id,
           vector_db: 'chromadb',
           url: 'http://chromadb:8000',
@@ -116,7 +113,7 @@ describe('RAG wizard API', () => {
         "text-embedding-ada-002 makes vectors of 1536 dimensions, so Vector Dimensions must be 1536. Leave it empty to use the model's size.",
       );
       // A model chosen after the store corrects it.
-      await form(alice, 'embeddings/model', {
+      await form(alice, 'embedding', {
         session_id: id,
         model_name: 'sentence-t5-base',
       }).expect(200);
@@ -124,8 +121,8 @@ describe('RAG wizard API', () => {
     });
 
     it('refuses a model of another provider with 422', async () => {
-      await form(alice, 'llm/provider', { session_id: id, provider: 'claude' }).expect(200);
-      const { body } = await form(alice, 'llm/credentials', {
+      await form(alice, 'provider', { session_id: id, provider: 'claude' }).expect(200);
+      const { body } = await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,
         model_name: 'gpt-4o',
@@ -134,7 +131,7 @@ describe('RAG wizard API', () => {
         'gpt-4o is not a Claude model. Choose one of: claude-4-opus-20250522.',
       );
       // A model Anthropic retired is not a new choice…
-      const retired = await form(alice, 'llm/credentials', {
+      const retired = await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,
         model_name: 'claude-3.5-haiku-20241022',
@@ -143,13 +140,13 @@ describe('RAG wizard API', () => {
         'Claude no longer offers claude-3.5-haiku-20241022. Choose one of: claude-4-opus-20250522.',
       );
       // …while a model Anthropic lists for the key (not in the SPEC's list) is.
-      await form(alice, 'llm/credentials', {
+      await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,
         model_name: 'claude-sonnet-4-20250514',
       }).expect(200);
       // SPEC's "{token}" is a placeholder, not a model.
-      await form(alice, 'llm/credentials', {
+      await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,
         model_name: '{token}',
@@ -158,7 +155,7 @@ describe('RAG wizard API', () => {
 
     it('asks for a provider before credentials', async () => {
       const fresh = await newPipeline(alice);
-      const { body } = await form(alice, 'llm/credentials', {
+      const { body } = await form(alice, 'credentials', {
         session_id: fresh,
         api_key: OPENAI_KEY,
         model_name: 'gpt-4o',
@@ -168,7 +165,7 @@ describe('RAG wizard API', () => {
 
     it('answers 400 without a session id', async () => {
       const { body } = await t.http
-        .post('/rag/api/ui')
+        .post(WIZARD_ROUTES.rag.ui)
         .set(alice.auth)
         .type('form')
         .send({ ui: 'gradio' })

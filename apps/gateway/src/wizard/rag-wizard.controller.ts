@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { Body, Controller } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
@@ -27,15 +28,15 @@ import { VectorStoreStepService } from './vector-store-step.service';
 import { FORM, WizardStep } from './wizard-docs';
 import { WizardSharedSteps } from './wizard-shared-steps';
 
+const ROUTES = WIZARD_ROUTES.rag;
 /** The RAG wizard's calls (SPEC §7), form-encoded except the upload. */
 @ApiTags('RAG wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)
-@Controller('rag/api')
+@Controller()
 export class RagWizardController extends WizardSharedSteps({
   kind: 'rag',
   upload: {
-    path: 'source/upload',
     summary: 'Step 3: upload the source file (PDF, CSV, Excel .xlsx or TXT)',
     accepted: '.pdf, .csv, .xlsx or .txt, matching the chosen source type',
   },
@@ -51,12 +52,16 @@ export class RagWizardController extends WizardSharedSteps({
     super(sources, llm, finish);
   }
 
-  @WizardStep('source', 'Step 2: choose the source type', RagSourceTypeSavedDto)
+  @WizardStep(ROUTES.source, 'Step 2: choose the source type', RagSourceTypeSavedDto)
   source(@CurrentUser() user: AuthenticatedUser, @Body() body: RagSourceDto) {
     return this.sources.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
-  @WizardStep('source/db', 'Step 3: connect a database table or collection', DatabaseSourceSavedDto)
+  @WizardStep(
+    ROUTES.database,
+    'Step 3: connect a database table or collection',
+    DatabaseSourceSavedDto,
+  )
   database(@CurrentUser() user: AuthenticatedUser, @Body() body: RagDatabaseSourceDto) {
     return this.sources.saveDatabaseSource(this.call(user, body.session_id), {
       source_type: body.source_type,
@@ -66,27 +71,23 @@ export class RagWizardController extends WizardSharedSteps({
     });
   }
 
-  @WizardStep('embeddings/model', 'Step 4: choose the embedding model', EmbeddingModelSavedDto)
+  @WizardStep(ROUTES.embedding, 'Step 4: choose the embedding model', EmbeddingModelSavedDto)
   embeddings(@CurrentUser() user: AuthenticatedUser, @Body() body: EmbeddingModelDto) {
     return this.vectorStores.setEmbeddingModel(this.call(user, body.session_id), body.model_name);
   }
 
-  @WizardStep('vectordb', 'Step 5: choose the vector store', VectorDbSavedDto)
+  @WizardStep(ROUTES.vectorDb, 'Step 5: choose the vector store', VectorDbSavedDto)
   vectorDb(@CurrentUser() user: AuthenticatedUser, @Body() body: VectorDbDto) {
     return this.vectorStores.setVectorStore(this.call(user, body.session_id), body.vector_db);
   }
 
-  @WizardStep(
-    'vectordb/credentials/remote',
-    'Step 5: Pinecone API key, environment and index',
-    PineconeSavedDto,
-  )
+  @WizardStep(ROUTES.pinecone, 'Step 5: Pinecone API key, environment and index', PineconeSavedDto)
   pinecone(@CurrentUser() user: AuthenticatedUser, @Body() body: PineconeCredentialsDto) {
     return this.vectorStores.setPinecone(this.call(user, body.session_id), body);
   }
 
   @WizardStep(
-    'vectordb/credentials/local',
+    ROUTES.localVectorDb,
     'Step 5: ChromaDB, Qdrant or Milvus URL, dimensions and metric',
     LocalVectorDbSavedDto,
   )
@@ -94,13 +95,13 @@ export class RagWizardController extends WizardSharedSteps({
     return this.vectorStores.setLocalVectorStore(this.call(user, body.session_id), body);
   }
 
-  @WizardStep('llm/provider', 'Step 6: choose the LLM provider', LlmProviderSavedDto)
+  @WizardStep(ROUTES.provider, 'Step 6: choose the LLM provider', LlmProviderSavedDto)
   provider(@CurrentUser() user: AuthenticatedUser, @Body() body: LlmProviderDto) {
     return this.llm.setProvider(this.call(user, body.session_id), body.provider);
   }
 
   @WizardStep(
-    'llm/credentials',
+    ROUTES.credentials,
     'Step 6: API key (or api_key_id of a saved key) and model of the chosen provider',
     LlmCredentialsSavedDto,
   )

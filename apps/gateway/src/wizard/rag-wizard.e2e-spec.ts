@@ -29,12 +29,12 @@ describe('RAG wizard API', () => {
       uploaded_at: expect.any(String),
     });
 
-    await form(alice, 'embeddings/model', {
+    await form(alice, 'embedding', {
       session_id: id,
       model_name: 'all-MiniLM-L6-v2',
     }).expect(200);
-    await form(alice, 'vectordb', { session_id: id, vector_db: 'qdrant' }).expect(200);
-    const local = await form(alice, 'vectordb/credentials/local', {
+    await form(alice, 'vectorDb', { session_id: id, vector_db: 'qdrant' }).expect(200);
+    const local = await form(alice, 'localVectorDb', {
       session_id: id,
       vector_db: 'qdrant',
       url: 'http://qdrant:6333',
@@ -48,8 +48,8 @@ describe('RAG wizard API', () => {
       dimensions: 384,
       distance_metric: 'cosine',
     });
-    await form(alice, 'llm/provider', { session_id: id, provider: 'OpenAI' }).expect(200);
-    const llm = await form(alice, 'llm/credentials', {
+    await form(alice, 'provider', { session_id: id, provider: 'OpenAI' }).expect(200);
+    const llm = await form(alice, 'credentials', {
       session_id: id,
       api_key: OPENAI_KEY,
       model_name: 'gpt-4o-mini',
@@ -60,7 +60,7 @@ describe('RAG wizard API', () => {
       api_key: 'sk-proj-...WXYZ',
     });
     const prompt = 'You answer questions about "sales" in `plain` words.\nNever invent ${numbers}.';
-    await form(alice, 'system-prompt', { session_id: id, prompt }).expect(200);
+    await form(alice, 'systemPrompt', { session_id: id, prompt }).expect(200);
     await form(alice, 'ui', { session_id: id, ui: 'streamlit' }).expect(200);
 
     const body = await detail(alice, id);
@@ -111,8 +111,8 @@ describe('RAG wizard API', () => {
 
   it('saves Pinecone credentials encrypted and shows the key masked', async () => {
     const id = await newPipeline(alice);
-    await form(alice, 'vectordb', { session_id: id, vector_db: 'pinecone' }).expect(200);
-    const { body } = await form(alice, 'vectordb/credentials/remote', {
+    await form(alice, 'vectorDb', { session_id: id, vector_db: 'pinecone' }).expect(200);
+    const { body } = await form(alice, 'pinecone', {
       session_id: id,
       api_key: PINECONE_KEY,
       environment: 'us-west1-gcp',
@@ -150,16 +150,16 @@ describe('RAG wizard API', () => {
       .set(bob.auth)
       .send({ provider: 'groq', key: 'gsk_BobsOwnKey_abcdefghijklmnop' })
       .expect(201);
-    await form(alice, 'llm/provider', { session_id: id, provider: 'groq' }).expect(200);
+    await form(alice, 'provider', { session_id: id, provider: 'groq' }).expect(200);
 
-    const stolen = await form(alice, 'llm/credentials', {
+    const stolen = await form(alice, 'credentials', {
       session_id: id,
       api_key_id: bobKey.body.id,
       model_name: 'llama-3.3-70b-versatile',
     }).expect(404);
     expect(stolen.body).toEqual({ detail: 'API key not found.' });
 
-    const { body } = await form(alice, 'llm/credentials', {
+    const { body } = await form(alice, 'credentials', {
       session_id: id,
       api_key_id: aliceKey.body.id,
       model_name: 'llama-3.3-70b-versatile',
@@ -185,7 +185,7 @@ describe('RAG wizard API', () => {
       .set(alice.auth)
       .send({ provider: 'openai', key: 'sk-AnotherProviderKey-12345678' })
       .expect(201);
-    const mismatch = await form(alice, 'llm/credentials', {
+    const mismatch = await form(alice, 'credentials', {
       session_id: id,
       api_key_id: openaiKey.body.id,
       model_name: 'llama-3.3-70b-versatile',
@@ -202,7 +202,7 @@ describe('RAG wizard API', () => {
     const calls: Array<[string, Record<string, string>]> = [
       ['source', { source_type: 'pdf' }],
       [
-        'source/db',
+        'database',
         {
           source_type: 'mysql',
           uri: 'mysql://u:p@10.0.0.1/x',
@@ -210,13 +210,13 @@ describe('RAG wizard API', () => {
           collection_or_table: 't',
         },
       ],
-      ['embeddings/model', { model_name: 'bge-small-en' }],
-      ['vectordb', { vector_db: 'milvus' }],
-      ['vectordb/credentials/remote', { api_key: PINECONE_KEY, environment: 'e', index_name: 'i' }],
-      ['vectordb/credentials/local', { vector_db: 'chromadb', url: 'http://evil:8000' }],
-      ['llm/provider', { provider: 'gemini' }],
-      ['llm/credentials', { api_key: OPENAI_KEY, model_name: 'gpt-4o' }],
-      ['system-prompt', { prompt: 'pwned' }],
+      ['embedding', { model_name: 'bge-small-en' }],
+      ['vectorDb', { vector_db: 'milvus' }],
+      ['pinecone', { api_key: PINECONE_KEY, environment: 'e', index_name: 'i' }],
+      ['localVectorDb', { vector_db: 'chromadb', url: 'http://evil:8000' }],
+      ['provider', { provider: 'gemini' }],
+      ['credentials', { api_key: OPENAI_KEY, model_name: 'gpt-4o' }],
+      ['systemPrompt', { prompt: 'pwned' }],
       ['ui', { ui: 'gradio' }],
     ];
     for (const [route, fields] of calls) {

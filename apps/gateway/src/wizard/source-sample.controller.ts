@@ -1,4 +1,4 @@
-import { TSourceSample } from '@agentloom/contracts';
+import { TSourceSample, WIZARD_ROUTES } from '@agentloom/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SourceSampleDto } from '../common/api-dtos';
@@ -8,11 +8,11 @@ import { SourceSampleService } from './source-sample.service';
 
 @ApiTags('wizard')
 @ApiBearerAuth()
-@Controller('wizard')
+@Controller()
 export class SourceSampleController {
   constructor(private readonly samples: SourceSampleService) {}
 
-  @Get(':sessionId/source/sample')
+  @Get(WIZARD_ROUTES.sourceSample)
   @ApiOperation({ summary: 'The first rows or passages of the uploaded file, with its counts' })
   @ApiOkResponse({ type: SourceSampleDto })
   sample(

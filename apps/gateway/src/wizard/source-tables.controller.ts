@@ -1,4 +1,4 @@
-import { TSourceTables } from '@agentloom/contracts';
+import { TSourceTables, WIZARD_ROUTES } from '@agentloom/contracts';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SourceTablesDto, SourceTablesRequestDto } from '../common/api-dtos';
@@ -8,12 +8,12 @@ import { SourceTablesService } from './source-tables.service';
 
 @ApiTags('wizard')
 @ApiBearerAuth()
-@Controller('wizard')
+@Controller()
 export class SourceTablesController {
   constructor(private readonly tables: SourceTablesService) {}
 
   /** A POST although it changes nothing: the URI carries a password, which has no place in a query string. */
-  @Post(':sessionId/source/tables')
+  @Post(WIZARD_ROUTES.sourceTables)
   @HttpCode(200)
   @ApiOperation({ summary: 'The tables (or collections) of a database, to pick the source from' })
   @ApiOkResponse({ type: SourceTablesDto })

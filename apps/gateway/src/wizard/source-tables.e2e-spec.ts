@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES, wizardPaths } from '@agentloom/contracts';
 import { writeSqliteFile } from '@agentloom/agent-runtime/testing';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -48,7 +49,7 @@ describe('Source step: the tables of a database', () => {
   }
 
   const tables = (user: TestUser, id: string, fields: Record<string, string>, http = t.http) =>
-    http.post(`/wizard/${id}/source/tables`).set(user.auth).send(fields);
+    http.post(wizardPaths.sourceTables(id)).set(user.auth).send(fields);
 
   it('lists Postgres tables and views: public ones bare, other schemas qualified, no partitions', async () => {
     const id = await newPipeline(alice, 'rag');
@@ -70,7 +71,7 @@ describe('Source step: the tables of a database', () => {
     const picked = (body.tables as string[]).find((name) => name === 'sales.invoices');
     expect(picked).toBeDefined();
     const saved = await t.http
-      .post('/rag/api/source/db')
+      .post(WIZARD_ROUTES.rag.database)
       .set(alice.auth)
       .type('form')
       .send({
@@ -87,7 +88,7 @@ describe('Source step: the tables of a database', () => {
   it('lists MariaDB tables and views for a password login, the type taken from the agent', async () => {
     const id = await newPipeline(alice, 'sql');
     await t.http
-      .post('/sql/config/source')
+      .post(WIZARD_ROUTES.sql.source)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, source_type: 'mysql' })
@@ -101,13 +102,13 @@ describe('Source step: the tables of a database', () => {
   it('the saved URI, its password masked, lists with the saved connection', async () => {
     const id = await newPipeline(alice, 'sql');
     await t.http
-      .post('/sql/config/source')
+      .post(WIZARD_ROUTES.sql.source)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, source_type: 'mysql' })
       .expect(200);
     const saved = await t.http
-      .post('/sql/config/source-details/db')
+      .post(WIZARD_ROUTES.sql.database)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, db_uri: mysqlUri(), db_name: names.database, table_name: 'orders' })
@@ -120,7 +121,7 @@ describe('Source step: the tables of a database', () => {
     // Saving another table with that masked URI connects with the saved password too: the
     // wizard's edit changes one field without asking for the password again (issue 30).
     const changed = await t.http
-      .post('/sql/config/source-details/db')
+      .post(WIZARD_ROUTES.sql.database)
       .set(alice.auth)
       .type('form')
       .send({ session_id: id, db_uri: masked, db_name: names.database, table_name: 'customers' })
@@ -130,13 +131,13 @@ describe('Source step: the tables of a database', () => {
     // The masked text is only the saved connection's: on another agent it is a wrong password.
     const other = await newPipeline(alice, 'sql');
     await t.http
-      .post('/sql/config/source')
+      .post(WIZARD_ROUTES.sql.source)
       .set(alice.auth)
       .type('form')
       .send({ session_id: other, source_type: 'mysql' })
       .expect(200);
     await t.http
-      .post('/sql/config/source-details/db')
+      .post(WIZARD_ROUTES.sql.database)
       .set(alice.auth)
       .type('form')
       .send({ session_id: other, db_uri: masked, db_name: names.database, table_name: 'orders' })
@@ -164,13 +165,17 @@ describe('Source step: the tables of a database', () => {
   ])('refuses %s exactly as connecting does', async (_what, type, uri) => {
     const id = await newPipeline(alice, 'rag');
     const listed = await tables(alice, id, { source_type: type, uri, database: 'x' });
-    const connected = await t.http.post('/rag/api/source/db').set(alice.auth).type('form').send({
-      session_id: id,
-      source_type: type,
-      uri,
-      database: 'x',
-      collection_or_table: 'users',
-    });
+    const connected = await t.http
+      .post(WIZARD_ROUTES.rag.database)
+      .set(alice.auth)
+      .type('form')
+      .send({
+        session_id: id,
+        source_type: type,
+        uri,
+        database: 'x',
+        collection_or_table: 'users',
+      });
     expect([400, 422]).toContain(listed.status);
     expect(listed.status).toBe(connected.status);
     expect(listed.body).toEqual({ detail: connected.body.detail });
@@ -184,7 +189,7 @@ describe('Source step: the tables of a database', () => {
       const fields = { source_type: 'mysql', uri: mysqlUri(), database: names.database };
       const listed = await tables(dave, id, fields, strict.http).expect(422);
       const connected = await strict.http
-        .post('/rag/api/source/db')
+        .post(WIZARD_ROUTES.rag.database)
         .set(dave.auth)
         .type('form')
         .send({ session_id: id, ...fields, collection_or_table: 'orders' })

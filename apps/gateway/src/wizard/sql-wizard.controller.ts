@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { Body, Controller } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
@@ -22,15 +23,15 @@ import { SourceStepService } from './source-step.service';
 import { FORM, WizardStep } from './wizard-docs';
 import { WizardSharedSteps } from './wizard-shared-steps';
 
+const ROUTES = WIZARD_ROUTES.sql;
 /** The SQL wizard's calls (SPEC §7), form-encoded except the upload. */
 @ApiTags('SQL wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)
-@Controller('sql/config')
+@Controller()
 export class SqlWizardController extends WizardSharedSteps({
   kind: 'sql',
   upload: {
-    path: 'source-details',
     summary: 'Step 3: upload the CSV (csv source) or .xlsx (excel source) file',
     accepted: '.csv for a csv source, .xlsx for an excel source',
   },
@@ -41,13 +42,13 @@ export class SqlWizardController extends WizardSharedSteps({
     super(sources, llm, finish);
   }
 
-  @WizardStep('source', 'Step 2: choose the source type', SqlSourceTypeSavedDto)
+  @WizardStep(ROUTES.source, 'Step 2: choose the source type', SqlSourceTypeSavedDto)
   source(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlSourceDto) {
     return this.sources.setSourceType(this.call(user, body.session_id), body.source_type);
   }
 
   @WizardStep(
-    'source-details/db',
+    ROUTES.database,
     'Step 3: connect the database table (MySQL, Postgres or SQLite)',
     DatabaseSourceSavedDto,
   )
@@ -59,12 +60,12 @@ export class SqlWizardController extends WizardSharedSteps({
     });
   }
 
-  @WizardStep('llm', 'Step 4: choose the LLM provider', LlmProviderSavedDto)
+  @WizardStep(ROUTES.provider, 'Step 4: choose the LLM provider', LlmProviderSavedDto)
   provider(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlLlmProviderDto) {
     return this.llm.setProvider(this.call(user, body.session_id), body.llm_provider);
   }
 
-  @WizardStep('llm-key', 'Step 4: the API key (or api_key_id of a saved key)', LlmKeySavedDto)
+  @WizardStep(ROUTES.key, 'Step 4: the API key (or api_key_id of a saved key)', LlmKeySavedDto)
   key(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlLlmKeyDto) {
     return this.llm.setLlmKey(this.call(user, body.session_id), {
       api_key: body.api_key,
@@ -72,13 +73,13 @@ export class SqlWizardController extends WizardSharedSteps({
     });
   }
 
-  @WizardStep('model', 'Step 4: the model of the chosen provider', LlmModelSavedDto)
+  @WizardStep(ROUTES.model, 'Step 4: the model of the chosen provider', LlmModelSavedDto)
   model(@CurrentUser() user: AuthenticatedUser, @Body() body: SqlModelDto) {
     return this.llm.setModel(this.call(user, body.session_id), body.model);
   }
 
   @WizardStep(
-    'framework',
+    ROUTES.framework,
     'Step 6: the query framework (must suit the source)',
     SqlFrameworkSavedDto,
   )

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES, wizardRoute } from '@agentloom/contracts';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,12 +29,12 @@ describe('SQL wizard API', () => {
     await t.close();
   });
 
-  const form = (user: TestUser, route: string, fields: Record<string, string>) =>
-    t.http.post(`/sql/config/${route}`).set(user.auth).type('form').send(fields);
+  const form = (user: TestUser, step: string, fields: Record<string, string>) =>
+    t.http.post(wizardRoute('sql', step)).set(user.auth).type('form').send(fields);
 
   const upload = (user: TestUser, sessionId: string, file: string) =>
     t.http
-      .post('/sql/config/source-details')
+      .post(WIZARD_ROUTES.sql.upload)
       .set(user.auth)
       .field('session_id', sessionId)
       .attach('file', file);
@@ -58,7 +59,7 @@ describe('SQL wizard API', () => {
   it('configures a complete SQL agent over a MariaDB table exactly as the web app calls it', async () => {
     const id = await newPipeline(alice, 'Orders analyst');
     await form(alice, 'source', { session_id: id, source_type: 'mysql' }).expect(200);
-    const db = await form(alice, 'source-details/db', {
+    const db = await form(alice, 'database', {
       session_id: id,
       db_uri: `mysql://${MARIADB.user}:${encodeURIComponent(MARIADB.password)}@127.0.0.1:3306/${MARIADB.database}`,
       db_name: MARIADB.database,
@@ -71,11 +72,11 @@ describe('SQL wizard API', () => {
       approximate_rows: 3,
     });
     // The wizard's LLM step: provider, then key, then model.
-    await form(alice, 'llm', { session_id: id, llm_provider: 'Deepseek' }).expect(200);
-    const key = await form(alice, 'llm-key', { session_id: id, api_key: DEEPSEEK_KEY }).expect(200);
+    await form(alice, 'provider', { session_id: id, llm_provider: 'Deepseek' }).expect(200);
+    const key = await form(alice, 'key', { session_id: id, api_key: DEEPSEEK_KEY }).expect(200);
     expect(key.body.saved).toEqual({ provider: 'deepseek', api_key: 'sk-deeps...LMNO' });
     await form(alice, 'model', { session_id: id, model: 'deepseek-chat' }).expect(200);
-    await form(alice, 'system-prompt', {
+    await form(alice, 'systemPrompt', {
       session_id: id,
       prompt: 'You are a careful analyst. Only read data.',
     }).expect(200);
@@ -149,14 +150,10 @@ describe('SQL wizard API', () => {
   });
 
   it.each([
-    [
-      'source-details/db',
-      { db_uri: 'mysql://u:p@h/db', db_name: 'db' },
-      'All DB fields are required.',
-    ],
+    ['database', { db_uri: 'mysql://u:p@h/db', db_name: 'db' }, 'All DB fields are required.'],
     ['framework', { framework: '' }, 'Please select a SQL framework.'],
-    ['system-prompt', {}, 'Please write or select a system prompt.'],
-    ['llm-key', {}, 'API Key and model selection are required.'],
+    ['systemPrompt', {}, 'Please write or select a system prompt.'],
+    ['key', {}, 'API Key and model selection are required.'],
     ['model', {}, 'API Key and model selection are required.'],
     [
       'source',
@@ -176,7 +173,7 @@ describe('SQL wizard API', () => {
 
   it('refuses a model of another provider (422)', async () => {
     const id = await newPipeline(alice);
-    await form(alice, 'llm', { session_id: id, llm_provider: 'gemini' }).expect(200);
+    await form(alice, 'provider', { session_id: id, llm_provider: 'gemini' }).expect(200);
     const { body } = await form(alice, 'model', { session_id: id, model: 'gpt-4.1' }).expect(422);
     expect(body.detail).toMatch(
       /^gpt-4.1 is not a Gemini model\. Choose one of: gemini-2.0-flash, /,
@@ -186,7 +183,7 @@ describe('SQL wizard API', () => {
   it('a database step needs a database source type first', async () => {
     const id = await newPipeline(alice);
     await form(alice, 'source', { session_id: id, source_type: 'csv' }).expect(200);
-    const { body } = await form(alice, 'source-details/db', {
+    const { body } = await form(alice, 'database', {
       session_id: id,
       db_uri: 'mysql://u:p@db.example/x',
       db_name: 'x',
@@ -200,15 +197,15 @@ describe('SQL wizard API', () => {
   it('user B using user A’s session id gets 404 on every call, and A’s config is unchanged', async () => {
     const id = await newPipeline(alice, 'Alice private SQL');
     await form(alice, 'source', { session_id: id, source_type: 'csv' }).expect(200);
-    await form(alice, 'llm', { session_id: id, llm_provider: 'openai' }).expect(200);
+    await form(alice, 'provider', { session_id: id, llm_provider: 'openai' }).expect(200);
     const before = await detail(alice, id);
     const calls: Array<[string, Record<string, string>]> = [
       ['source', { source_type: 'mysql' }],
-      ['source-details/db', { db_uri: 'mysql://u:p@db.example/x', db_name: 'x', table_name: 't' }],
-      ['llm', { llm_provider: 'groq' }],
-      ['llm-key', { api_key: DEEPSEEK_KEY }],
+      ['database', { db_uri: 'mysql://u:p@db.example/x', db_name: 'x', table_name: 't' }],
+      ['provider', { llm_provider: 'groq' }],
+      ['key', { api_key: DEEPSEEK_KEY }],
       ['model', { model: 'gpt-4o' }],
-      ['system-prompt', { prompt: 'pwned' }],
+      ['systemPrompt', { prompt: 'pwned' }],
       ['framework', { framework: 'pandasai' }],
       ['ui', { ui: 'streamlit' }],
     ];

@@ -1,4 +1,6 @@
 import {
+  WIZARD_ROUTES,
+  wizardRoute,
   ZDatabaseSourceSaved,
   ZEmbeddingModelSaved,
   ZLlmCredentialsSaved,
@@ -77,48 +79,44 @@ describe('wizard step answers', () => {
 
   it('answers each RAG step with its schema', async () => {
     const id = await newPipeline('rag');
-    const rag = (route: string, fields: Record<string, string>, schema: z.ZodType) =>
-      step(`/rag/api/${route}`, { session_id: id, ...fields }, schema);
+    const rag = (name: string, fields: Record<string, string>, schema: z.ZodType) =>
+      step(wizardRoute('rag', name), { session_id: id, ...fields }, schema);
     await rag('source', { source_type: 'sqlite' }, ZRagSourceTypeSaved);
     const sqlite = { uri: 'sqlite:///data/shop.db', database: 'main', collection_or_table: 'x' };
-    await rag('source/db', { source_type: 'sqlite', ...sqlite }, ZDatabaseSourceSaved);
+    await rag('database', { source_type: 'sqlite', ...sqlite }, ZDatabaseSourceSaved);
     await rag('source', { source_type: 'csv' }, ZRagSourceTypeSaved);
-    await upload('/rag/api/source/upload', id);
-    await rag('embeddings/model', { model_name: 'all-MiniLM-L6-v2' }, ZEmbeddingModelSaved);
-    await rag('vectordb', { vector_db: 'pinecone' }, ZVectorDbSaved);
+    await upload(WIZARD_ROUTES.rag.upload, id);
+    await rag('embedding', { model_name: 'all-MiniLM-L6-v2' }, ZEmbeddingModelSaved);
+    await rag('vectorDb', { vector_db: 'pinecone' }, ZVectorDbSaved);
     const pinecone = { api_key: 'pc-key-1234567890', environment: 'us-west1-gcp' };
-    await rag('vectordb/credentials/remote', { ...pinecone, index_name: 'sales' }, ZPineconeSaved);
-    await rag(
-      'vectordb/credentials/local',
-      { vector_db: 'qdrant', url: 'http://q:6333' },
-      ZLocalVectorDbSaved,
-    );
-    await rag('llm/provider', { provider: 'openai' }, ZLlmProviderSaved);
+    await rag('pinecone', { ...pinecone, index_name: 'sales' }, ZPineconeSaved);
+    await rag('localVectorDb', { vector_db: 'qdrant', url: 'http://q:6333' }, ZLocalVectorDbSaved);
+    await rag('provider', { provider: 'openai' }, ZLlmProviderSaved);
     const model_name = 'gpt-4o-mini';
     await rag(
-      'llm/credentials',
+      'credentials',
       { api_key: 'sk-proj-Typed-1234567890abcd', model_name },
       ZLlmCredentialsSaved,
     );
-    await rag('llm/credentials', { api_key_id: vaultKeyId, model_name }, ZLlmCredentialsSaved);
-    await rag('system-prompt', { prompt: 'Answer from the sales data.' }, ZSystemPromptSaved);
+    await rag('credentials', { api_key_id: vaultKeyId, model_name }, ZLlmCredentialsSaved);
+    await rag('systemPrompt', { prompt: 'Answer from the sales data.' }, ZSystemPromptSaved);
     await rag('ui', { ui: 'gradio' }, ZUiSaved);
   });
 
   it('answers each SQL step with its schema', async () => {
     const id = await newPipeline('sql');
-    const sql = (route: string, fields: Record<string, string>, schema: z.ZodType) =>
-      step(`/sql/config/${route}`, { session_id: id, ...fields }, schema);
+    const sql = (name: string, fields: Record<string, string>, schema: z.ZodType) =>
+      step(wizardRoute('sql', name), { session_id: id, ...fields }, schema);
     await sql('source', { source_type: 'sqlite' }, ZSqlSourceTypeSaved);
     const sqlite = { db_uri: 'sqlite:///data/shop.db', db_name: 'main', table_name: 'orders' };
-    await sql('source-details/db', sqlite, ZDatabaseSourceSaved);
+    await sql('database', sqlite, ZDatabaseSourceSaved);
     await sql('source', { source_type: 'csv' }, ZSqlSourceTypeSaved);
-    await upload('/sql/config/source-details', id);
-    await sql('llm', { llm_provider: 'openai' }, ZLlmProviderSaved);
-    await sql('llm-key', { api_key: 'sk-proj-Typed-1234567890abcd' }, ZLlmKeySaved);
-    await sql('llm-key', { api_key_id: vaultKeyId }, ZLlmKeySaved);
+    await upload(WIZARD_ROUTES.sql.upload, id);
+    await sql('provider', { llm_provider: 'openai' }, ZLlmProviderSaved);
+    await sql('key', { api_key: 'sk-proj-Typed-1234567890abcd' }, ZLlmKeySaved);
+    await sql('key', { api_key_id: vaultKeyId }, ZLlmKeySaved);
     await sql('model', { model: 'gpt-4o-mini' }, ZLlmModelSaved);
-    await sql('system-prompt', { prompt: 'Only read data.' }, ZSystemPromptSaved);
+    await sql('systemPrompt', { prompt: 'Only read data.' }, ZSystemPromptSaved);
     await sql('framework', { framework: 'pandasai' }, ZSqlFrameworkSaved);
     await sql('ui', { ui: 'streamlit' }, ZUiSaved);
   });

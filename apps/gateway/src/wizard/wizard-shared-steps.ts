@@ -1,4 +1,4 @@
-import type { TAgentType } from '@agentloom/contracts';
+import { WIZARD_ROUTES, type TAgentType } from '@agentloom/contracts';
 import { Body, UploadedFile } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import {
@@ -15,10 +15,10 @@ import { SourceStepService } from './source-step.service';
 import { incomingFile, WizardStep, WizardUpload } from './wizard-docs';
 import { WizardCall } from './wizard-sessions';
 
-/** Where a wizard puts the steps both have, and how /docs names them (the step numbers differ). */
+/** How /docs names the steps both wizards have (the step numbers differ); paths: WIZARD_ROUTES. */
 export interface SharedStepRoutes<Kind extends TAgentType> {
   kind: Kind;
-  upload: { path: string; summary: string; accepted: string };
+  upload: { summary: string; accepted: string };
   systemPromptSummary: string;
   uiSummary: string;
 }
@@ -40,7 +40,7 @@ export function WizardSharedSteps<Kind extends TAgentType>(routes: SharedStepRou
       return { userId: user.id, sessionId, agentType: routes.kind };
     }
 
-    @WizardUpload(routes.upload.path, routes.upload.summary, routes.upload.accepted)
+    @WizardUpload(WIZARD_ROUTES[routes.kind].upload, routes.upload.summary, routes.upload.accepted)
     upload(
       @CurrentUser() user: AuthenticatedUser,
       @Body() body: SessionOnlyDto,
@@ -49,12 +49,16 @@ export function WizardSharedSteps<Kind extends TAgentType>(routes: SharedStepRou
       return this.sources.saveUpload(this.call(user, body.session_id), incomingFile(file));
     }
 
-    @WizardStep('system-prompt', routes.systemPromptSummary, SystemPromptSavedDto)
+    @WizardStep(
+      WIZARD_ROUTES[routes.kind].systemPrompt,
+      routes.systemPromptSummary,
+      SystemPromptSavedDto,
+    )
     systemPrompt(@CurrentUser() user: AuthenticatedUser, @Body() body: SystemPromptDto) {
       return this.finish.setSystemPrompt(this.call(user, body.session_id), body.prompt);
     }
 
-    @WizardStep('ui', routes.uiSummary, UiSavedDto)
+    @WizardStep(WIZARD_ROUTES[routes.kind].ui, routes.uiSummary, UiSavedDto)
     ui(@CurrentUser() user: AuthenticatedUser, @Body() body: UiDto) {
       return this.finish.setUi(this.call(user, body.session_id), body.ui);
     }

@@ -1,3 +1,4 @@
+import { buildPaths } from '@agentloom/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppProcess, WorkerConfig } from './builder-worker';
 import { startGatewayReplica } from './gateway-replica';
@@ -6,7 +7,7 @@ export interface GatewayProcess {
   app: AppProcess;
   /** An access token for `userId`, signed as the gateway signs them. */
   token(userId: string): string;
-  /** POST /rag/api/build/agent as the build screen sends it. */
+  /** POST buildPaths.start('rag') as the build screen sends it. */
   buildRag(
     token: string,
     sessionId: string,
@@ -42,7 +43,7 @@ export async function startGatewayProcess(
       return `${unsigned}.${createHmac('sha256', jwtSecret).update(unsigned).digest('base64url')}`;
     },
     async buildRag(token, sessionId) {
-      const response = await fetch(`${base}/rag/api/build/agent`, {
+      const response = await fetch(`${base}${buildPaths.start('rag')}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,

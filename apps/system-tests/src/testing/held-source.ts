@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@agentloom/db';
+import { storeKeys } from '@agentloom/server-kit';
 import { spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { open, rm, writeFile } from 'node:fs/promises';
@@ -30,7 +31,7 @@ export async function holdSource(
     throw new Error('A held source must stay under 32 KB.');
   }
   const { sourceFile } = await prisma.pipeline.findUniqueOrThrow({ where: { id: pipelineId } });
-  const file = path.join(config.DATA_DIR, 'uploads', pipelineId, sourceFile!);
+  const file = path.join(config.DATA_DIR, storeKeys.upload(pipelineId, sourceFile!));
   await rm(file);
   const made = spawnSync('mkfifo', [file], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`mkfifo ${file} failed: ${made.stderr}`);

@@ -4,6 +4,7 @@ import {
   BUILDS_QUEUE,
   type TBuildJob,
   type TBuildProgress,
+  type TBuildStageKey,
 } from '@agentloom/contracts';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -47,7 +48,7 @@ export class QueueClient {
   }
 
   /** Resolves when the build reports that `stage` started (call it before enqueueing). */
-  stageStarted(buildId: string, stage: string, timeoutMs: number): Promise<TBuildProgress> {
+  stageStarted(buildId: string, stage: TBuildStageKey, timeoutMs: number): Promise<TBuildProgress> {
     return new Promise((resolve, reject) => {
       const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
         const progress = data as TBuildProgress;

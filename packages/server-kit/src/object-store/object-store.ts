@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 /**
  * Where uploads, profile pictures and build zips live: one interface, two drivers — a folder
  * (the default: DATA_DIR, as before) and S3-compatible object storage, which lets gateways and
- * workers on different machines share them with no shared folder (README, "Storage").
+ * workers on different machines share them with no shared folder (docs/operating.md, "Storage").
  *
  * Keys are paths the server makes from its own ids (`uploads/<pipelineId>/<uuid>.csv`), never
  * from anything a client sent; both drivers refuse anything else.
@@ -41,23 +41,36 @@ export interface StoreFolderLocation {
   localPath(name: string): Promise<string | null>;
 }
 
+/** The top-level folders of the object store, one per kind of file. */
+export const storeFolders = {
+  uploads: 'uploads',
+  artifacts: 'artifacts',
+  indexes: 'indexes',
+  avatars: 'avatars',
+} as const;
+
 /**
- * The object-store keys of a pipeline's files: one home, used by the gateway (which serves and
- * deletes them) and the builder worker (which writes them).
+ * The object-store keys: their one home, used by the gateway (which serves and deletes them),
+ * the builder worker (which writes them) and the tests and scripts that look at a store.
  */
 export const storeKeys = {
+  /** A profile picture, under the server-made name the user row keeps. */
+  avatar: (name: string) => `${storeFolders.avatars}/${path.basename(name)}`,
   /** A pipeline's uploaded source, under the server-made name the pipeline row keeps. */
   upload: (pipelineId: string, storedName: string) =>
-    `uploads/${pipelineId}/${path.basename(storedName)}`,
-  uploads: (pipelineId: string) => `uploads/${pipelineId}`,
-  /** A build's zip (`<buildId>.zip`). */
+    `${storeFolders.uploads}/${pipelineId}/${path.basename(storedName)}`,
+  uploads: (pipelineId: string) => `${storeFolders.uploads}/${pipelineId}`,
+  /** The file name of a build's zip, kept in the build row (`artifact`). */
+  artifactName: (buildId: string) => `${buildId}.zip`,
+  /** A build's zip, by the file name the build row keeps. */
   artifact: (pipelineId: string, artifact: string) =>
-    `artifacts/${pipelineId}/${path.basename(artifact)}`,
-  artifacts: (pipelineId: string) => `artifacts/${pipelineId}`,
+    `${storeFolders.artifacts}/${pipelineId}/${path.basename(artifact)}`,
+  artifacts: (pipelineId: string) => `${storeFolders.artifacts}/${pipelineId}`,
   /** The folder of a RAG build's hosted index (a LanceDB table). */
-  hostedIndex: (pipelineId: string, buildId: string) => `indexes/${pipelineId}/${buildId}`,
+  hostedIndex: (pipelineId: string, buildId: string) =>
+    `${storeFolders.indexes}/${pipelineId}/${buildId}`,
   /** All of a pipeline's hosted indexes. */
-  hostedIndexes: (pipelineId: string) => `indexes/${pipelineId}`,
+  hostedIndexes: (pipelineId: string) => `${storeFolders.indexes}/${pipelineId}`,
 } as const;
 
 const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

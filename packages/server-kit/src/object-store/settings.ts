@@ -5,7 +5,7 @@ import { LocalObjectStore } from './local-object-store';
 import type { ObjectStore } from './object-store';
 import { S3ObjectStore } from './s3-object-store';
 
-/** The storage settings, the same for the gateway and the worker (README's settings table). */
+/** The storage settings, the same for the gateway and the worker (docs/operating.md, "Every setting"). */
 export const ZObjectStoreEnv = z.object({
   /** `local`: files under DATA_DIR (one machine, or a shared volume). `s3`: an S3 bucket. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),

@@ -6,8 +6,8 @@ import { probeDatabase } from './probe-database';
 import { probe, rejectionOf } from './probe-database.spec-helper';
 import { listen } from '../../testing/tcp-forwarder';
 
-// The Postgres and MariaDB cases, against real servers, are in probe-database-postgres.spec.ts and
-// probe-database-mariadb.spec.ts.
+// The Postgres and MariaDB cases, against real servers, are in probe-database-postgres.e2e-spec.ts
+// and probe-database-mariadb.e2e-spec.ts (database tier).
 
 const TIMEOUT_MS = 1000;
 

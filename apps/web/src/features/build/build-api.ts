@@ -1,6 +1,8 @@
 import {
+  agentProjectName,
   BUILD_EVENTS,
   BUILDS_NAMESPACE,
+  buildPaths,
   type TAgentType,
   type TBuildCompletedEvent,
   type TBuildFailedEvent,
@@ -15,7 +17,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { io } from 'socket.io-client';
 import { useAuth } from '../../auth/auth-context';
-import { api, API_URL, ApiError, apiRaw, framedGatewayPage } from '../../lib/api';
+import { api, API_URL, ApiError, framedGatewayPage } from '../../lib/api';
+import { saveDownload } from '../../lib/download';
 import { applyStageEvent, mergeBuildView } from './build-progress';
 
 export const buildQueryKey = (sessionId: string) => ['build', sessionId] as const;
@@ -41,7 +44,7 @@ export function useBuild(sessionId: string) {
     queryFn: async ({ signal }) =>
       mergeBuildView(
         queryClient.getQueryData<TBuildView>(queryKey),
-        await api<TBuildView>(`/builds/${encodeURIComponent(sessionId)}`, { signal }),
+        await api<TBuildView>(buildPaths.view(sessionId), { signal }),
       ),
     enabled: Boolean(sessionId),
     // 404 means no such agent or no build yet: asking again at once will not change that (the
@@ -143,16 +146,12 @@ export function useAgentName(sessionId: string) {
   }).data;
 }
 
-const BUILD_PATHS: Record<TAgentType, string> = {
-  rag: '/rag/api/build/agent',
-  sql: '/sql/build/api/build/agent',
-};
-
 /** Starts the build again (after a failure); the feed then reports the new build's stages. */
 export function useRebuild(type: TAgentType, sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
+    mutationFn: () =>
+      api<TBuildStarted>(buildPaths.start(type), { form: { session_id: sessionId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: buildQueryKey(sessionId) }),
   });
 }
@@ -192,28 +191,13 @@ export function usePreview(type: TAgentType, sessionId: string) {
   });
 }
 
-export const downloadFileName = (type: TAgentType, sessionId: string) =>
-  `${type}-agent-${sessionId}.zip`;
-
 /** GET {type}/builds/{id}/download with the bearer header, saved as {type}-agent-{id}.zip. */
 export function useDownload(type: TAgentType, sessionId: string) {
   return useMutation({
-    mutationFn: async () => {
-      const response = await apiRaw(`/${type}/builds/${encodeURIComponent(sessionId)}/download`);
-      saveBlob(await response.blob(), downloadFileName(type, sessionId));
-    },
+    mutationFn: () =>
+      saveDownload(
+        buildPaths.download(type, sessionId),
+        `${agentProjectName(type, sessionId)}.zip`,
+      ),
   });
-}
-
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }

@@ -1,5 +1,7 @@
 import {
   BUILD_EVENTS,
+  BUILD_STAGE_LABELS,
+  buildPaths,
   RAG_BUILD_STAGES,
   type TBuildStageEvent,
   type TBuildSubscribeAck,
@@ -84,7 +86,7 @@ const stageEvent = (index: number, state: 'started' | 'finished'): TBuildStageEv
   at: FIXTURE_AT,
 });
 
-const isBuildRead = (call: Call) => call.path === `/builds/${SESSION}`;
+const isBuildRead = (call: Call) => call.path === buildPaths.view(SESSION);
 const buildReads = (calls: Call[]) => calls.filter(isBuildRead).length;
 
 function renderLive(reply: (call: Call) => Reply) {
@@ -153,7 +155,7 @@ describe('live build feed', () => {
     await socket.push(BUILD_EVENTS.completed, {
       session_id: SESSION,
       build_id: BUILD,
-      download_url: `/rag/builds/${SESSION}/download`,
+      download_url: buildPaths.download('rag', SESSION),
     });
     expect(screen.getByRole('heading', { name: 'Build Completed' })).toBeInTheDocument();
     expect(progress()).toHaveAttribute('aria-valuenow', '100');
@@ -214,5 +216,39 @@ describe('live build feed', () => {
 
     unmount();
     expect(socket.disconnected).toBe(true);
+  });
+});
+
+describe('a reworded stage label', () => {
+  // Rows and events carry stage keys; the label is display only. Reword one (as an edit of
+  // contracts' BUILD_STAGE_LABELS would) and a stored row and the live feed still drive the screen.
+  const original = BUILD_STAGE_LABELS.train_embeddings;
+  afterEach(() => {
+    BUILD_STAGE_LABELS.train_embeddings = original;
+  });
+
+  it('shows the new words for a stored build and for live events', async () => {
+    BUILD_STAGE_LABELS.train_embeddings = 'reading and embedding your data';
+    // The stored row as the worker wrote it: keys only (what GET /builds and the snapshot send).
+    const stored = view({
+      stages: [
+        { key: 'validate_config', started_at: FIXTURE_AT, finished_at: FIXTURE_AT },
+        { key: 'train_embeddings', started_at: FIXTURE_AT, finished_at: null },
+      ],
+    });
+    const { socket } = renderLive(() => ({ json: stored }));
+    expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
+    expect(stageItem('reading and embedding your data')).toHaveAttribute('aria-current', 'step');
+    expect(screen.queryByText(original)).not.toBeInTheDocument();
+    expect(
+      screen.getByText(/Reading your data source, splitting it into chunks/),
+    ).toBeInTheDocument();
+
+    await socket.push('connect');
+    await socket.push(BUILD_EVENTS.stage, stageEvent(1, 'finished'));
+    await socket.push(BUILD_EVENTS.stage, stageEvent(2, 'started'));
+    expect(stageItem('reading and embedding your data')).toHaveTextContent('(done)');
+    expect(stageItem('setting up databases')).toHaveTextContent('(in progress)');
+    expect(progress()).toHaveAttribute('aria-valuenow', '29');
   });
 });

@@ -1,4 +1,9 @@
-import { RAG_BUILD_STAGES, SQL_BUILD_STAGES, type TBuildView } from '@agentloom/contracts';
+import {
+  buildPaths,
+  RAG_BUILD_STAGES,
+  SQL_BUILD_STAGES,
+  type TBuildView,
+} from '@agentloom/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -48,7 +53,7 @@ describe('build screen', () => {
     renderBuild(`/sql/build/animation/sql/${SESSION}`, () => ({
       json: buildView({
         agent_type: 'sql',
-        stage_names: [...SQL_BUILD_STAGES],
+        stage_keys: [...SQL_BUILD_STAGES],
         stages: stagesReached(4, true, SQL_BUILD_STAGES),
       }),
     }));
@@ -68,7 +73,7 @@ describe('build screen', () => {
             json: buildView({
               status: 'Built',
               stages: stagesReached(8, true, RAG_BUILD_STAGES),
-              download_url: `/rag/builds/${SESSION}/download`,
+              download_url: buildPaths.download('rag', SESSION),
             }),
           },
     );
@@ -98,7 +103,7 @@ describe('build screen', () => {
             json: buildView({
               agent_type: 'sql',
               status: 'Built',
-              stage_names: [...SQL_BUILD_STAGES],
+              stage_keys: [...SQL_BUILD_STAGES],
               stages: stagesReached(10, true, SQL_BUILD_STAGES),
             }),
           },
@@ -135,7 +140,10 @@ describe('build screen', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Download Code' }));
     await vi.waitFor(() => expect(saved).toEqual([`rag-agent-${SESSION}.zip`]));
-    expect(calls.at(-1)).toMatchObject({ method: 'GET', path: `/rag/builds/${SESSION}/download` });
+    expect(calls.at(-1)).toMatchObject({
+      method: 'GET',
+      path: buildPaths.download('rag', SESSION),
+    });
   });
 
   it('shows why a build failed', async () => {

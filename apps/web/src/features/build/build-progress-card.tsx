@@ -7,6 +7,7 @@ import {
   progressPercent,
   stageMessage,
   stageStates,
+  type StageRow,
   type StageState,
 } from './build-progress';
 
@@ -22,7 +23,7 @@ export function BuildProgress({
   agentLabel: string;
   agentName: string | undefined;
 }) {
-  const total = view.stage_names.length;
+  const total = view.stage_keys.length;
   const index = currentStageIndex(view);
   const percent = progressPercent(index, total);
   const states = stageStates(view);
@@ -124,12 +125,12 @@ function BuildProgressBar({ percent, status }: { percent: number; status: TBuild
   );
 }
 
-function StageList({ states }: { states: ReturnType<typeof stageStates> }) {
+function StageList({ states }: { states: StageRow[] }) {
   return (
     <ol aria-label="Build stages" className="mt-6 space-y-2">
-      {states.map(({ name, state }, position) => (
+      {states.map(({ key, label, state }, position) => (
         <li
-          key={name}
+          key={key}
           aria-current={state === 'active' ? 'step' : undefined}
           className={clsx(
             'flex items-center gap-3 rounded-lg px-3 py-2 text-sm',
@@ -146,7 +147,7 @@ function StageList({ states }: { states: ReturnType<typeof stageStates> }) {
                 : 'font-medium text-slate-900 dark:text-white',
             )}
           >
-            {name}
+            {label}
           </span>
           <span className="sr-only">{STATE_TEXT[state]}</span>
           <span aria-hidden="true" className="ml-auto text-xs text-slate-500 dark:text-slate-400">

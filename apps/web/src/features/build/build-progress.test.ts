@@ -1,4 +1,9 @@
-import { RAG_BUILD_STAGES, SQL_BUILD_STAGES, type TBuildView } from '@agentloom/contracts';
+import {
+  RAG_BUILD_STAGES,
+  SQL_BUILD_STAGES,
+  type TBuildStageKey,
+  type TBuildView,
+} from '@agentloom/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   applyStageEvent,
@@ -54,7 +59,11 @@ describe('stages of a build view', () => {
 
   it('marks the stage a failed build stopped at as failed', () => {
     const states = stageStates(view({ status: 'Failed', stages: stagesReached(2, false) }));
-    expect(states[1]).toEqual({ name: 'training embeddings', state: 'failed' });
+    expect(states[1]).toEqual({
+      key: 'train_embeddings',
+      label: 'training embeddings',
+      state: 'failed',
+    });
   });
 
   it('marks every stage done once the build is Built', () => {
@@ -67,13 +76,13 @@ describe('stages of a build view', () => {
 
   it('describes what the builder does at each stage', () => {
     expect(stageMessage(undefined)).toMatch(/Waiting/);
-    const stage = (name: string) => ({ name, started_at: AT, finished_at: null });
-    expect(stageMessage(stage('generating code'))).toBe('Writing the agent, its UI and its tests…');
+    const stage = (key: TBuildStageKey) => ({ key, started_at: AT, finished_at: null });
+    expect(stageMessage(stage('generate_code'))).toBe('Writing the agent, its UI and its tests…');
   });
 
   it('counts the chunks embedded while the index is made, and not once the stage is done', () => {
     const work = { done: 3200, of: 12002, unit: 'chunks' as const };
-    const running = { name: 'training embeddings', started_at: AT, finished_at: null, work };
+    const running = { key: 'train_embeddings' as const, started_at: AT, finished_at: null, work };
     expect(stageMessage(running)).toMatch(/3,200 of 12,002 chunks embedded\.$/);
     expect(stageMessage({ ...running, finished_at: AT })).not.toMatch(/chunks embedded/);
   });
@@ -82,7 +91,7 @@ describe('stages of a build view', () => {
     const started = applyStageEvent(view({ status: 'Building', stages: [] }), {
       buildId: BUILD_ID,
       session_id: SESSION_ID,
-      stage: RAG_BUILD_STAGES[0]!,
+      stage: RAG_BUILD_STAGES[0],
       index: 0,
       total: 8,
       state: 'started',
@@ -91,7 +100,7 @@ describe('stages of a build view', () => {
     const progressed = applyStageEvent(started, {
       buildId: BUILD_ID,
       session_id: SESSION_ID,
-      stage: RAG_BUILD_STAGES[0]!,
+      stage: RAG_BUILD_STAGES[0],
       index: 0,
       total: 8,
       state: 'progress',
@@ -106,7 +115,7 @@ describe('live stage events', () => {
   const event = (index: number, state: 'started' | 'finished', buildId = BUILD_ID) => ({
     buildId,
     session_id: SESSION_ID,
-    stage: RAG_BUILD_STAGES[index] ?? '',
+    stage: RAG_BUILD_STAGES[index] ?? 'complete',
     index,
     total: 8,
     state,
@@ -119,7 +128,7 @@ describe('live stage events', () => {
     expect(started.stages[1]?.finished_at).toBeNull();
     const finished = applyStageEvent(started, event(1, 'finished'));
     expect(finished.stages[1]).toEqual({
-      name: 'training embeddings',
+      key: 'train_embeddings',
       started_at: '2025-01-01T00:00:05.000Z',
       finished_at: '2025-01-01T00:00:05.000Z',
     });
@@ -139,7 +148,7 @@ describe('live stage events', () => {
     expect(next).toMatchObject({
       status: 'Building',
       error: null,
-      stages: [{ name: 'initializing environment' }],
+      stages: [{ key: 'validate_config' }],
     });
   });
 

@@ -1,8 +1,16 @@
-import type { TBuildStage, TBuildStageEvent, TBuildView, TStageWork } from '@agentloom/contracts';
+import {
+  stageLabel,
+  type TBuildStage,
+  type TBuildStageEvent,
+  type TBuildStageKey,
+  type TBuildView,
+  type TStageWork,
+} from '@agentloom/contracts';
 
 /**
  * The build screen's rules, kept apart from React so they can be tested on their own. The
  * stages are the worker's real ones (Socket.IO events and GET /builds/{sessionId}), not a timer.
+ * Rows and events name a stage by its key; only this screen turns a key into words.
  */
 
 /** SPEC §4: progress is the current stage's index over the last index, as a percentage. */
@@ -14,19 +22,26 @@ export function progressPercent(index: number, total: number): number {
 
 /** The stage the build is at: the last one reached, or the final one once it is Built. */
 export function currentStageIndex(view: TBuildView): number {
-  if (view.status === 'Built') return view.stage_names.length - 1;
+  if (view.status === 'Built') return view.stage_keys.length - 1;
   return Math.max(view.stages.length - 1, 0);
 }
 
 export type StageState = 'done' | 'active' | 'failed' | 'pending';
 
-export function stageStates(view: TBuildView): { name: string; state: StageState }[] {
-  return view.stage_names.map((name, index) => {
-    if (view.status === 'Built') return { name, state: 'done' };
+export interface StageRow {
+  key: TBuildStageKey;
+  label: string;
+  state: StageState;
+}
+
+export function stageStates(view: TBuildView): StageRow[] {
+  return view.stage_keys.map((key, index) => {
+    const row = (state: StageState): StageRow => ({ key, label: stageLabel(key), state });
+    if (view.status === 'Built') return row('done');
     const reached = view.stages[index];
-    if (!reached) return { name, state: 'pending' };
-    if (reached.finished_at) return { name, state: 'done' };
-    return { name, state: view.status === 'Failed' ? 'failed' : 'active' };
+    if (!reached) return row('pending');
+    if (reached.finished_at) return row('done');
+    return row(view.status === 'Failed' ? 'failed' : 'active');
   });
 }
 
@@ -71,9 +86,9 @@ export function applyStageEvent(view: TBuildView, event: TBuildStageEvent): TBui
   const work = event.work ?? existing?.work;
   stages.push(
     event.state === 'started'
-      ? { name: event.stage, started_at: event.at, finished_at: null, work: event.work }
+      ? { key: event.stage, started_at: event.at, finished_at: null, work: event.work }
       : {
-          name: event.stage,
+          key: event.stage,
           started_at: startedAt,
           finished_at: event.state === 'finished' ? event.at : null,
           ...(work ? { work } : {}),
@@ -83,25 +98,25 @@ export function applyStageEvent(view: TBuildView, event: TBuildStageEvent): TBui
 }
 
 /** What the screen says while a stage runs: what the builder is really doing at that moment. */
-const STAGE_MESSAGES: Record<string, string> = {
-  'initializing environment': 'Checking your configuration and preparing the build…',
-  'training embeddings':
+const STAGE_MESSAGES: Record<TBuildStageKey, string> = {
+  validate_config: 'Checking your configuration and preparing the build…',
+  train_embeddings:
     'Reading your data source, splitting it into chunks and embedding each one for the agent’s index…',
-  'setting up databases': 'Preparing the vector store settings…',
-  'loading data source': 'Loading your data source…',
-  'profiling schema': 'Profiling the columns and types of your table…',
-  'configuring query engine': 'Setting up the query engine you chose…',
-  'integrating AI models': 'Checking that every key the agent needs can be unlocked…',
-  'securing SQL access': 'Adding the read-only guard for generated SQL…',
-  'generating code': 'Writing the agent, its UI and its tests…',
-  'deploying container': 'Adding the Dockerfile, docker-compose file and CI workflow…',
-  'finalizing build': 'Packing the project into a zip…',
-  'build complete': 'Your agent is ready.',
+  set_up_vector_store: 'Preparing the vector store settings…',
+  load_source: 'Loading your data source…',
+  profile_schema: 'Profiling the columns and types of your table…',
+  configure_query_engine: 'Setting up the query engine you chose…',
+  integrate_models: 'Checking that every key the agent needs can be unlocked…',
+  secure_sql_access: 'Adding the read-only guard for generated SQL…',
+  generate_code: 'Writing the agent, its UI and its tests…',
+  package_container: 'Adding the Dockerfile, docker-compose file and CI workflow…',
+  store_artifact: 'Packing the project into a zip…',
+  complete: 'Your agent is ready.',
 };
 
 export function stageMessage(stage: TBuildStage | undefined): string {
   if (!stage) return 'Waiting for a builder to pick up the job…';
-  const message = STAGE_MESSAGES[stage.name] ?? `${stage.name}…`;
+  const message = STAGE_MESSAGES[stage.key];
   const work = stage.finished_at ? undefined : stage.work;
   return work ? `${message} ${workText(work)}` : message;
 }

@@ -1,3 +1,4 @@
+import { buildPaths } from '@agentloom/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
@@ -42,7 +43,7 @@ describe('build routes', () => {
     localStorage.setItem('session_id', SESSION);
     const calls = renderApp('/build/rag');
     expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
-    expect(calls.map((call) => call.path)).toContain(`/builds/${SESSION}`);
+    expect(calls.map((call) => call.path)).toContain(buildPaths.view(SESSION));
   });
 
   it('/build/rag with no stored session id says it is missing', async () => {
@@ -62,7 +63,7 @@ describe('build routes', () => {
     localStorage.setItem('session_id', 'an-older-session');
     const calls = renderApp(`/build/rag/${SESSION}`);
     expect(await screen.findByText('Building your RAG agent')).toBeInTheDocument();
-    expect(calls.map((call) => call.path)).toContain(`/builds/${SESSION}`);
+    expect(calls.map((call) => call.path)).toContain(buildPaths.view(SESSION));
   });
 
   it('/build/image still opens the image agent, not a build of type "image"', async () => {

@@ -8,7 +8,8 @@ import type {
   TPublicationSettings,
 } from '@agentloom/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiRaw } from '../../lib/api';
+import { api } from '../../lib/api';
+import { saveDownload } from '../../lib/download';
 
 /** React Query hooks for a published agent: publication, access keys, conversations. */
 const keys = {
@@ -104,15 +105,11 @@ export function useDeleteConversation(agentId: string) {
 
 /** Saves every conversation of the agent as a JSON or CSV file. */
 export async function exportConversations(agentId: string, format: 'json' | 'csv') {
-  const response = await apiRaw(`${base(agentId)}/conversations/export`, {
-    query: { format },
-  });
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `conversations-${agentId}.${format}`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveDownload(
+    `${base(agentId)}/conversations/export`,
+    `conversations-${agentId}.${format}`,
+    {
+      query: { format },
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { RAG_BUILD_STAGES, type TBuildView } from '@agentloom/contracts';
+import { RAG_BUILD_STAGES, type TBuildStageKey, type TBuildView } from '@agentloom/contracts';
 
 /** The time every fixture stage started and finished at. */
 export const FIXTURE_AT = '2025-01-01T00:00:00.000Z';
@@ -13,7 +13,7 @@ export function buildViewFixture(overrides: Partial<TBuildView> = {}): TBuildVie
     session_id: '3f6b2a1c-7d8e-4f90-a1b2-c3d4e5f6a7b8',
     agent_type: 'rag',
     status: 'Building',
-    stage_names: [...RAG_BUILD_STAGES],
+    stage_keys: [...RAG_BUILD_STAGES],
     stages: [],
     error: null,
     created_at: FIXTURE_AT,
@@ -23,15 +23,15 @@ export function buildViewFixture(overrides: Partial<TBuildView> = {}): TBuildVie
   };
 }
 
-/** The first `count` stages of `names` as the server lists them: all finished, the last one
+/** The first `count` stages of `keys` as the server lists them: all finished, the last one
  * still running unless `lastFinished`. */
 export function stagesReached(
   count: number,
   lastFinished = true,
-  names: readonly string[] = RAG_BUILD_STAGES,
+  keys: readonly TBuildStageKey[] = RAG_BUILD_STAGES,
 ): TBuildView['stages'] {
-  return names.slice(0, count).map((name, index) => ({
-    name,
+  return keys.slice(0, count).map((key, index) => ({
+    key,
     started_at: FIXTURE_AT,
     finished_at: index < count - 1 || lastFinished ? FIXTURE_AT : null,
   }));

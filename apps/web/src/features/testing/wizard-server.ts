@@ -2,15 +2,17 @@ import {
   LLM_MODEL_CATALOGUE,
   maskApiKey,
   pickableSpecModels,
-  type TKeyCheckRequest,
-  wizardSteps,
   type TAgentType,
+  type TKeyCheckRequest,
   type TPipelineConfig,
   type TPipelineDetail,
   type TRagPipelineConfig,
   type TRagSourceType,
   type TSqlPipelineConfig,
   type TUploadSummary,
+  WIZARD_ROUTES,
+  wizardPaths,
+  wizardSteps,
 } from '@agentloom/contracts';
 import { beforeEach } from 'vitest';
 import { formOf, textOf, type Call, type Reply } from './render';
@@ -44,13 +46,13 @@ export function wizardServer(type: TAgentType) {
     }
     if (call.path === `/pipelines/${SESSION}`) return { json: detailOf(type, name, answers) };
     if (call.path === '/apikeys') return { json: [] };
-    if (call.path === `/wizard/${SESSION}/source/sample` && config.file) {
+    if (call.path === wizardPaths.sourceSample(SESSION) && config.file) {
       // The gateway reads the file back; this stand-in only knows its name and size.
       const kind = config.file.summary.kind;
       const counts = `${config.file.size_bytes} bytes`;
       return { json: { kind, counts, columns: [], rows: [], passages: [] } };
     }
-    if (call.path === '/llm/keys/check') {
+    if (call.path === WIZARD_ROUTES.keyCheck) {
       // The gateway's answer for a key the provider takes: its current models.
       const { provider } = JSON.parse(textOf(call)) as TKeyCheckRequest;
       const models = pickableSpecModels(provider).map((model) => LLM_MODEL_CATALOGUE[model].apiId);

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES, wizardPaths } from '@agentloom/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { formOf, mockFetch, renderRoute, signIn, textOf, type Call } from '../te
 import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
 import { WizardPage } from './wizard-page';
 
-const TABLES_PATH = `/wizard/${SESSION}/source/tables`;
+const TABLES_PATH = wizardPaths.sourceTables(SESSION);
 const rag = wizardServerPerTest('rag');
 const sql = wizardServerPerTest('sql');
 
@@ -67,7 +68,7 @@ describe('Source step: the tables of a database', () => {
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await screen.findByText('Step 4 of 9');
     // One database name, sent in the URI and on its own: it is never asked twice.
-    expect(formOf(calls.find((call) => call.path === '/rag/api/source/db'))).toMatchObject({
+    expect(formOf(calls.find((call) => call.path === WIZARD_ROUTES.rag.database))).toMatchObject({
       uri: 'postgresql://u:p%23%40%3A%2F%25@db:5432/shop',
       database: 'shop',
       collection_or_table: 'tickets',

@@ -1,3 +1,4 @@
+import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe('RAG wizard', () => {
     await createAgent(user);
     await user.click(screen.getByRole('button', { name: /^TXT/ }));
     await stepBadge(3);
-    const call = calls.find((c) => c.path === '/rag/api/source');
+    const call = calls.find((c) => c.path === WIZARD_ROUTES.rag.source);
     expect(formOf(call)).toEqual({ session_id: SESSION, source_type: 'text_file' });
 
     await user.click(screen.getByRole('button', { name: 'Previous' }));
@@ -106,7 +107,7 @@ describe('RAG wizard', () => {
 
   it('does not advance when the source type cannot be saved', async () => {
     mockFetch((call) =>
-      call.path === '/rag/api/source'
+      call.path === WIZARD_ROUTES.rag.source
         ? { status: 404, json: { detail: 'Agent not found.' } }
         : saved(call),
     );
@@ -120,7 +121,7 @@ describe('RAG wizard', () => {
 
   it('asks for a file, then shows the server’s reason when an upload is refused', async () => {
     const { calls } = mockFetch((call) =>
-      call.path === '/rag/api/source/upload'
+      call.path === WIZARD_ROUTES.rag.upload
         ? {
             status: 415,
             json: { detail: 'A CSV source takes a .csv file; "notes.txt" is not one.' },
@@ -137,7 +138,7 @@ describe('RAG wizard', () => {
 
     await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
     expect(await screen.findByText('No file selected')).toBeInTheDocument();
-    expect(calls.some((c) => c.path === '/rag/api/source/upload')).toBe(false);
+    expect(calls.some((c) => c.path === WIZARD_ROUTES.rag.upload)).toBe(false);
 
     await user.upload(screen.getByLabelText('Source File'), new File(['a'], 'notes.txt'));
     await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
@@ -164,7 +165,7 @@ describe('RAG wizard', () => {
     await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(4);
-    expect(formOf(calls.find((c) => c.path === '/rag/api/source/db'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.database))).toEqual({
       session_id: SESSION,
       source_type: 'postgres',
       uri: 'postgresql://u:p@db:5432/shop',
@@ -176,7 +177,7 @@ describe('RAG wizard', () => {
   it('says the embedding model is being set up while it saves, and only then advances', async () => {
     const answer = deferred<{ json: unknown }>();
     const { calls } = mockFetch((call) =>
-      call.path === '/rag/api/embeddings/model' ? answer.promise : saved(call),
+      call.path === WIZARD_ROUTES.rag.embedding ? answer.promise : saved(call),
     );
     const user = userEvent.setup();
     renderWizard();
@@ -187,7 +188,7 @@ describe('RAG wizard', () => {
     expect(screen.getByLabelText('Embedding Model')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
     expect(screen.getByText('Step 4 of 9')).toBeInTheDocument();
-    expect(formOf(calls.find((c) => c.path === '/rag/api/embeddings/model'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.embedding))).toEqual({
       session_id: SESSION,
       model_name: 'e5-small-v2',
     });
@@ -207,7 +208,7 @@ describe('RAG wizard', () => {
 
     await user.click(screen.getByRole('button', { name: /^Pinecone/ }));
     await waitFor(() => expect(screen.getByLabelText(/Environment/)).toBeInTheDocument());
-    expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.vectorDb))).toEqual({
       session_id: SESSION,
       vector_db: 'pinecone',
     });
@@ -230,7 +231,7 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(6);
     // all-MiniLM-L6-v2 (step 4) makes vectors of 384 dimensions.
-    expect(formOf(calls.find((c) => c.path === '/rag/api/vectordb/credentials/local'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.localVectorDb))).toEqual({
       session_id: SESSION,
       vector_db: 'chromadb',
       url: 'http://localhost:8000',
@@ -241,7 +242,7 @@ describe('RAG wizard', () => {
     // Step 6: the provider choice saves at once and stays; key and model then advance.
     await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'claude');
     await waitFor(() =>
-      expect(formOf(calls.find((c) => c.path === '/rag/api/llm/provider'))).toEqual({
+      expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.provider))).toEqual({
         session_id: SESSION,
         provider: 'claude',
       }),
@@ -260,7 +261,7 @@ describe('RAG wizard', () => {
     await user.selectOptions(screen.getByLabelText('Model'), 'claude-4-opus-20250522');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(7);
-    expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.credentials))).toEqual({
       session_id: SESSION,
       api_key: 'sk-ant-0123456789abcdef',
       model_name: 'claude-4-opus-20250522',
@@ -280,7 +281,7 @@ describe('RAG wizard', () => {
 
     await user.click(screen.getByRole('button', { name: /^Gradio/ }));
     await stepBadge(9);
-    expect(formOf(calls.find((c) => c.path === '/rag/api/ui'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.ui))).toEqual({
       session_id: SESSION,
       ui: 'gradio',
     });
@@ -291,7 +292,7 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Build & Deploy RAG Agent' }));
     expect(await screen.findByText('RAG agent build started!')).toBeInTheDocument();
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
-    expect(formOf(calls.find((c) => c.path === '/rag/api/build/agent'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === buildPaths.start('rag')))).toEqual({
       session_id: SESSION,
     });
   }, 30_000);
@@ -344,7 +345,7 @@ describe('RAG wizard', () => {
     await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o-mini');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(7);
-    expect(formOf(calls.find((c) => c.path === '/rag/api/llm/credentials'))).toEqual({
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.credentials))).toEqual({
       session_id: SESSION,
       api_key_id: keyId,
       model_name: 'gpt-4o-mini',

@@ -1,3 +1,4 @@
+import { wizardPaths } from '@agentloom/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderRoute } from '../testing/render';
@@ -31,7 +32,7 @@ describe('SourceSample', () => {
     const table = within(data).getByRole('table', { name: 'First rows of sales.csv' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(within(table).getByRole('cell', { name: 'South' })).toBeInTheDocument();
-    expect(calls[0]?.path).toBe(`/wizard/${SESSION}/source/sample`);
+    expect(calls[0]?.path).toBe(wizardPaths.sourceSample(SESSION));
   });
 
   it('shows a document’s first passages', async () => {

@@ -1,4 +1,4 @@
-import type { TSourceSample, TUploadedFile } from '@agentloom/contracts';
+import { wizardPaths, type TSourceSample, type TUploadedFile } from '@agentloom/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -10,7 +10,7 @@ export function SourceSample({ sessionId, file }: { sessionId: string; file: TUp
   const sample = useQuery({
     // A new upload (its time) is a new sample.
     queryKey: ['source-sample', sessionId, file.uploaded_at],
-    queryFn: () => api<TSourceSample>(`/wizard/${sessionId}/source/sample`),
+    queryFn: () => api<TSourceSample>(wizardPaths.sourceSample(sessionId)),
   });
   if (!sample.data) return null;
   const { counts, columns, rows, passages } = sample.data;

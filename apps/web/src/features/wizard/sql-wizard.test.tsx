@@ -1,3 +1,4 @@
+import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import type { TApiKey } from '@agentloom/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
@@ -93,7 +94,7 @@ describe('SQL wizard', () => {
 
     await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'groq');
     // Unlike the RAG wizard, choosing the provider alone saves nothing here.
-    expect(calls.some((call) => call.path === '/sql/config/llm')).toBe(false);
+    expect(calls.some((call) => call.path === WIZARD_ROUTES.sql.provider)).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     expect(
       await screen.findByText('API Key and model selection are required.'),
@@ -104,12 +105,13 @@ describe('SQL wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(5);
     const llmCalls = calls.filter(
-      (call) => call.path.startsWith('/sql/config/llm') || call.path === '/sql/config/model',
+      (call) =>
+        call.path.startsWith(WIZARD_ROUTES.sql.provider) || call.path === WIZARD_ROUTES.sql.model,
     );
     expect(llmCalls.map((call) => [call.path, formOf(call)])).toEqual([
-      ['/sql/config/llm', { session_id: SESSION, llm_provider: 'groq' }],
-      ['/sql/config/llm-key', { session_id: SESSION, api_key: 'gsk_0123456789abcdefgh' }],
-      ['/sql/config/model', { session_id: SESSION, model: 'llama-3.3-70b-versatile' }],
+      [WIZARD_ROUTES.sql.provider, { session_id: SESSION, llm_provider: 'groq' }],
+      [WIZARD_ROUTES.sql.key, { session_id: SESSION, api_key: 'gsk_0123456789abcdefgh' }],
+      [WIZARD_ROUTES.sql.model, { session_id: SESSION, model: 'llama-3.3-70b-versatile' }],
     ]);
   });
 
@@ -126,7 +128,7 @@ describe('SQL wizard', () => {
     expect(verdict).toHaveTextContent(/^An API key has at least 16 characters and no spaces\./);
     expect(verdict).not.toHaveTextContent('api_key');
     expect(screen.getByLabelText('API Key')).toHaveAttribute('aria-invalid', 'true');
-    expect(calls.some((call) => call.path.startsWith('/sql/config/llm'))).toBe(false);
+    expect(calls.some((call) => call.path.startsWith(WIZARD_ROUTES.sql.provider))).toBe(false);
     expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
   });
 
@@ -143,12 +145,12 @@ describe('SQL wizard', () => {
     await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(5);
-    expect(calls.some((call) => call.path === '/llm/keys/check')).toBe(true);
+    expect(calls.some((call) => call.path === WIZARD_ROUTES.keyCheck)).toBe(true);
   });
 
   it('shows the provider’s verdict on a refused key beside it and stays on the step', async () => {
     const { calls } = mockFetch((call) =>
-      call.path === '/llm/keys/check'
+      call.path === WIZARD_ROUTES.keyCheck
         ? {
             json: {
               ok: false,
@@ -167,13 +169,13 @@ describe('SQL wizard', () => {
     await user.selectOptions(screen.getByLabelText('Model'), 'gpt-4o');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('OpenAI rejected this key.');
-    expect(calls.some((call) => call.path === '/sql/config/llm-key')).toBe(false);
+    expect(calls.some((call) => call.path === WIZARD_ROUTES.sql.key)).toBe(false);
     expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
   });
 
   it('lists the models the provider serves for the key and marks the SPEC models it retired', async () => {
     mockFetch((call) =>
-      call.path === '/llm/keys/check'
+      call.path === WIZARD_ROUTES.keyCheck
         ? {
             json: {
               ok: true,
@@ -218,7 +220,7 @@ describe('SQL wizard', () => {
     await user.click(screen.getByRole('button', { name: /^PandasAI/ }));
     await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
     await stepBadge(7);
-    expect(formOf(calls.find((call) => call.path === '/sql/config/framework'))).toEqual({
+    expect(formOf(calls.find((call) => call.path === WIZARD_ROUTES.sql.framework))).toEqual({
       session_id: SESSION,
       framework: 'pandasai',
     });
@@ -236,13 +238,13 @@ describe('SQL wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Build & Deploy SQL Agent' }));
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'POST').at(-1)?.path).toBe(
-      '/sql/build/api/build/agent',
+      buildPaths.start('sql'),
     );
   }, 20_000);
 
   it('shows the build failure detail and stays on the last step', async () => {
     mockFetch((call) =>
-      call.path === '/sql/build/api/build/agent'
+      call.path === buildPaths.start('sql')
         ? { status: 422, json: { detail: 'Complete these steps before building: Framework.' } }
         : saved(call),
     );
@@ -271,7 +273,7 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
     await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
     await user.click(await screen.findByRole('button', { name: /^MySQL/ }));
     await stepBadge(3);
-    expect(formOf(calls.find((call) => call.path === '/sql/config/source'))).toEqual({
+    expect(formOf(calls.find((call) => call.path === WIZARD_ROUTES.sql.source))).toEqual({
       session_id: SESSION,
       source_type: 'mysql',
     });
@@ -283,13 +285,13 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
     await user.type(screen.getByLabelText(/Database URI/), 'mysql://reader:pw@db:3306/shop');
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
-    expect(calls.some((call) => call.path === '/sql/config/source-details/db')).toBe(false);
+    expect(calls.some((call) => call.path === WIZARD_ROUTES.sql.database)).toBe(false);
     expect(screen.getByText('Step 3 of 8')).toBeInTheDocument();
 
     await user.type(screen.getByLabelText(/Table Name/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
     await stepBadge(4);
-    expect(formOf(calls.find((call) => call.path === '/sql/config/source-details/db'))).toEqual({
+    expect(formOf(calls.find((call) => call.path === WIZARD_ROUTES.sql.database))).toEqual({
       session_id: SESSION,
       db_uri: 'mysql://reader:pw@db:3306/shop',
       db_name: 'shop',
@@ -299,7 +301,9 @@ describe('SQL wizard: database source, busy flag, vault keys', () => {
 
   it('disables Back, Previous, the prompt templates and the submit button during a call', async () => {
     const answer = deferred<{ json: unknown }>();
-    mockFetch((call) => (call.path === '/sql/config/system-prompt' ? answer.promise : saved(call)));
+    mockFetch((call) =>
+      call.path === WIZARD_ROUTES.sql.systemPrompt ? answer.promise : saved(call),
+    );
     const user = userEvent.setup();
     renderWizard('sql');
     await toPromptStep(user);

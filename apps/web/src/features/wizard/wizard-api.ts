@@ -1,13 +1,16 @@
-import type {
-  TAgentType,
-  TBuildStarted,
-  TKeyCheckResult,
-  TLlmProvider,
-  TPipelineCreated,
-  TPipelineDetail,
-  TSourceTables,
-  TSourceTablesRequest,
-  TWizardStepSaved,
+import {
+  buildPaths,
+  WIZARD_ROUTES,
+  wizardPaths,
+  type TAgentType,
+  type TBuildStarted,
+  type TKeyCheckResult,
+  type TLlmProvider,
+  type TPipelineCreated,
+  type TPipelineDetail,
+  type TSourceTables,
+  type TSourceTablesRequest,
+  type TWizardStepSaved,
 } from '@agentloom/contracts';
 import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -38,93 +41,88 @@ export type LlmKey = { api_key: string } | { api_key_id: string };
 
 export const ragCalls = {
   source: (session_id: string, source_type: string): WizardCall => ({
-    path: '/rag/api/source',
+    path: WIZARD_ROUTES.rag.source,
     form: { session_id, source_type },
   }),
-  upload: (sessionId: string, file: File) => upload('/rag/api/source/upload', sessionId, file),
+  upload: (sessionId: string, file: File) => upload(WIZARD_ROUTES.rag.upload, sessionId, file),
   database: (
     session_id: string,
     fields: { source_type: string; uri: string; database: string; collection_or_table: string },
-  ): WizardCall => ({ path: '/rag/api/source/db', form: { session_id, ...fields } }),
+  ): WizardCall => ({ path: WIZARD_ROUTES.rag.database, form: { session_id, ...fields } }),
   embedding: (session_id: string, model_name: string): WizardCall => ({
-    path: '/rag/api/embeddings/model',
+    path: WIZARD_ROUTES.rag.embedding,
     form: { session_id, model_name },
   }),
   vectorDb: (session_id: string, vector_db: string): WizardCall => ({
-    path: '/rag/api/vectordb',
+    path: WIZARD_ROUTES.rag.vectorDb,
     form: { session_id, vector_db },
   }),
   pinecone: (
     session_id: string,
     fields: { api_key: string; environment: string; index_name: string },
   ): WizardCall => ({
-    path: '/rag/api/vectordb/credentials/remote',
+    path: WIZARD_ROUTES.rag.pinecone,
     form: { session_id, ...fields },
   }),
   localVectorDb: (
     session_id: string,
     fields: { vector_db: string; url: string; dimensions: string; distance_metric: string },
   ): WizardCall => ({
-    path: '/rag/api/vectordb/credentials/local',
+    path: WIZARD_ROUTES.rag.localVectorDb,
     form: { session_id, ...fields },
   }),
   provider: (session_id: string, provider: string): WizardCall => ({
-    path: '/rag/api/llm/provider',
+    path: WIZARD_ROUTES.rag.provider,
     form: { session_id, provider: provider.toLowerCase() },
   }),
   credentials: (session_id: string, key: LlmKey, model_name: string): WizardCall => ({
-    path: '/rag/api/llm/credentials',
+    path: WIZARD_ROUTES.rag.credentials,
     form: { session_id, ...key, model_name },
   }),
   systemPrompt: (session_id: string, prompt: string): WizardCall => ({
-    path: '/rag/api/system-prompt',
+    path: WIZARD_ROUTES.rag.systemPrompt,
     form: { session_id, prompt },
   }),
   ui: (session_id: string, ui: string): WizardCall => ({
-    path: '/rag/api/ui',
+    path: WIZARD_ROUTES.rag.ui,
     form: { session_id, ui },
   }),
 };
 
 export const sqlCalls = {
   source: (session_id: string, source_type: string): WizardCall => ({
-    path: '/sql/config/source',
+    path: WIZARD_ROUTES.sql.source,
     form: { session_id, source_type },
   }),
-  upload: (sessionId: string, file: File) => upload('/sql/config/source-details', sessionId, file),
+  upload: (sessionId: string, file: File) => upload(WIZARD_ROUTES.sql.upload, sessionId, file),
   database: (
     session_id: string,
     fields: { db_uri: string; db_name: string; table_name: string },
-  ): WizardCall => ({ path: '/sql/config/source-details/db', form: { session_id, ...fields } }),
+  ): WizardCall => ({ path: WIZARD_ROUTES.sql.database, form: { session_id, ...fields } }),
   provider: (session_id: string, llm_provider: string): WizardCall => ({
-    path: '/sql/config/llm',
+    path: WIZARD_ROUTES.sql.provider,
     form: { session_id, llm_provider: llm_provider.toLowerCase() },
   }),
   key: (session_id: string, key: LlmKey): WizardCall => ({
-    path: '/sql/config/llm-key',
+    path: WIZARD_ROUTES.sql.key,
     form: { session_id, ...key },
   }),
   model: (session_id: string, model: string): WizardCall => ({
-    path: '/sql/config/model',
+    path: WIZARD_ROUTES.sql.model,
     form: { session_id, model },
   }),
   systemPrompt: (session_id: string, prompt: string): WizardCall => ({
-    path: '/sql/config/system-prompt',
+    path: WIZARD_ROUTES.sql.systemPrompt,
     form: { session_id, prompt },
   }),
   framework: (session_id: string, framework: string): WizardCall => ({
-    path: '/sql/config/framework',
+    path: WIZARD_ROUTES.sql.framework,
     form: { session_id, framework },
   }),
   ui: (session_id: string, ui: string): WizardCall => ({
-    path: '/sql/config/ui',
+    path: WIZARD_ROUTES.sql.ui,
     form: { session_id, ui },
   }),
-};
-
-const BUILD_PATHS: Record<TAgentType, string> = {
-  rag: '/rag/api/build/agent',
-  sql: '/sql/build/api/build/agent',
 };
 
 /** The agent as the server holds it: every saved answer the wizard shows (`GET /pipelines/{id}`). */
@@ -185,7 +183,7 @@ export function useWizardMutations(type: TAgentType) {
   const build = useMutation({
     mutationKey,
     mutationFn: (sessionId: string) =>
-      api<TBuildStarted>(BUILD_PATHS[type], { form: { session_id: sessionId } }),
+      api<TBuildStarted>(buildPaths.start(type), { form: { session_id: sessionId } }),
     // Not awaited: "build started!" and the build screen come as soon as the build is queued, not
     // after the agents list is read again (a second or more, by which time it may be built).
     onSuccess: () => void refresh(),
@@ -196,7 +194,7 @@ export function useWizardMutations(type: TAgentType) {
 
 /** Asks the provider (through the gateway) whether it takes the key, and which models it serves. */
 export function checkLlmKey(provider: TLlmProvider, key: LlmKey): Promise<TKeyCheckResult> {
-  return api<TKeyCheckResult>('/llm/keys/check', { json: { provider, ...key } });
+  return api<TKeyCheckResult>(WIZARD_ROUTES.keyCheck, { json: { provider, ...key } });
 }
 
 /** The tables of the database the source step names, to pick one (checked like connecting). */
@@ -204,7 +202,7 @@ export function listSourceTables(
   sessionId: string,
   request: TSourceTablesRequest,
 ): Promise<TSourceTables> {
-  return api<TSourceTables>(`/wizard/${encodeURIComponent(sessionId)}/source/tables`, {
+  return api<TSourceTables>(wizardPaths.sourceTables(sessionId), {
     json: request,
   });
 }

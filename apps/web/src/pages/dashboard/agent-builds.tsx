@@ -1,8 +1,14 @@
-import { agentSlug, type TBuildHistoryItem, type TPipelineListItem } from '@agentloom/contracts';
+import {
+  agentSlug,
+  buildPaths,
+  type TBuildHistoryItem,
+  type TPipelineListItem,
+} from '@agentloom/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { Badge, Button, Spinner } from '../../components/ui';
-import { api, apiRaw, errorDetail } from '../../lib/api';
+import { api, errorDetail } from '../../lib/api';
+import { saveDownload } from '../../lib/download';
 import { notify } from '../../lib/notify';
 import { dashboardKeys } from './dashboard-api';
 import { statusTone } from './status-tone';
@@ -10,23 +16,8 @@ import { statusTone } from './status-tone';
 export function useAgentBuilds(agentId: string) {
   return useQuery({
     queryKey: [...dashboardKeys.agents, agentId, 'builds'],
-    queryFn: ({ signal }) =>
-      api<TBuildHistoryItem[]>(`/pipelines/${encodeURIComponent(agentId)}/builds`, { signal }),
+    queryFn: ({ signal }) => api<TBuildHistoryItem[]>(buildPaths.history(agentId), { signal }),
   });
-}
-
-/** Saves a zip the gateway serves under `path` as `fileName`. */
-export async function saveZip(path: string, fileName: string): Promise<void> {
-  const response = await apiRaw(path, { method: 'GET' });
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the URL goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const when = (iso: string) =>
@@ -38,7 +29,7 @@ export function AgentBuilds({ agent }: { agent: TPipelineListItem }) {
   const download = useMutation({
     mutationFn: (build: TBuildHistoryItem) =>
       // Named after the agent and numbered, so two builds do not overwrite each other.
-      saveZip(build.download_url!, `${agentSlug(agent.name)}-build-${build.number}.zip`),
+      saveDownload(build.download_url!, `${agentSlug(agent.name)}-build-${build.number}.zip`),
     onError: (error) =>
       notify.error('Download failed', errorDetail(error) ?? 'Could not download the build.'),
   });

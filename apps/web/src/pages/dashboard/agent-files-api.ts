@@ -6,8 +6,8 @@ import {
 } from '@agentloom/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorDetail } from '../../lib/api';
+import { saveDownload } from '../../lib/download';
 import { notify } from '../../lib/notify';
-import { saveZip } from './agent-builds';
 import { dashboardKeys } from './dashboard-api';
 
 /** Agents as files (issue 31): export from a card, import as a new draft. */
@@ -16,7 +16,7 @@ import { dashboardKeys } from './dashboard-api';
 export function useExportAgent() {
   return useMutation({
     mutationFn: (agent: TPipelineListItem) =>
-      saveZip(
+      saveDownload(
         `/pipelines/${encodeURIComponent(agent.id)}/export`,
         `${agentSlug(agent.name)}.agentloom.zip`,
       ),

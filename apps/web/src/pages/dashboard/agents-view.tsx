@@ -1,4 +1,4 @@
-import type { TPipelineListItem } from '@agentloom/contracts';
+import { agentProjectName, buildPaths, type TPipelineListItem } from '@agentloom/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Bot, FileUp, Plus, X } from 'lucide-react';
 import { useState } from 'react';
@@ -8,10 +8,10 @@ import { Alert, Button, buttonClasses, Card, Spinner } from '../../components/ui
 import { PREVIEW_PATHS, previewFailure } from '../../features/build/build-api';
 import { PreviewFrame } from '../../features/build/preview-frame';
 import { api, errorDetail } from '../../lib/api';
+import { saveDownload } from '../../lib/download';
 import { notify } from '../../lib/notify';
 import { AgentCard, type AgentCardActions } from './agent-card';
 import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
-import { saveZip } from './agent-builds';
 import { useExportAgent } from './agent-files-api';
 import { ImportAgentDialog } from './import-agent-dialog';
 import { useAgents, useDeleteAgent } from './dashboard-api';
@@ -36,9 +36,9 @@ function useAgentPreview() {
 function useAgentDownload() {
   return useMutation({
     mutationFn: (agent: TPipelineListItem) =>
-      saveZip(
-        `/${agent.type}/builds/${encodeURIComponent(agent.id)}/download`,
-        `${agent.type}-agent-${agent.id}.zip`,
+      saveDownload(
+        buildPaths.download(agent.type, agent.id),
+        `${agentProjectName(agent.type, agent.id)}.zip`,
       ),
     onError: (error) =>
       notify.error('Download failed', errorDetail(error) ?? 'Could not download the agent.'),

@@ -5,15 +5,10 @@ import { useAuth } from '../../auth/auth-context';
 import { Button, PageContainer } from '../../components/ui';
 import { AgentsView } from './agents-view';
 import { VIEW_TITLE_ID } from './back-button';
+import { isDashboardView, type DashboardView } from './dashboard-views';
 import { KeysView } from './keys-view';
 import { OverviewView } from './overview-view';
 import { ProfileView } from './profile-view';
-
-const VIEWS = ['overview', 'profile', 'agents', 'keys'] as const;
-export type DashboardView = (typeof VIEWS)[number];
-
-const isView = (value: string | null): value is DashboardView =>
-  (VIEWS as readonly (string | null)[]).includes(value);
 
 /** SPEC §2: the username, or the part of the e-mail before the @ sign. */
 export function displayName(user: { username?: string | null; email?: string | null } | null) {
@@ -31,7 +26,7 @@ export function DashboardPage() {
   const state: unknown = useLocation().state;
   const [search, setSearch] = useSearchParams();
   const asked = search.get('view');
-  const view: DashboardView = isView(asked) ? asked : 'overview';
+  const view: DashboardView = isDashboardView(asked) ? asked : 'overview';
   const newUser = (state as { newUser?: boolean } | null)?.newUser === true;
   // The path stays /dashboard, so bring the new view into sight like a page change would.
   const setView = (next: DashboardView) => {

@@ -1,3 +1,4 @@
+import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
@@ -41,7 +42,7 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
       if (url.endsWith('/apikeys')) return Promise.resolve(json(KEYS));
       if (url.endsWith('/secret'))
         return Promise.resolve(json({ key: 'sk-proj-abcdefghijklmnopWXYZ' }));
-      if (url.endsWith('/llm/keys/check')) {
+      if (url.endsWith(WIZARD_ROUTES.keyCheck)) {
         return Promise.resolve(
           json({ ok: false, rejected: true, models: [], detail: 'Groq rejected this key.' }),
         );
@@ -64,7 +65,7 @@ describe('KeysView (SPEC §2, §3, §5)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Check with Groq' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Groq rejected this key.');
     const sent = fetchSpy.mock.calls.find(
-      ([input]) => typeof input === 'string' && input.endsWith('/llm/keys/check'),
+      ([input]) => typeof input === 'string' && input.endsWith(WIZARD_ROUTES.keyCheck),
     );
     expect(JSON.parse(sent?.[1]?.body as string)).toEqual({
       provider: 'groq',
@@ -181,7 +182,7 @@ describe('KeysView failures, concurrent copies and focus', () => {
 
   it('returns focus to the Add API Key toggle when the form closes', async () => {
     const { calls } = mockFetch((call) =>
-      call.path === '/llm/keys/check'
+      call.path === WIZARD_ROUTES.keyCheck
         ? { json: { ok: true, rejected: false, models: ['gpt-4o'], detail: 'Connected.' } }
         : call.method === 'POST'
           ? { status: 201, json: KEYS[0] }
@@ -202,14 +203,14 @@ describe('KeysView failures, concurrent copies and focus', () => {
     expect(await screen.findByRole('button', { name: 'Add API Key' })).toHaveFocus();
     // Checked with the provider, then stored once.
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
-      '/llm/keys/check',
+      WIZARD_ROUTES.keyCheck,
       '/apikeys',
     ]);
   });
 
   it('does not store a key the provider refuses, and says why in the form', async () => {
     const { calls } = mockFetch((call) =>
-      call.path === '/llm/keys/check'
+      call.path === WIZARD_ROUTES.keyCheck
         ? {
             json: {
               ok: false,

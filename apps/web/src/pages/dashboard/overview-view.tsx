@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Card } from '../../components/ui';
-import type { DashboardView } from './dashboard-page';
+import type { DashboardView } from './dashboard-views';
 import { useAgents, useApiKeys } from './dashboard-api';
 import { realActivity, SAMPLE_ACTIVITY, type ActivityType } from './recent-activity';
 

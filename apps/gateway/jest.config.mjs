@@ -1,0 +1,9 @@
+import { appTiers } from '../../jest.workspace.mjs';
+
+export default {
+  projects: appTiers({
+    globalSetup: '<rootDir>/testing/global-setup.ts',
+    setupFiles: ['<rootDir>/testing/test-env.ts'],
+  }),
+  testTimeout: 30_000,
+};
