@@ -326,7 +326,10 @@ async function generatedAgent(zip, llm) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
     const asked = llm.requests.length;
-    const said = await askGradio(ui, QUESTION);
+    const said = await askGradio(ui, QUESTION).catch((error) => {
+      agentCompose(['logs', '--tail', '60', 'agent'], { allowFailure: true });
+      throw error;
+    });
     check(said.includes('7342'), `the generated agent answers over HTTP: ${JSON.stringify(said)}`);
     check(
       llm.requests.slice(asked).some((r) => r.path === '/v1/chat/completions'),
@@ -339,16 +342,24 @@ async function generatedAgent(zip, llm) {
   }
 }
 
-/** Gradio's HTTP API: POST …/call/chat queues the question, GET …/call/chat/<id> streams it. */
+/**
+ * Gradio's HTTP API: POST …/call/chat queues the question (a ChatInterface's endpoint takes the
+ * message alone: it keeps the history itself), GET …/call/chat/<id> streams the answer.
+ */
 async function askGradio(ui, message) {
   for (const prefix of ['/gradio_api', '']) {
     const queued = await fetch(`${ui}${prefix}/call/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ data: [message, []] }),
+      body: JSON.stringify({ data: [message] }),
     });
     if (queued.status === 404) continue;
-    if (!queued.ok) throw new Error(`Gradio refused the question: ${queued.status} ${await queued.text()}`);
+    if (!queued.ok) {
+      const info = await fetch(`${ui}${prefix}/info`).then((r) => r.text(), String);
+      throw new Error(
+        `Gradio refused the question: ${queued.status} ${await queued.text()}; its API: ${info}`,
+      );
+    }
     const { event_id: eventId } = await queued.json();
     const stream = await (await fetch(`${ui}${prefix}/call/chat/${eventId}`)).text();
     const complete = /event: complete\ndata: (.*)/.exec(stream);

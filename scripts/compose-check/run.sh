@@ -129,7 +129,9 @@ STANDIN_VERSION=${chroma##*:} standin "$chroma" chroma
 log "stand-ins ready"
 status=0
 node "$here/flow.mjs" "$host_ip" || status=$?
-# Images a rebuild untagged; the tagged ones (and the layers they are built from) stay as cache.
-docker image prune -f >/dev/null
+# Stand-ins a changed recipe replaced. Nothing else: the Dockerfile's stages other than the three
+# targets are untagged images too, and they are the build cache of the next run (a plain
+# `docker image prune` deletes them, and the next build is cold again).
+docker image prune -f --filter label=agentloom.recipe >/dev/null
 log "done"
 exit "$status"
