@@ -64,8 +64,12 @@ FROM toolchain AS gateway-deps
 # run when the gateway starts.
 RUN npm ci --omit=dev --workspace=@agentloom/gateway --include-workspace-root --no-audit --no-fund
 # onnxruntime-node (local embeddings in the preview) ships its binaries for every OS; a Linux image
-# needs only Linux's (about 130 MB less).
-RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32
+# needs only Linux's (about 130 MB less). LanceDB's optional @huggingface/transformers (LanceDB's
+# own embedding functions, loaded only when one is used: Agentloom embeds with its own) brings a
+# second onnxruntime-node for every OS, onnxruntime-web and sharp: 335 MB never loaded.
+RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32 \
+    && cd node_modules/@lancedb/lancedb/node_modules \
+    && rm -rf @huggingface onnxruntime-node onnxruntime-web onnxruntime-common sharp @img
 
 # HTTP API on :8000, Socket.IO build progress, previews. It applies pending database migrations,
 # then serves. The agent-runtime service runs this image with apps/gateway/dist/runtime-main.js.
@@ -110,8 +114,11 @@ RUN npx turbo run build --filter=@agentloom/builder-worker
 
 FROM toolchain AS builder-worker-deps
 RUN npm ci --omit=dev --workspace=@agentloom/builder-worker --include-workspace-root --no-audit --no-fund
-# onnxruntime-node (local embedding models, which the build runs) ships every OS's binaries.
-RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32
+# onnxruntime-node (local embedding models, which the build runs) ships every OS's binaries; and
+# LanceDB's optional transformers copy is never loaded (as in gateway-deps).
+RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32 \
+    && cd node_modules/@lancedb/lancedb/node_modules \
+    && rm -rf @huggingface onnxruntime-node onnxruntime-web onnxruntime-common sharp @img
 
 # Consumes the builds queue, generates agent projects, embeds RAG sources into their hosted
 # indexes and writes zips and indexes to the object store. No port. Scale it with
