@@ -19,15 +19,14 @@ import {
   downloadZip,
   expectStatus,
   projectFiles,
-  readZip,
   signUpAndLogIn,
   startBuild,
   waitForBuild,
-  WIZARD_LLM_KEY,
 } from '@agentloom/test-kit';
 import { spawnSync } from 'node:child_process';
+import { generatedAgent } from './generated-agent.mjs';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +36,6 @@ const hostIp = process.argv[2];
 if (!hostIp) throw new Error('usage: node flow.mjs <host address the containers reach>');
 
 const PROJECT = 'agentloom-ci';
-const AGENT_PROJECT = 'agentloom-ci-agent';
 const port = (name, fallback) => process.env[name] ?? String(fallback);
 const WEB_PORT = port('COMPOSE_CHECK_WEB_PORT', 28173);
 const web = `http://127.0.0.1:${WEB_PORT}`;
@@ -113,9 +111,13 @@ const compose = (args, options) =>
 
 /** Every container of a compose project: service, state, health and exit code. */
 function containers(project) {
-  const ids = run('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`], {
-    capture: true,
-  })
+  const ids = run(
+    'docker',
+    ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`],
+    {
+      capture: true,
+    },
+  )
     .split('\n')
     .filter(Boolean);
   if (ids.length === 0) return [];
@@ -164,7 +166,7 @@ async function askPublished(agentId, key) {
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-async function productStack(llm) {
+async function startStack() {
   phase('docker-compose build');
   compose(['build']);
   phase('docker-compose up -d --scale builder-worker=2');
@@ -173,25 +175,10 @@ async function productStack(llm) {
   const started = await waitHealthy(PROJECT, 10);
   const workers = started.filter((c) => c.service === 'builder-worker');
   check(workers.length === 2, `two builder workers healthy (${workers.map((w) => w.name)})`);
+}
 
-  phase('the flow through the web origin');
-  const page = await fetch(`${web}/`);
-  check(
-    page.ok && (await page.text()).includes('<div id="root">'),
-    `${web}/ serves the app`,
-  );
-  const health = await apiCall(web, '/health');
-  check(health.status === 200, `GET /health through the web origin: ${JSON.stringify(health.body)}`);
-  const user = await signUpAndLogIn(web, 'compose');
-  check(Boolean(user.token), 'signed up and logged in (argon2 hashes and verifies in the image)');
-  const sessionId = await configureRagAgent(web, user, {
-    file: { name: 'orders.csv', content: CSV },
-    embeddingModel: 'text-embedding-ada-002',
-    vectorStore: { vector_db: 'chromadb', url: 'http://chromadb:8000' },
-    ui: 'gradio',
-  });
-  check(Boolean(sessionId), `RAG agent ${sessionId} configured (CSV, OpenAI embeddings, Chroma)`);
-
+/** The agent's build started and watched over Socket.IO (through the web origin) to its end. */
+async function buildWatched(user, sessionId) {
   const feed = await BuildFeed.connect(web, user.token, 30_000);
   try {
     const subscribed = await feed.subscribe(sessionId, 30_000);
@@ -214,11 +201,41 @@ async function productStack(llm) {
   }
   const build = await waitForBuild(web, user, sessionId, 10_000);
   check(build.status === 'Built', `GET /builds/${sessionId}: ${build.status}`);
+}
+
+/** Sign-up to the published agent's answer, through the web origin: what the restart must keep. */
+async function useThroughWeb(llm) {
+  phase('the flow through the web origin');
+  const page = await fetch(`${web}/`);
+  check(page.ok && (await page.text()).includes('<div id="root">'), `${web}/ serves the app`);
+  const health = await apiCall(web, '/health');
+  check(
+    health.status === 200,
+    `GET /health through the web origin: ${JSON.stringify(health.body)}`,
+  );
+  const user = await signUpAndLogIn(web, 'compose');
+  check(Boolean(user.token), 'signed up and logged in (argon2 hashes and verifies in the image)');
+  const sessionId = await configureRagAgent(web, user, {
+    file: { name: 'orders.csv', content: CSV },
+    embeddingModel: 'text-embedding-ada-002',
+    vectorStore: { vector_db: 'chromadb', url: 'http://chromadb:8000' },
+    ui: 'gradio',
+  });
+  check(Boolean(sessionId), `RAG agent ${sessionId} configured (CSV, OpenAI embeddings, Chroma)`);
+
+  await buildWatched(user, sessionId);
 
   const download = await downloadZip(web, user, `/rag/builds/${sessionId}/download`);
   check(download.status === 200, `zip downloaded (${download.zip.length} bytes)`);
   const files = await projectFiles(download.zip);
-  for (const file of ['Dockerfile', 'docker-compose.yml', 'agent.json', 'requirements.lock', 'app.py', '.env.example']) {
+  for (const file of [
+    'Dockerfile',
+    'docker-compose.yml',
+    'agent.json',
+    'requirements.lock',
+    'app.py',
+    '.env.example',
+  ]) {
     check(files.includes(file), `the zip holds ${file}`);
   }
 
@@ -228,7 +245,10 @@ async function productStack(llm) {
   });
   check(published.ok, `published (PUT /agents/${sessionId}/publication: ${published.status})`);
   const key = expectStatus(
-    await apiCall(web, `/agents/${sessionId}/keys`, { token: user.token, json: { name: 'compose check' } }),
+    await apiCall(web, `/agents/${sessionId}/keys`, {
+      token: user.token,
+      json: { name: 'compose check' },
+    }),
     201,
     'access key',
   ).body.secret;
@@ -242,7 +262,11 @@ async function productStack(llm) {
     llm.requests.slice(asked).some((r) => r.path === '/v1/embeddings'),
     'the question was embedded through the provider stand-in',
   );
+  return { user, sessionId, key, zip: download.zip };
+}
 
+/** `restart gateway`, and everything found again; then the runtime stopped: who answered. */
+async function restartAndFind({ user, sessionId, key, zip }) {
   phase('docker-compose restart gateway');
   compose(['restart', 'gateway']);
   await waitHealthy(PROJECT, 10);
@@ -258,7 +282,7 @@ async function productStack(llm) {
   check(rebuilt.status === 'Built', 'its build is still Built');
   const second = await downloadZip(web, { token }, `/rag/builds/${sessionId}/download`);
   check(
-    second.status === 200 && sha256(second.zip) === sha256(download.zip),
+    second.status === 200 && sha256(second.zip) === sha256(zip),
     'the same zip downloads from the object store',
   );
   const afterRestart = await askPublished(sessionId, key);
@@ -273,100 +297,6 @@ async function productStack(llm) {
     withoutRuntime.status === 503,
     `with agent-runtime stopped the published agent answers 503 (${JSON.stringify(withoutRuntime.body)}): its answers came from agent-runtime`,
   );
-  return download.zip;
-}
-
-/** The generated project, unzipped, built from its Dockerfile and run with its compose file. */
-async function generatedAgent(zip, llm) {
-  phase('the generated agent: unzip, docker-compose build');
-  const dir = mkdtempSync(path.join(tmpdir(), 'agentloom-agent-'));
-  let project;
-  for (const [name, content] of await readZip(zip)) {
-    if (name.endsWith('/')) continue;
-    const target = path.join(dir, name);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, content);
-    project ??= path.join(dir, name.split('/')[0]);
-  }
-  const manifest = JSON.parse(readFileSync(path.join(project, 'agent.json'), 'utf8'));
-  // .env as its README says (cp .env.example .env, then the values); the model provider is the
-  // stand-in on this machine, which the compose file maps as host.docker.internal.
-  const env = readFileSync(path.join(project, '.env.example'), 'utf8')
-    .replace(new RegExp(`^${manifest.llm.api_key_env}=.*$`, 'm'), `${manifest.llm.api_key_env}=${WIZARD_LLM_KEY}`)
-    .replace(/^LLM_BASE_URL=.*$/m, `LLM_BASE_URL=http://host.docker.internal:${llmPort}/v1`);
-  check(env.includes(`LLM_BASE_URL=http://host.docker.internal`), '.env written from .env.example');
-  writeFileSync(path.join(project, '.env'), env);
-  writeFileSync(
-    path.join(project, 'docker-compose.ci.yml'),
-    'services:\n  agent:\n    build:\n      network: host\n',
-  );
-  const agentCompose = (args, options) =>
-    run(
-      'docker-compose',
-      ['-p', AGENT_PROJECT, '-f', 'docker-compose.yml', '-f', 'docker-compose.ci.yml', ...args],
-      { cwd: project, env: { ...composeEnv }, ...options },
-    );
-  try {
-    agentCompose(['build']);
-    phase('the generated agent: up, and a question over its Gradio API');
-    agentCompose(['up', '-d']);
-    const ui = `http://127.0.0.1:${manifest.ui.port}`;
-    const deadline = Date.now() + 240_000;
-    for (;;) {
-      const up = await fetch(`${ui}/`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      const broken = containers(AGENT_PROJECT).filter((c) => c.status === 'exited');
-      if (broken.length > 0 || Date.now() > deadline) {
-        agentCompose(['logs', '--tail', '60'], { allowFailure: true });
-        throw new Error(`the agent's UI did not come up: ${JSON.stringify(containers(AGENT_PROJECT))}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-    const asked = llm.requests.length;
-    const said = await askGradio(ui, QUESTION).catch((error) => {
-      agentCompose(['logs', '--tail', '60', 'agent'], { allowFailure: true });
-      throw error;
-    });
-    check(said.includes('7342'), `the generated agent answers over HTTP: ${JSON.stringify(said)}`);
-    check(
-      llm.requests.slice(asked).some((r) => r.path === '/v1/chat/completions'),
-      'through the provider stand-in',
-    );
-  } finally {
-    // The image stays: its pip layer is the next run's cache.
-    agentCompose(['down', '-v'], { allowFailure: true });
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Gradio's HTTP API: POST …/call/chat queues the question (a ChatInterface's endpoint takes the
- * message alone: it keeps the history itself), GET …/call/chat/<id> streams the answer.
- */
-async function askGradio(ui, message) {
-  for (const prefix of ['/gradio_api', '']) {
-    const queued = await fetch(`${ui}${prefix}/call/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ data: [message] }),
-    });
-    if (queued.status === 404) continue;
-    if (!queued.ok) {
-      const info = await fetch(`${ui}${prefix}/info`).then((r) => r.text(), String);
-      throw new Error(
-        `Gradio refused the question: ${queued.status} ${await queued.text()}; its API: ${info}`,
-      );
-    }
-    const { event_id: eventId } = await queued.json();
-    const stream = await (await fetch(`${ui}${prefix}/call/chat/${eventId}`)).text();
-    const complete = /event: complete\ndata: (.*)/.exec(stream);
-    if (!complete) throw new Error(`Gradio's answer did not complete: ${stream.slice(0, 2000)}`);
-    return JSON.stringify(JSON.parse(complete[1]));
-  }
-  throw new Error(`no Gradio API at ${ui}`);
 }
 
 async function main() {
@@ -375,8 +305,18 @@ async function main() {
   try {
     phase('clean start (down -v of an earlier run)');
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
-    const zip = await productStack(llm);
-    await generatedAgent(zip, llm);
+    await startStack();
+    const used = await useThroughWeb(llm);
+    await restartAndFind(used);
+    await generatedAgent(used.zip, llm, {
+      run,
+      containers,
+      check,
+      phase,
+      env: composeEnv,
+      llmPort,
+      question: QUESTION,
+    });
   } catch (error) {
     failed = true;
     console.error(error);
