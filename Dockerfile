@@ -7,9 +7,8 @@
 #   docker build --target web            -t agentloom-web .             nginx on :8080
 #
 # Stages:
-#   toolchain     Node 24 LTS, the npm version package.json pins, a C++ toolchain for argon2, and every
-#                 workspace manifest with the lockfile. Shared, so docker builds it once for all
-#                 three images;
+#   toolchain     Node 24 LTS, the npm version package.json pins, and every workspace manifest with
+#                 the lockfile. Shared, so docker builds it once for all three images;
 #   install       the workspace installed exactly as CI installs it (.ci/run);
 #   <app>-build   that app and every workspace package it depends on, built as CI builds them
 #                 (`turbo run build`, which CI's `npm test` depends on; the web app's own build);
@@ -23,20 +22,16 @@
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS toolchain
-# The Node headers of this image build argon2 (.npmrc: build-from-source), so node-gyp downloads
-# nothing; npm 11.19 applies package.json "allowScripts" (argon2 builds, nothing else runs).
-ENV npm_config_nodedir=/usr/local \
-    npm_config_update_notifier=false \
+# npm 11.19 applies package.json "allowScripts": only argon2's install script runs, and it picks
+# the prebuilt binary argon2 ships for linux-x64 glibc (nothing is compiled: no C++ toolchain).
+ENV npm_config_update_notifier=false \
     TURBO_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/* \
-    && npm install -g npm@11.19.1
+RUN npm install -g npm@11.19.1
 WORKDIR /app
 # Manifests first: the install layers stay cached until a dependency changes. npm needs every
 # workspace's package.json to match the lockfile, even when it installs only some of them.
-COPY package.json package-lock.json .npmrc ./
+COPY package.json package-lock.json ./
 COPY apps/builder-worker/package.json apps/builder-worker/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/system-tests/package.json apps/system-tests/
@@ -69,8 +64,12 @@ FROM toolchain AS gateway-deps
 # run when the gateway starts.
 RUN npm ci --omit=dev --workspace=@agentloom/gateway --include-workspace-root --no-audit --no-fund
 # onnxruntime-node (local embeddings in the preview) ships its binaries for every OS; a Linux image
-# needs only Linux's (about 130 MB less).
-RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32
+# needs only Linux's (about 130 MB less). LanceDB's optional @huggingface/transformers (LanceDB's
+# own embedding functions, loaded only when one is used: Agentloom embeds with its own) brings a
+# second onnxruntime-node for every OS, onnxruntime-web and sharp: 335 MB never loaded.
+RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32 \
+    && cd node_modules/@lancedb/lancedb/node_modules \
+    && rm -rf @huggingface onnxruntime-node onnxruntime-web onnxruntime-common sharp @img
 
 # HTTP API on :8000, Socket.IO build progress, previews. It applies pending database migrations,
 # then serves. The agent-runtime service runs this image with apps/gateway/dist/runtime-main.js.
@@ -115,8 +114,11 @@ RUN npx turbo run build --filter=@agentloom/builder-worker
 
 FROM toolchain AS builder-worker-deps
 RUN npm ci --omit=dev --workspace=@agentloom/builder-worker --include-workspace-root --no-audit --no-fund
-# onnxruntime-node (local embedding models, which the build runs) ships every OS's binaries.
-RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32
+# onnxruntime-node (local embedding models, which the build runs) ships every OS's binaries; and
+# LanceDB's optional transformers copy is never loaded (as in gateway-deps).
+RUN rm -rf node_modules/onnxruntime-node/bin/napi-v3/darwin node_modules/onnxruntime-node/bin/napi-v3/win32 \
+    && cd node_modules/@lancedb/lancedb/node_modules \
+    && rm -rf @huggingface onnxruntime-node onnxruntime-web onnxruntime-common sharp @img
 
 # Consumes the builds queue, generates agent projects, embeds RAG sources into their hosted
 # indexes and writes zips and indexes to the object store. No port. Scale it with

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { closedPort } from '../fixtures.spec-helper';
 import { testEmbedding } from './llm-test-replies';
 import { startLlmTestServer, type LlmTestServer } from './llm-test-server';
@@ -14,7 +15,35 @@ function cosine(a: number[], b: number[]): number {
   return a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 }
 
+/** One of this machine's non-loopback IPv4 addresses (every test machine has one). */
+function externalAddress(): string {
+  const all = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+  const found = all.find((a) => a.family === 'IPv4' && !a.internal);
+  if (!found) throw new Error('no non-loopback IPv4 address on this machine');
+  return found.address;
+}
+
+const reaches = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(3000) }).then(
+    () => true,
+    () => false,
+  );
+
 describe('startLlmTestServer', () => {
+  it('listens on loopback only, unless given a host (for containers to reach it)', async () => {
+    const address = externalAddress();
+    const port = new URL(server.url).port;
+    expect(await reaches(`http://${address}:${port}/v1/models`)).toBe(false);
+    const open = await startLlmTestServer({ host: '0.0.0.0' });
+    try {
+      const openPort = new URL(open.url).port;
+      expect(await reaches(`http://${address}:${openPort}/v1/models`)).toBe(true);
+      expect(await reaches(`${open.url}/v1/models`)).toBe(true);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('records each request with its time once answered', async () => {
     const response = await fetch(`${server.url}/v1/embeddings`, {
       method: 'POST',

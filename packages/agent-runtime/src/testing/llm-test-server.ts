@@ -98,10 +98,11 @@ export interface LlmTestServer {
  *   (llm-test-models.ts).
  *
  * Text answers stream in several chunks of a few words each. It listens on 127.0.0.1, on `port`
- * when given (a browser test's fixed address), else on a free one.
+ * when given (a browser test's fixed address), else on a free one; on `host` instead when
+ * containers must reach it (the compose check: 0.0.0.0). `url` names loopback either way.
  */
 export async function startLlmTestServer(
-  o: { port?: number; rejectedKeys?: string[] } = {},
+  o: { port?: number; rejectedKeys?: string[]; host?: string } = {},
 ): Promise<LlmTestServer> {
   const requests: RecordedRequest[] = [];
   const modelLists: ModelLists = structuredClone(DEFAULT_MODEL_LISTS);
@@ -146,7 +147,7 @@ export async function startLlmTestServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject); // e.g. the fixed port is taken
-    server.listen(o.port || 0, '127.0.0.1', resolve); // no port (or NaN from an unset env): a free one
+    server.listen(o.port || 0, o.host ?? '127.0.0.1', resolve); // no port (or NaN from an unset env): a free one
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
