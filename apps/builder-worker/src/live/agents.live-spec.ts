@@ -317,6 +317,11 @@ describe('the chat apps in Chromium', () => {
         await box.press('Enter');
         const answer = page.getByText(liveCase.expect!).last();
         await answer.waitFor({ timeout: 180_000 });
+        // The text streams in first; the sources follow once the answer is whole.
+        await page
+          .getByText(/Sources/)
+          .first()
+          .waitFor({ timeout: 180_000 });
         const shown = (await answer.innerText()).trim();
         const sources = await page.getByText(/Sources/).count();
         const screenshots = path.join(__dirname, '..', '..', 'live-artifacts');

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { LIVE_CASES } from './live-cases';
 import {
@@ -35,6 +36,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 let root: string;
 let llm: LlmTestServer;
 let python311: string;
+let pandasai311: string;
 const dirs = new Map<string, string>();
 const outcomes: { ok: boolean }[] = [];
 
@@ -55,6 +57,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'agentloom-first-hour-'));
   llm = await startLlmTestServer();
   python311 = universeVenv(path.join(LOCKS_DIR, 'main.lock'));
+  pandasai311 = universeVenv(path.join(LOCKS_DIR, 'pandasai.lock'));
   for (const project of await writeScenarioProjects(root)) {
     dirs.set(project.scenario.title, project.dir);
   }
@@ -219,6 +222,8 @@ describe('the first hour with a downloaded agent', () => {
     expect(embedded).toBeGreaterThan(0);
   }, 300_000);
 
+  // SQL agents stream the answer written from the query's result; every request to the model
+  // (the SQL it writes, the answer) carries the earlier turns.
   it.each([
     [STREAMLIT, 'openai', '/v1/chat/completions'],
     [
@@ -227,6 +232,9 @@ describe('the first hour with a downloaded agent', () => {
       '/anthropic/v1/messages',
     ],
     [ADA, 'gemini', ':streamGenerateContent'],
+    ['SQL sql_query_file + csv + streamlit', 'openai', '/v1/chat/completions'],
+    ['SQL sql_query_file + excel + gradio', 'claude', '/anthropic/v1/messages'],
+    ['SQL vannaai_file + csv + gradio', 'groq', '/v1/chat/completions'],
   ])(
     '%s streams its answer through the real %s SDK and sends the earlier turns',
     async (title, _provider, endpoint) => {
@@ -246,13 +254,14 @@ describe('the first hour with a downloaded agent', () => {
         streamed?: string;
         answer?: string;
       };
-      const sent = llm.requests.slice(before).find((request) => request.path.includes(endpoint));
-      const remembered = JSON.stringify(sent?.body ?? '').includes('PAPAYA');
+      const sent = llm.requests.slice(before).filter((request) => request.path.includes(endpoint));
+      const remembered =
+        sent.length > 0 && sent.every((request) => JSON.stringify(request.body).includes('PAPAYA'));
       record(
         title,
         'streamed answer, earlier turns sent',
         (said.pieces ?? 0) > 1 && remembered,
-        `${said.pieces} pieces; history sent: ${remembered}`,
+        `${said.pieces} pieces; history sent in all ${sent.length} requests: ${remembered}`,
       );
       expect(run.stderr).not.toContain('Traceback');
       expect(said.pieces).toBeGreaterThan(1);
@@ -261,6 +270,110 @@ describe('the first hour with a downloaded agent', () => {
       expect(remembered).toBe(true);
     },
     300_000,
+  );
+
+  it('a PandasAI agent sends the earlier turns with the code it asks for', async () => {
+    const title = 'SQL pandasai + excel + gradio';
+    const dir = dirs.get(title)!;
+    const before = llm.requests.length;
+    const run = await runProcess(
+      pandasai311,
+      ['-c', STREAM_WITH_HISTORY, 'How many sales are there?'],
+      dir,
+      300_000,
+      { ...caseEnv(LIVE_CASES[title]!, dir, services()), PANDASAI_ALLOW_MODEL_CODE: 'true' },
+    );
+    const said = JSON.parse(run.stdout.trim().split('\n').at(-1) || '{}') as { answer?: string };
+    const sent = llm.requests
+      .slice(before)
+      .filter((request) => request.path === '/v1/chat/completions');
+    const remembered =
+      sent.length > 0 && sent.every((request) => JSON.stringify(request.body).includes('PAPAYA'));
+    record(title, 'earlier turns sent', remembered && said.answer === '3', `answer ${said.answer}`);
+    expect(run.stderr).not.toContain('Traceback');
+    expect(said.answer).toBe('3');
+    expect(remembered).toBe(true);
+  }, 300_000);
+
+  // Both chat apps, driven in Chromium as a user does: two questions, the second a follow-up.
+  // The app must stream the answer (the answer request asks the provider for a stream) and send
+  // the first exchange with the second question.
+  it.each([
+    ['SQL sql_query_file + csv + streamlit', 'streamlit', /The answer is 4\./],
+    ['SQL sql_query_file + excel + gradio', 'gradio', /The answer is 3\./],
+  ] as const)(
+    '%s: the %s chat streams and remembers the question before',
+    async (title, ui, expected) => {
+      const dir = dirs.get(title)!;
+      const port = await freePort();
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() };
+      const args =
+        ui === 'streamlit'
+          ? ['-m', 'streamlit', 'run', 'app.py', '--server.port', String(port)]
+          : ['app.py', '--port', String(port)];
+      const app = spawn(python311, args, {
+        cwd: dir,
+        env: { ...env, ...caseEnv(LIVE_CASES[title]!, dir, services()) },
+        stdio: 'ignore',
+      });
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
+      try {
+        await waitFor(`http://127.0.0.1:${port}/`, 180_000);
+        const page = await browser.newPage();
+        await page.goto(`http://127.0.0.1:${port}/`);
+        const box =
+          ui === 'streamlit'
+            ? page.getByPlaceholder('Ask a question')
+            : page.getByRole('textbox').first();
+        const before = llm.requests.length;
+        const chatRequests = () =>
+          llm.requests
+            .slice(before)
+            .filter((request) => /chat\/completions|\/messages$/.test(request.path));
+        for (const [turn, question] of [
+          'How many sales are there?',
+          'And how many of them in the North?',
+        ].entries()) {
+          await box.waitFor({ timeout: 180_000 });
+          await box.fill(question);
+          await box.press('Enter');
+          // Answered: both of this question's requests made, and its answer on the page.
+          const deadline = Date.now() + 180_000;
+          while (
+            chatRequests().length < 2 * (turn + 1) ||
+            (await page.getByText(expected).count()) < turn + 1
+          ) {
+            if (Date.now() > deadline) throw new Error(`no answer to "${question}"`);
+            await page.waitForTimeout(250);
+          }
+        }
+        const chats = chatRequests();
+        // Per question: the SQL to write, then the answer (streamed).
+        const [, firstAnswer, secondSql, secondAnswer] = chats.map(
+          (request) => request.body as { stream?: boolean },
+        );
+        const remembered = [secondSql, secondAnswer].every((body) =>
+          JSON.stringify(body).includes('How many sales are there?'),
+        );
+        const streamed = firstAnswer?.stream === true && secondAnswer?.stream === true;
+        record(
+          title,
+          `${ui}: streamed, follow-up sent with the first exchange`,
+          chats.length === 4 && remembered && streamed,
+          `${chats.length} requests; streamed ${streamed}; remembered ${remembered}`,
+        );
+        expect(chats).toHaveLength(4);
+        expect(streamed).toBe(true);
+        expect(remembered).toBe(true);
+      } finally {
+        await browser.close();
+        app.kill('SIGTERM');
+      }
+    },
+    600_000,
   );
 
   it.each([

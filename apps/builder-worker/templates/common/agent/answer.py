@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
 
@@ -24,6 +24,34 @@ class Answer:
     rows: List[Tuple[Any, ...]] = field(default_factory=list)
     truncated: bool = False
     image: Optional[str] = None
+
+
+class Agent:
+    """What every agent offers the chat apps and the command line.
+
+    `ask_stream(question, history)` yields the answer's text as the model writes it, piece by
+    piece, then the whole Answer as its last item; `ask` returns that Answer alone. `history`
+    is the conversation's earlier turns ({"role": "user" | "assistant", "content": ...}),
+    oldest first.
+    """
+
+    def ask_stream(
+        self, question: str, history: Sequence[Mapping[str, str]] = ()
+    ) -> Iterator[Union[str, Answer]]:
+        raise NotImplementedError
+
+    def ask(self, question: str, history: Sequence[Mapping[str, str]] = ()) -> Answer:
+        answer = Answer(text="")
+        for piece in self.ask_stream(question, history):
+            if isinstance(piece, Answer):
+                answer = piece
+        return answer
+
+
+def conversation_text(answer: Answer) -> str:
+    """What an answer adds to the conversation the model sees with the next question: its text
+    and, for a SQL agent, the query behind it (so "and in March?" can adapt that query)."""
+    return f"{answer.text}\n\nThe query:\n{answer.sql}" if answer.sql else answer.text
 
 
 def escape_markdown(text: str) -> str:

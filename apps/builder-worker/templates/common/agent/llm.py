@@ -14,7 +14,18 @@ scripted fake.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Protocol, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Dict,
+    Generator,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Protocol,
+    Sequence,
+)
 
 from .config import ConfigError
 
@@ -86,6 +97,32 @@ class ChatModel(Protocol):
     def complete(self, messages: Sequence[Message]) -> str:
         """Send chat messages ({"role", "content"}) and return the reply's text."""
         ...
+
+
+# The conversation's recent messages the model sees before a question (three exchanges), as
+# the builder's preview and the published agents keep them.
+HISTORY_MESSAGES = 6
+
+
+def recent_turns(history: Sequence[Message]) -> List[Dict[str, str]]:
+    """The last HISTORY_MESSAGES user and assistant messages of `history` (oldest first), so a
+    follow-up question ("and in March?") keeps its context."""
+    return [
+        {"role": turn["role"], "content": turn["content"]}
+        for turn in list(history)[-HISTORY_MESSAGES:]
+        if turn.get("role") in ("user", "assistant") and turn.get("content")
+    ]
+
+
+def reply_pieces(chat: ChatModel, messages: Sequence[Message]) -> Generator[str, None, str]:
+    """Yields the reply as the model writes it (whole, from a model without `stream`) and
+    returns the whole text: `text = yield from reply_pieces(chat, messages)`."""
+    stream = getattr(chat, "stream", None)
+    pieces: List[str] = []
+    for piece in stream(messages) if callable(stream) else [chat.complete(messages)]:
+        pieces.append(piece)
+        yield piece
+    return "".join(pieces).strip()
 
 
 class ProviderChat:

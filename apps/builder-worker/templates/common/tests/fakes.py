@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List, Sequence
 
 
 class FakeChat:
@@ -17,6 +17,19 @@ class FakeChat:
     def complete(self, messages: Any) -> str:
         self.calls.append([dict(message) for message in messages])
         return self.replies.pop(0) if self.replies else "A fake answer."
+
+
+class StreamingChat(FakeChat):
+    """A chat model that sends its reply in pieces, as the providers' streams do: each call
+    that streams sends all of `pieces`."""
+
+    def __init__(self, *pieces: str, replies: Sequence[str] = ()) -> None:
+        super().__init__(*replies)
+        self.pieces = list(pieces)
+
+    def stream(self, messages: Any) -> Iterator[str]:
+        self.calls.append([dict(message) for message in messages])
+        yield from self.pieces
 
 
 def install_module(monkeypatch: Any, name: str, **attributes: Any) -> types.ModuleType:

@@ -21,6 +21,21 @@ from agent.answer import to_markdown
 log = logging.getLogger("agent.app")
 
 
+def text_of(content: Any) -> str:
+    """A chat message's text. Gradio hands the chat function its own copy of the conversation,
+    where a message's content is a list of parts ({"type": "text", "text": ...}, files,
+    components); a message the function itself returned may still be a plain string."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text" and part.get("text")
+        )
+    return ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the agent's chat UI.")
     parser.add_argument("--host", default="127.0.0.1")
@@ -36,26 +51,23 @@ def main() -> None:
         sys.exit(2)
 
     def respond(message: str, history: list) -> Iterator[Union[str, List[Any]]]:
-        """Streams a RAG agent's answer as the model writes it, with the conversation's earlier
-        turns; a SQL agent answers at once."""
+        """Streams the answer as the model writes it (a SQL agent's once its query has run),
+        with the conversation's earlier turns, then shows it whole (with its SQL, table, chart
+        or sources)."""
+        turns = [
+            {"role": turn["role"], "content": text_of(turn["content"])}
+            for turn in history
+            if isinstance(turn, dict) and text_of(turn.get("content"))
+        ]
+        written = ""
+        answer = None
         try:
-            ask_stream = getattr(agent, "ask_stream", None)
-            if callable(ask_stream):
-                turns = [
-                    {"role": turn["role"], "content": turn["content"]}
-                    for turn in history
-                    if isinstance(turn, dict) and isinstance(turn.get("content"), str)
-                ]
-                written = ""
-                answer = None
-                for piece in ask_stream(message, turns):
-                    if isinstance(piece, str):
-                        written += piece
-                        yield written
-                    else:
-                        answer = piece
-            else:
-                answer = agent.ask(message)
+            for piece in agent.ask_stream(message, turns):
+                if isinstance(piece, str):
+                    written += piece
+                    yield written
+                else:
+                    answer = piece
         except ConfigError as error:  # a setting to change: its message says which
             yield f"Sorry, I cannot answer: {html.escape(str(error))}"
             return

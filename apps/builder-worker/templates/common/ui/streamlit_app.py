@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import hmac
+import itertools
 import logging
 
 import pandas as pd
 import streamlit as st
 
 from agent import ConfigError, build_agent, load_settings
-from agent.answer import Answer, escape_markdown
+from agent.answer import Answer, conversation_text, escape_markdown
 
 log = logging.getLogger("agent.app")
 
@@ -39,20 +40,22 @@ def show(answer: Answer) -> None:
 
 
 def respond(agent, question: str, earlier: list) -> Answer:
-    """The agent's answer, its text shown as the model writes it when the agent streams (RAG
-    agents, which also get the conversation's earlier turns); a SQL agent answers at once."""
-    ask_stream = getattr(agent, "ask_stream", None)
-    if not callable(ask_stream):
-        with st.spinner("Thinking..."):
-            return agent.ask(question)
+    """The agent's answer, its text shown as the model writes it (a SQL agent's once its query
+    has run), with the conversation's earlier turns."""
     turns = [
-        {"role": role, "content": content.text if isinstance(content, Answer) else content}
+        {
+            "role": role,
+            "content": conversation_text(content) if isinstance(content, Answer) else content,
+        }
         for role, content in earlier
     ]
+    pieces = agent.ask_stream(question, turns)
+    with st.spinner("Thinking..."):  # until the first piece arrives
+        first = next(pieces, None)
     placeholder = st.empty()
     written = ""
     answer = Answer(text="")
-    for piece in ask_stream(question, turns):
+    for piece in itertools.chain([first] if first is not None else [], pieces):
         if isinstance(piece, Answer):
             answer = piece
         else:

@@ -9,10 +9,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Iterator, List, Sequence, Union
 
-from .answer import Answer
+from .answer import Agent, Answer
 from .chunking import Chunk
 from .embeddings import Embedder
-from .llm import ChatModel, Message
+from .llm import ChatModel, Message, recent_turns, reply_pieces
 from .loaders import load_chunks
 from .stores import Hit, VectorStore
 
@@ -41,10 +41,6 @@ def fill_template(template: str, context: str, question: str) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
-# The conversation's recent messages the model sees before a question (three exchanges).
-HISTORY_MESSAGES = 6
-
-
 def build_messages(
     system_prompt: str,
     template: str,
@@ -54,14 +50,9 @@ def build_messages(
 ) -> List[Message]:
     """The chat to send: the system prompt exactly as written, the conversation's recent turns
     (so a follow-up question keeps its context), then passages and question."""
-    recent = [
-        {"role": turn["role"], "content": turn["content"]}
-        for turn in list(history)[-HISTORY_MESSAGES:]
-        if turn.get("role") in ("user", "assistant") and turn.get("content")
-    ]
     return [
         {"role": "system", "content": system_prompt},
-        *recent,
+        *recent_turns(history),
         {"role": "user", "content": fill_template(template, format_context(hits), question)},
     ]
 
@@ -78,7 +69,7 @@ def citations(hits: Sequence[Hit], answer: str = "") -> List[str]:
     return [f"{source} (retrieved)" for source in dict.fromkeys(h.chunk.citation() for h in hits)]
 
 
-class RagAgent:
+class RagAgent(Agent):
     def __init__(
         self,
         settings: "Settings",
@@ -139,20 +130,10 @@ class RagAgent:
     def retrieve(self, question: str) -> List[Hit]:
         return self.store.search(self.embedder.embed_query(question), self.top_k)
 
-    def ask(self, question: str, history: Sequence[Message] = ()) -> Answer:
-        """The whole answer at once. `history`: the conversation's earlier turns
-        ({"role": "user" | "assistant", "content": ...}), oldest first."""
-        answer = Answer(text="")
-        for piece in self.ask_stream(question, history):
-            if isinstance(piece, Answer):
-                answer = piece
-        return answer
-
     def ask_stream(
         self, question: str, history: Sequence[Message] = ()
     ) -> Iterator[Union[str, Answer]]:
-        """The answer's text as the model writes it, piece by piece, then the whole Answer
-        (with the sources it cites) as the last item."""
+        """Retrieves passages for the question; the last item lists the sources it cites."""
         hits = self.retrieve(question)
         if not hits:
             yield Answer(text="The knowledge base is empty, so I cannot answer yet.")
@@ -160,10 +141,5 @@ class RagAgent:
         messages = build_messages(
             self.settings.system_prompt, self.template, question, hits, history
         )
-        stream = getattr(self.chat, "stream", None)
-        pieces: List[str] = []
-        for piece in stream(messages) if callable(stream) else [self.chat.complete(messages)]:
-            pieces.append(piece)
-            yield piece
-        text = "".join(pieces).strip()
+        text = yield from reply_pieces(self.chat, messages)
         yield Answer(text=text, sources=citations(hits, text))

@@ -7,7 +7,7 @@ import pytest
 from agent.chunking import Chunk
 from agent.rag import RagAgent, build_messages, fill_template
 from agent.stores.memory_store import MemoryStore
-from tests.fakes import FakeChat
+from tests.fakes import FakeChat, StreamingChat
 from tests.rag_fakes import FakeEmbedder
 
 SAMPLE_CHUNKS = [
@@ -225,17 +225,9 @@ def test_an_index_interrupted_halfway_is_completed(agent):
     assert agent.index() == 0
 
 
-class StreamingChat(FakeChat):
-    """A chat model that sends its reply in pieces, as the providers' streams do."""
-
-    def stream(self, messages):
-        self.calls.append([dict(message) for message in messages])
-        yield from ["The answer ", "is [1]", "."]
-
-
 def test_the_answer_streams_and_follow_ups_keep_the_conversation(agent, settings):
     agent.index()
-    agent.chat = StreamingChat()
+    agent.chat = StreamingChat("The answer ", "is [1]", ".")
     earlier = [
         {"role": "user", "content": "Where do refunds go?"},
         {"role": "assistant", "content": "Back to the card [1]."},
@@ -253,7 +245,7 @@ def test_the_answer_streams_and_follow_ups_keep_the_conversation(agent, settings
 
 
 def test_only_the_recent_turns_are_sent(agent):
-    from agent.rag import HISTORY_MESSAGES
+    from agent.llm import HISTORY_MESSAGES
 
     agent.index()
     long_ago = [{"role": "user", "content": f"question {n}"} for n in range(20)]

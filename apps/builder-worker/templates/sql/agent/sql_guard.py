@@ -18,6 +18,13 @@ PostgreSQL's E'...' strings only). Whenever the text could be read two ways ("--
 next character, MySQL's executable /*! comments, nested comments) it is refused rather than
 guessed at. The database connection is read-only as well (db.py): the guard is the first line
 of defence, not the only one.
+
+Why not a SQL parser such as sqlglot: the text that runs must be read exactly as the server reads
+it, and a parser's reading differs where it matters (sqlglot 30 takes MySQL's executable
+/*! ... */ comments for plain comments, so code in them would run unchecked); its function names
+are its own (strftime and DATE_FORMAT become TIME_TO_STR, date_trunc TIMESTAMP_TRUNC), so the
+allowlist shared with the preview's guard could not be checked by name; and re-rendering the
+query from its tree would change what runs.
 """
 
 from __future__ import annotations

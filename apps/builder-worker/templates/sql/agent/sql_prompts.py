@@ -1,15 +1,17 @@
 """Prompts of the SQL agent: writing a query from the schema, and answering from its result.
 
-The system prompt written in the builder is always the first message, exactly as written.
+The system prompt written in the builder is always the first message, exactly as written. The
+conversation's recent turns follow it, so a follow-up ("and in March?") is read, and its query
+written, in the context of the questions before it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Sequence
 
 from .database import QueryResult, TableSchema, result_rows_text
-from .llm import Message
+from .llm import Message, recent_turns
 
 SQL_REQUEST = """Write one {dialect} SELECT statement that answers the question.
 
@@ -52,6 +54,7 @@ def sql_messages(
     sample: QueryResult,
     question: str,
     max_rows: int,
+    history: Sequence[Message] = (),
 ) -> List[Message]:
     request = SQL_REQUEST.format(
         dialect=dialect,
@@ -60,7 +63,11 @@ def sql_messages(
         max_rows=max_rows,
         question=question,
     )
-    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": request}]
+    return [
+        {"role": "system", "content": system_prompt},
+        *recent_turns(history),
+        {"role": "user", "content": request},
+    ]
 
 
 def retry_messages(messages: List[Message], reply: str, error: str) -> List[Message]:
@@ -71,7 +78,9 @@ def retry_messages(messages: List[Message], reply: str, error: str) -> List[Mess
     ]
 
 
-def answer_messages(system_prompt: str, question: str, result: QueryResult) -> List[Message]:
+def answer_messages(
+    system_prompt: str, question: str, result: QueryResult, history: Sequence[Message] = ()
+) -> List[Message]:
     request = ANSWER_REQUEST.format(
         question=question,
         sql=result.sql,
@@ -79,7 +88,11 @@ def answer_messages(system_prompt: str, question: str, result: QueryResult) -> L
         cut=", the row limit: there may be more" if result.truncated else "",
         rows=result_rows_text(result),
     )
-    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": request}]
+    return [
+        {"role": "system", "content": system_prompt},
+        *recent_turns(history),
+        {"role": "user", "content": request},
+    ]
 
 
 def extract_sql(reply: str) -> str:

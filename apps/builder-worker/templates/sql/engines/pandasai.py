@@ -8,17 +8,19 @@ Because that code is written by a model and runs in the process that holds the A
 reach the network, it is switched off until PANDASAI_ALLOW_MODEL_CODE=true says otherwise
 (README.md, "Safety"). Each question gets a fresh PandasAI state, so one visitor's questions
 never reach another's prompt, and its own chart folder, so answers never share a chart file.
+The conversation's recent turns (from the UI, per visitor) go with each call to the model, so a
+follow-up question keeps its context. The answer is what the code computed, so it arrives whole.
 """
 
 from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
-from .answer import Answer
+from .answer import Agent, Answer
 from .config import ConfigError
-from .llm import ChatModel
+from .llm import ChatModel, Message, recent_turns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,8 +51,8 @@ def model_code_allowed(settings: "Settings") -> bool:
     return (settings.env("PANDASAI_ALLOW_MODEL_CODE") or "").strip().lower() == "true"
 
 
-def make_llm(chat: ChatModel, system_prompt: str) -> Any:
-    """PandasAI's LLM interface over the agent's chat model."""
+def make_llm(chat: ChatModel, system_prompt: str, history: Sequence[Message] = ()) -> Any:
+    """PandasAI's LLM interface over the agent's chat model, with the conversation so far."""
     from pandasai.llm.base import LLM
 
     class AgentLLM(LLM):
@@ -64,25 +66,29 @@ def make_llm(chat: ChatModel, system_prompt: str) -> Any:
             prompt = instruction.to_string()
             self.last_prompt = prompt
             return chat.complete(
-                [{"role": "system", "content": system_prompt}, {"role": "user", "content": prompt}]
+                [
+                    {"role": "system", "content": system_prompt},
+                    *recent_turns(history),
+                    {"role": "user", "content": prompt},
+                ]
             )
 
     return AgentLLM()
 
 
-class PandasAIEngine:
+class PandasAIEngine(Agent):
     def __init__(self, settings: "Settings", frame: "pd.DataFrame", chat: ChatModel) -> None:
         self.settings = settings
         self.frame = frame
         self.chat = chat
         self.max_rows = int(settings.section("sql")["max_rows"])
 
-    def smart_dataframe(self, charts_dir: Path) -> Any:
+    def smart_dataframe(self, charts_dir: Path, history: Sequence[Message] = ()) -> Any:
         """A fresh PandasAI state for one question, saving any chart under `charts_dir`."""
         from pandasai import SmartDataframe
 
         config = {
-            "llm": make_llm(self.chat, self.settings.system_prompt),
+            "llm": make_llm(self.chat, self.settings.system_prompt, history),
             "enable_cache": False,
             "open_charts": False,
             "save_charts": True,
@@ -92,13 +98,17 @@ class PandasAIEngine:
         }
         return SmartDataframe(self.frame, config=config)
 
-    def ask(self, question: str) -> Answer:
+    def ask_stream(self, question: str, history: Sequence[Message] = ()) -> Iterator[Answer]:
+        """Only the whole Answer: it is what the model's code computed, no text being written."""
+        yield self.answer(question, history)
+
+    def answer(self, question: str, history: Sequence[Message]) -> Answer:
         import pandas as pd
 
         if not model_code_allowed(self.settings):
             return Answer(text=SWITCHED_OFF)
         charts_dir = self.settings.path(CHARTS_DIR) / uuid.uuid4().hex
-        result = self.smart_dataframe(charts_dir).chat(question)
+        result = self.smart_dataframe(charts_dir, history).chat(question)
         if isinstance(result, pd.DataFrame):
             rows = [tuple(row) for row in result.head(self.max_rows).itertuples(index=False)]
             return Answer(

@@ -6,14 +6,17 @@ For each question:
 2. sql_guard refuses anything but a single read-only SELECT and caps its row count;
 3. the query runs on the read-only connection, with a timeout; if the database rejects it,
    the model gets the error once and may correct the query;
-4. the model answers the question from the result, which is shown along with the SQL.
+4. the model answers the question from the result, which is shown along with the SQL; the
+   answer streams as the model writes it (`ask_stream`).
+
+The conversation's recent turns go with steps 1 and 4, so follow-up questions keep their context.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Tuple
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Tuple, Union
 
-from .answer import Answer
+from .answer import Agent, Answer
 from .database import (
     Database,
     QueryError,
@@ -22,7 +25,7 @@ from .database import (
     open_database,
     source_table,
 )
-from .llm import ChatModel
+from .llm import ChatModel, Message, reply_pieces
 from .sql_guard import UnsafeQueryError
 from .sql_prompts import answer_messages, extract_sql, retry_messages, sql_messages
 
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from .config import Settings
 
 
-class SqlQueryEngine:
+class SqlQueryEngine(Agent):
     def __init__(self, settings: "Settings", database: Database, chat: ChatModel) -> None:
         self.settings = settings
         self.database = database
@@ -45,7 +48,10 @@ class SqlQueryEngine:
             self._context = (self.database.schema(self.table), self.database.sample(self.table))
         return self._context
 
-    def ask(self, question: str) -> Answer:
+    def ask_stream(
+        self, question: str, history: Sequence[Message] = ()
+    ) -> Iterator[Union[str, Answer]]:
+        """Steps 1 to 4 above; the last item carries the SQL that ran and its result."""
         schema, sample = self.context()
         messages = sql_messages(
             self.settings.system_prompt,
@@ -55,6 +61,7 @@ class SqlQueryEngine:
             sample,
             question,
             self.max_rows,
+            history,
         )
         reply = self.chat.complete(messages)
         sql = extract_sql(reply)
@@ -68,12 +75,13 @@ class SqlQueryEngine:
             try:
                 result = self.database.run(sql, self.max_rows)
             except (UnsafeQueryError, QueryError) as second_error:
-                return Answer(
-                    text=f"I could not answer with a valid query: {second_error}", sql=sql
-                )
+                yield Answer(text=f"I could not answer with a valid query: {second_error}", sql=sql)
+                return
 
-        text = self.chat.complete(answer_messages(self.settings.system_prompt, question, result))
-        return Answer(
+        text = yield from reply_pieces(
+            self.chat, answer_messages(self.settings.system_prompt, question, result, history)
+        )
+        yield Answer(
             text=text,
             sql=result.sql,
             columns=result.columns,

@@ -6,18 +6,20 @@ works, and its training data lives in a small in-process store that ranks entrie
 words they share with the question - plenty for one table, and nothing else to run.
 
 Vanna only writes the SQL. The agent checks it with sql_guard and runs it on the read-only
-connection itself (Vanna's own run_sql is never used).
+connection itself (Vanna's own run_sql is never used), then the model answers from the result,
+streamed as it writes (`ask_stream`). The conversation's recent turns go into both prompts (for
+Vanna, just before the question), so follow-up questions keep their context.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Union
 
-from .answer import Answer
+from .answer import Agent, Answer
 from .database import Database, QueryError, open_database, result_rows_text, source_table
-from .llm import ChatModel
+from .llm import ChatModel, Message, recent_turns, reply_pieces
 from .sql_guard import UnsafeQueryError
 from .sql_prompts import answer_messages
 
@@ -124,8 +126,12 @@ def make_vanna(chat: ChatModel, store: TrainingStore, config: Dict[str, Any]) ->
         def assistant_message(self, message: str) -> Any:
             return {"role": "assistant", "content": message}
 
-        def submit_prompt(self, prompt: Any, **kwargs: Any) -> str:
-            return chat.complete(prompt)
+        def submit_prompt(
+            self, prompt: Any, history: Sequence[Message] = (), **kwargs: Any
+        ) -> str:
+            # generate_sql passes its keyword arguments on: the conversation goes in just
+            # before the question, after Vanna's own instructions and examples.
+            return chat.complete([*prompt[:-1], *recent_turns(history), prompt[-1]])
 
         def log(self, message: str, title: str = "Info") -> None:
             log.debug("%s: %s", title, message)  # Vanna prints every prompt otherwise
@@ -133,7 +139,7 @@ def make_vanna(chat: ChatModel, store: TrainingStore, config: Dict[str, Any]) ->
     return AgentVanna()
 
 
-class VannaEngine:
+class VannaEngine(Agent):
     def __init__(self, settings: "Settings", database: Database, chat: ChatModel) -> None:
         self.settings = settings
         self.database = database
@@ -164,24 +170,32 @@ class VannaEngine:
             self._vanna = make_vanna(self.chat, self.store, config)
         return self._vanna
 
-    def ask(self, question: str) -> Answer:
-        sql = self.vanna.generate_sql(question)
+    def ask_stream(
+        self, question: str, history: Sequence[Message] = ()
+    ) -> Iterator[Union[str, Answer]]:
+        """Vanna writes the SQL, the agent runs it and the model answers from the result."""
+        sql = self.vanna.generate_sql(question, history=history)
         try:
             result = self.database.run(sql, self.max_rows)
         except (UnsafeQueryError, QueryError) as error:
             # One more try, with the reason the query was refused or failed.
             sql = self.vanna.generate_sql(
                 f"{question}\n\nThis query could not be used: {sql}\nReason: {error}\n"
-                "Write a corrected read-only SELECT."
+                "Write a corrected read-only SELECT.",
+                history=history,
             )
             try:
                 result = self.database.run(sql, self.max_rows)
             except UnsafeQueryError as second:
-                return Answer(text=f"Vanna did not write a query I can run: {second}", sql=sql)
+                yield Answer(text=f"Vanna did not write a query I can run: {second}", sql=sql)
+                return
             except QueryError as second:
-                return Answer(text=f"The query failed: {second}", sql=sql)
-        text = self.chat.complete(answer_messages(self.settings.system_prompt, question, result))
-        return Answer(
+                yield Answer(text=f"The query failed: {second}", sql=sql)
+                return
+        text = yield from reply_pieces(
+            self.chat, answer_messages(self.settings.system_prompt, question, result, history)
+        )
+        yield Answer(
             text=text,
             sql=result.sql,
             columns=result.columns,

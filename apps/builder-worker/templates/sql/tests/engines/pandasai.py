@@ -102,3 +102,19 @@ def test_the_engine_reads_the_shipped_file(settings):
     engine = build_engine(settings, FakeChat())
 
     assert len(engine.frame) > 0
+
+
+def test_follow_ups_keep_the_conversation(allowed, settings):
+    chat = FakeChat("North.")
+    engine = PandasAIEngine(allowed, FRAME, chat)
+    earlier = [
+        {"role": "user", "content": "Which region sold the least?"},
+        {"role": "assistant", "content": "North."},
+    ]
+
+    [answer] = list(engine.ask_stream("And the most?", earlier))
+
+    assert answer.text == "North."
+    [messages] = chat.calls
+    assert messages[1:3] == earlier
+    assert "And the most?" in messages[3]["content"]

@@ -1,7 +1,7 @@
 """The sql_query engine with a scripted model: prompt, guard, execution, answer."""
 
 from agent.engine import SqlQueryEngine
-from tests.fakes import FakeChat
+from tests.fakes import FakeChat, StreamingChat
 from tests.sql_fakes import quoted_table, sales_database
 
 
@@ -92,3 +92,25 @@ def test_a_second_failure_is_reported(settings):
 
     assert answer.text.startswith("I could not answer")
     assert len(chat.calls) == 2
+
+
+def test_the_answer_streams_and_follow_ups_keep_the_conversation(settings):
+    from agent.llm import HISTORY_MESSAGES
+
+    table = quoted_table(settings)
+    chat = StreamingChat(
+        "There are ", "3 ", "sales.", replies=[sql_reply(f"SELECT count(*) AS n FROM {table}")]
+    )
+    engine = SqlQueryEngine(settings, sales_database(settings), chat)
+    earlier = [{"role": "user", "content": f"question {n}"} for n in range(10)]
+
+    pieces = list(engine.ask_stream("And how many sales?", earlier))
+
+    assert pieces[:3] == ["There are ", "3 ", "sales."]
+    final = pieces[-1]
+    assert final.text == "There are 3 sales." and final.rows == [(3,)]
+    write_sql, summarize = chat.calls
+    for messages in (write_sql, summarize):
+        assert messages[0] == {"role": "system", "content": settings.system_prompt}
+        assert messages[1:-1] == earlier[-HISTORY_MESSAGES:]
+        assert "And how many sales?" in messages[-1]["content"]

@@ -5,26 +5,29 @@ import re
 import pytest
 
 from agent.engine import TrainingStore, VannaEngine
-from tests.fakes import FakeChat, install_module
+from tests.fakes import FakeChat, StreamingChat, install_module
 from tests.sql_fakes import quoted_table, sales_database
 
 
 class FakeVannaBase:
-    """What VannaBase.generate_sql does, in short: gather training data, prompt, extract SQL."""
+    """What VannaBase.generate_sql does, in short: gather training data, prompt, extract SQL
+    (passing its keyword arguments on to each hook, as Vanna does)."""
 
     def __init__(self, config=None):
         self.config = config or {}
 
     def generate_sql(self, question, **kwargs):
-        context = self.get_related_ddl(question) + self.get_related_documentation(question)
+        context = self.get_related_ddl(question, **kwargs) + self.get_related_documentation(
+            question, **kwargs
+        )
         prompt = [self.system_message(self.config["initial_prompt"] + "\n" + "\n".join(context))]
-        for example in self.get_similar_question_sql(question):
+        for example in self.get_similar_question_sql(question, **kwargs):
             prompt += [
                 self.user_message(example["question"]),
                 self.assistant_message(example["sql"]),
             ]
         prompt.append(self.user_message(question))
-        response = self.submit_prompt(prompt)
+        response = self.submit_prompt(prompt, **kwargs)
         match = re.search(r"```sql\n(.*)```", response, re.DOTALL)
         return match.group(1) if match else response
 
@@ -90,3 +93,25 @@ def test_training_data_is_ranked_by_shared_words():
     ]
     assert store.remove(first) is True
     assert [record["training_data_type"] for record in store.records()] == ["sql", "sql"]
+
+
+def test_the_answer_streams_and_follow_ups_keep_the_conversation(settings):
+    table = quoted_table(settings)
+    chat = StreamingChat(
+        "South ", "sold ", "20.", replies=[f"```sql\nSELECT region FROM {table} LIMIT 1\n```"]
+    )
+    engine = VannaEngine(settings, sales_database(settings), chat)
+    earlier = [
+        {"role": "user", "content": "Which region sold the most?"},
+        {"role": "assistant", "content": "South."},
+    ]
+
+    pieces = list(engine.ask_stream("And how much?", earlier))
+
+    assert pieces[:3] == ["South ", "sold ", "20."]
+    assert pieces[-1].text == "South sold 20." and pieces[-1].rows == [("North",)]
+    write_sql, summarize = chat.calls
+    # Vanna's prompt: its instructions, then the conversation, then the question.
+    assert write_sql[0]["role"] == "system"
+    assert write_sql[-3:] == [*earlier, {"role": "user", "content": "And how much?"}]
+    assert summarize[1:3] == earlier
