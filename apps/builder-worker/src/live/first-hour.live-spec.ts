@@ -1,9 +1,12 @@
+/* eslint-disable max-lines -- every case reads the projects one beforeAll writes and installs
+   once; split into files, each would write them again. Helpers live in ./browser-chat.ts,
+   ./live-services.ts and ./python-snippets.ts. */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
+import { askInBrowser } from './browser-chat';
 import { LIVE_CASES } from './live-cases';
 import {
   caseEnv,
@@ -305,73 +308,33 @@ describe('the first hour with a downloaded agent', () => {
     '%s: the %s chat streams and remembers the question before',
     async (title, ui, expected) => {
       const dir = dirs.get(title)!;
-      const port = await freePort();
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() };
-      const args =
-        ui === 'streamlit'
-          ? ['-m', 'streamlit', 'run', 'app.py', '--server.port', String(port)]
-          : ['app.py', '--port', String(port)];
-      const app = spawn(python311, args, {
-        cwd: dir,
+      const chats = await askInBrowser({
+        dir,
+        python: python311,
         env: { ...env, ...caseEnv(LIVE_CASES[title]!, dir, services()) },
-        stdio: 'ignore',
+        ui,
+        llm,
+        questions: ['How many sales are there?', 'And how many of them in the North?'],
+        expected,
       });
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-      });
-      try {
-        await waitFor(`http://127.0.0.1:${port}/`, 180_000);
-        const page = await browser.newPage();
-        await page.goto(`http://127.0.0.1:${port}/`);
-        const box =
-          ui === 'streamlit'
-            ? page.getByPlaceholder('Ask a question')
-            : page.getByRole('textbox').first();
-        const before = llm.requests.length;
-        const chatRequests = () =>
-          llm.requests
-            .slice(before)
-            .filter((request) => /chat\/completions|\/messages$/.test(request.path));
-        for (const [turn, question] of [
-          'How many sales are there?',
-          'And how many of them in the North?',
-        ].entries()) {
-          await box.waitFor({ timeout: 180_000 });
-          await box.fill(question);
-          await box.press('Enter');
-          // Answered: both of this question's requests made, and its answer on the page.
-          const deadline = Date.now() + 180_000;
-          while (
-            chatRequests().length < 2 * (turn + 1) ||
-            (await page.getByText(expected).count()) < turn + 1
-          ) {
-            if (Date.now() > deadline) throw new Error(`no answer to "${question}"`);
-            await page.waitForTimeout(250);
-          }
-        }
-        const chats = chatRequests();
-        // Per question: the SQL to write, then the answer (streamed).
-        const [, firstAnswer, secondSql, secondAnswer] = chats.map(
-          (request) => request.body as { stream?: boolean },
-        );
-        const remembered = [secondSql, secondAnswer].every((body) =>
-          JSON.stringify(body).includes('How many sales are there?'),
-        );
-        const streamed = firstAnswer?.stream === true && secondAnswer?.stream === true;
-        record(
-          title,
-          `${ui}: streamed, follow-up sent with the first exchange`,
-          chats.length === 4 && remembered && streamed,
-          `${chats.length} requests; streamed ${streamed}; remembered ${remembered}`,
-        );
-        expect(chats).toHaveLength(4);
-        expect(streamed).toBe(true);
-        expect(remembered).toBe(true);
-      } finally {
-        await browser.close();
-        app.kill('SIGTERM');
-      }
+      // Per question: the SQL to write, then the answer (streamed).
+      const [, firstAnswer, secondSql, secondAnswer] = chats.map(
+        (request) => request.body as { stream?: boolean },
+      );
+      const remembered = [secondSql, secondAnswer].every((body) =>
+        JSON.stringify(body).includes('How many sales are there?'),
+      );
+      const streamed = firstAnswer?.stream === true && secondAnswer?.stream === true;
+      record(
+        title,
+        `${ui}: streamed, follow-up sent with the first exchange`,
+        chats.length === 4 && remembered && streamed,
+        `${chats.length} requests; streamed ${streamed}; remembered ${remembered}`,
+      );
+      expect(chats).toHaveLength(4);
+      expect(streamed).toBe(true);
+      expect(remembered).toBe(true);
     },
     600_000,
   );
