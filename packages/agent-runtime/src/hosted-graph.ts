@@ -1,9 +1,15 @@
-import { closeSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Index, MetricKind, ScalarKind } from 'usearch';
+import { MetricKind, ScalarKind } from 'usearch';
 import type { Chunk } from './chunks';
+import {
+  GraphBuildThread,
+  graphSearchThread,
+  type GraphSettings,
+  type GraphSource,
+} from './graph-threads';
 import type { Embedder } from './embedders';
 import type { Hit, RetrievalIndex } from './retrieval';
 import { unitVector } from './vectors';
@@ -23,6 +29,8 @@ export interface GraphFiles {
   localPath(name: string): Promise<string | null>;
 }
 
+const INCOMPLETE = 'This build’s search index is incomplete. Build the agent again.';
+
 const FILES = {
   graph: 'graph.usearch',
   passages: 'passages.jsonl',
@@ -37,8 +45,8 @@ const FILES = {
  * with the search's candidates, at about 1.2 (64), 1.7 (128) and 2.7 ms (256) of CPU a question
  * on a busy 2-core machine; npm run bench:hosted prints the recall this setting gives.
  */
-function graphOf(dimensions: number): Index {
-  return new Index({
+function graphSettings(dimensions: number) {
+  return {
     dimensions,
     metric: MetricKind.Cos,
     quantization: ScalarKind.I8,
@@ -46,21 +54,27 @@ function graphOf(dimensions: number): Index {
     expansion_add: 128,
     expansion_search: 160,
     multi: false,
-  });
+  } satisfies GraphSettings;
 }
 
-/** The build's side: passages and unit vectors in, row by row in order; then the three files. */
+/**
+ * The build's side: passages and unit vectors in, row by row in order; then the three files. The
+ * graph grows on a thread of its own (graph-threads.ts) while the build embeds its next batch.
+ */
 export class GraphWriter {
-  private readonly graph: Index;
-  private readonly passages: number;
+  private readonly graph: GraphBuildThread;
+  /** The passages file while it is written; null once closed. */
+  private passages: number | null;
   /** Byte offset of each passage, and of the end: passage i is bytes [offsets[i], offsets[i+1]). */
   private offsets: number[] = [0];
+  /** The batch the thread is inserting: at most one waits there, bounding the vectors held. */
+  private inserting: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly folder: string,
     private readonly dimensions: number,
   ) {
-    this.graph = graphOf(dimensions);
+    this.graph = new GraphBuildThread(graphSettings(dimensions));
     this.passages = openSync(path.join(folder, FILES.passages), 'w');
   }
 
@@ -72,8 +86,12 @@ export class GraphWriter {
     return this.offsets.length - 1;
   }
 
-  /** The next rows: their chunks and unit vectors (of `dimensions` numbers each). */
-  add(chunks: Chunk[], vectors: Float32Array[]): void {
+  /**
+   * The next rows: their chunks and unit vectors (of `dimensions` numbers each). Resolves once
+   * the previous batch is in the graph and this one handed to the thread; a failed insertion
+   * rejects the next call (or `finish`).
+   */
+  async add(chunks: Chunk[], vectors: Float32Array[]): Promise<void> {
     const first = this.rows;
     const keys = new BigUint64Array(chunks.length);
     const flat = new Float32Array(chunks.length * this.dimensions);
@@ -81,18 +99,21 @@ export class GraphWriter {
       keys[i] = BigInt(first + i);
       flat.set(vectors[i]!, i * this.dimensions);
       const line = Buffer.from(`${JSON.stringify(chunk)}\n`);
-      writeSync(this.passages, line);
+      writeSync(this.passages!, line);
       this.offsets.push(this.offsets.at(-1)! + line.length);
     });
-    // On the machine's cores (0: as many as it has); a build's batch takes a fraction of a second.
-    this.graph.add(keys, flat, 0);
+    await this.inserting;
+    this.inserting = this.graph.add(keys, flat);
+    // Seen by the next add() or finish(); until then not an unhandled rejection.
+    this.inserting.catch(() => undefined);
   }
 
   /** Writes the graph and the offsets, and stores all three files beside the table. */
   async finish(files: GraphFiles): Promise<void> {
     try {
-      closeSync(this.passages);
-      this.graph.save(path.join(this.folder, FILES.graph));
+      this.closePassages();
+      await this.inserting;
+      await this.graph.save(path.join(this.folder, FILES.graph));
       writeFileSync(path.join(this.folder, FILES.offsets), new Float64Array(this.offsets));
       for (const name of Object.values(FILES)) {
         await files.putFile(name, path.join(this.folder, name));
@@ -102,44 +123,56 @@ export class GraphWriter {
     }
   }
 
-  /** Removes the local files (after `finish`, or when the build failed). */
+  /** Stops the thread and removes the local files (after `finish`, or when the build failed). */
   async discard(): Promise<void> {
-    try {
-      closeSync(this.passages);
-    } catch {
-      // already closed by finish()
-    }
+    this.closePassages();
+    await this.graph.stop();
     await rm(this.folder, { recursive: true, force: true });
+  }
+
+  /**
+   * Closes the passages file once: closing a descriptor twice could close another file (or a
+   * thread's event loop) that was given the same number in between.
+   */
+  private closePassages(): void {
+    if (this.passages === null) return;
+    closeSync(this.passages);
+    this.passages = null;
   }
 }
 
-/** Approximate nearest neighbours through the build's memory-mapped graph: large agents. */
+/**
+ * Approximate nearest neighbours through the build's memory-mapped graph: large agents. The
+ * graph is searched, and the passages read, on the process's search thread
+ * (graph-threads.ts), never on the event loop.
+ */
 export class GraphIndex implements RetrievalIndex {
   readonly mode = 'embeddings';
 
   private constructor(
-    private readonly graph: Index,
-    private readonly passages: string,
-    private readonly offsets: Float64Array,
+    private readonly source: GraphSource,
     readonly size: number,
     private readonly embedder: Embedder,
-  ) {}
+  ) {
+    closeWhenCollected.register(this, source.graph);
+  }
 
   /** Opens the graph the build stored (fetched once per machine from S3 when it lies there). */
   static async open(files: GraphFiles, size: number, embedder: Embedder): Promise<GraphIndex> {
-    const [graphFile, passages, offsets] = await Promise.all([
+    const [graph, passages, offsets] = await Promise.all([
       files.localPath(FILES.graph),
       files.localPath(FILES.passages),
       files.localPath(FILES.offsets),
     ]);
-    if (!graphFile || !passages || !offsets) {
-      throw new Error('This build’s search index is incomplete. Build the agent again.');
-    }
-    const graph = graphOf(embedder.dimensions);
-    graph.view(graphFile);
-    const bytes = readFileSync(offsets);
-    const table = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
-    return new GraphIndex(graph, passages, table, size, embedder);
+    if (!graph || !passages || !offsets) throw new Error(INCOMPLETE);
+    const source = { graph, passages, offsets, settings: graphSettings(embedder.dimensions) };
+    // A damaged file fails here, when the agent loads, rather than in the middle of a question.
+    await graphSearchThread()
+      .open(source)
+      .catch((cause: unknown) => {
+        throw new Error(INCOMPLETE, { cause });
+      });
+    return new GraphIndex(source, size, embedder);
   }
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
@@ -148,31 +181,22 @@ export class GraphIndex implements RetrievalIndex {
       await this.embedder.embedQuery(query, signal),
       this.embedder.dimensions,
     );
-    // One thread, this one: a search visits a few hundred nodes, less than a hand-off would cost.
-    const found = this.graph.search(vector, Math.min(k, this.size), 1);
-    const hits: Hit[] = [];
-    const file = openSync(this.passages, 'r');
-    try {
-      for (let i = 0; i < found.keys.length; i += 1) {
-        const row = Number(found.keys[i]);
-        const start = this.offsets[row]!;
-        const line = Buffer.allocUnsafe(this.offsets[row + 1]! - start);
-        readSync(file, line, 0, line.length, start);
-        // USearch's cosine distance is 1 − the cosine similarity (of the 8-bit vectors: the
-        // full vectors' to about two decimals).
-        hits.push({
-          chunk: JSON.parse(line.toString('utf8')) as Chunk,
-          score: 1 - found.distances[i]!,
-        });
-      }
-    } finally {
-      closeSync(file);
-    }
-    return hits;
+    const found = await graphSearchThread().search(this.source, vector, Math.min(k, this.size));
+    // USearch's cosine distance is 1 − the cosine similarity (of the 8-bit vectors: the full
+    // vectors' to about two decimals).
+    return found.map(({ line, distance }) => ({
+      chunk: JSON.parse(line) as Chunk,
+      score: 1 - distance,
+    }));
   }
 
-  /** The graph is mapped from its file (shared page cache), not held; the offsets are. */
+  /** The graph is mapped from its file (shared page cache); the thread holds the offsets. */
   memoryBytes(): number {
-    return this.offsets.byteLength;
+    return (this.size + 1) * Float64Array.BYTES_PER_ELEMENT;
   }
 }
+
+/** A collected index's graph is closed in the search thread (its file handle and offsets). */
+const closeWhenCollected = new FinalizationRegistry<string>((graph) =>
+  graphSearchThread().forget(graph),
+);

@@ -1,5 +1,5 @@
 import { env } from '@huggingface/transformers';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { closedPort, TEAM } from './fixtures.spec-helper';
@@ -218,6 +218,16 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     const location = localIndexFolder(folder);
     const { embedder, info } = await writtenIndex(location);
     await rm(path.join(folder, 'passages.offsets'));
+    await expect(openHostedIndex(location, info, embedder)).rejects.toThrow(
+      'This build’s search index is incomplete. Build the agent again.',
+    );
+  }, 60_000);
+
+  it('says to build again when the graph file is damaged, and searches nothing from it', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-graph-damaged-'));
+    const location = localIndexFolder(folder);
+    const { embedder, info } = await writtenIndex(location);
+    await writeFile(path.join(folder, 'graph.usearch'), 'not a graph');
     await expect(openHostedIndex(location, info, embedder)).rejects.toThrow(
       'This build’s search index is incomplete. Build the agent again.',
     );

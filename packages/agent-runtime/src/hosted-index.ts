@@ -145,7 +145,7 @@ export class HostedIndexWriter {
       ({ chunks, vectors } = this.held);
       this.held = { chunks: [], vectors: [] };
     }
-    this.graph.add(chunks, vectors);
+    await this.graph.add(chunks, vectors);
   }
 
   /**

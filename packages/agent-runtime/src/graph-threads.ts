@@ -1,0 +1,243 @@
+import { availableParallelism } from 'node:os';
+import { Worker, type Transferable } from 'node:worker_threads';
+
+/**
+ * The search graphs' work happens on worker threads, never on the event loop: USearch's calls are
+ * synchronous, and a graph search (one to three milliseconds), its passage reads or a build's
+ * batch of insertions (a second or more) would otherwise hold every other request of the process
+ * (a gateway's, or a worker's embedding responses) until they end.
+ *
+ * - The search thread: one per process. Each graph stays memory-mapped in it after its first use;
+ *   the operating system shares the mapped pages between threads and processes. One is enough: a
+ *   search costs one to three milliseconds, so it serves several hundred questions a second, more
+ *   than the process that asks them can answer.
+ * - A build thread: one per build that makes a graph, holding the graph while it grows; the build
+ *   goes on embedding and writing its table while the thread inserts.
+ *
+ * The threads' code is plain JavaScript in strings (as in sqlite-worker.ts), so the same code runs
+ * from dist/ and from the TypeScript sources under jest; usearch is required by the absolute path
+ * the host resolved. Messages: {id, op, …} → {id, ok, …result | message}.
+ */
+const SEARCH_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { Index } = require(workerData.usearchPath);
+
+// Graphs by their file, least recently searched first; past the cap the oldest is closed (it is
+// opened again, from its file, by its next search).
+const open = new Map();
+
+function opened(source) {
+  let graph = open.get(source.graph);
+  if (graph) {
+    open.delete(source.graph);
+    open.set(source.graph, graph);
+    return graph;
+  }
+  const index = new Index(source.settings);
+  index.view(source.graph);
+  const bytes = fs.readFileSync(source.offsets);
+  const offsets = new Float64Array(bytes.byteLength / 8);
+  new Uint8Array(offsets.buffer).set(bytes);
+  graph = { index, offsets, passages: fs.openSync(source.passages, 'r') };
+  open.set(source.graph, graph);
+  if (open.size > workerData.maxOpen) forget(open.keys().next().value);
+  return graph;
+}
+
+function forget(file) {
+  const graph = open.get(file);
+  if (!graph) return;
+  open.delete(file);
+  fs.closeSync(graph.passages);
+}
+
+function search(graph, vector, k) {
+  const found = graph.index.search(vector, k, 1);
+  const lines = [];
+  const distances = [];
+  for (let i = 0; i < found.keys.length; i += 1) {
+    const row = Number(found.keys[i]);
+    const start = graph.offsets[row];
+    const line = Buffer.allocUnsafe(graph.offsets[row + 1] - start);
+    fs.readSync(graph.passages, line, 0, line.length, start);
+    lines.push(line.toString('utf8'));
+    distances.push(found.distances[i]);
+  }
+  return { lines, distances };
+}
+
+parentPort.on('message', (message) => {
+  if (message.op === 'forget') return forget(message.graph);
+  try {
+    const graph = opened(message.source);
+    const result = message.op === 'search' ? search(graph, message.vector, message.k) : {};
+    parentPort.postMessage({ id: message.id, ok: true, ...result });
+  } catch (error) {
+    forget(message.source.graph);
+    parentPort.postMessage({ id: message.id, ok: false, message: String((error && error.message) || error) });
+  }
+});
+`;
+
+const BUILD_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Index } = require(workerData.usearchPath);
+const index = new Index(workerData.settings);
+
+parentPort.on('message', (message) => {
+  try {
+    if (message.op === 'add') index.add(message.keys, message.vectors, workerData.threads);
+    else if (message.op === 'save') index.save(message.file);
+    parentPort.postMessage({ id: message.id, ok: true });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, ok: false, message: String((error && error.message) || error) });
+  }
+});
+`;
+
+/** USearch's index settings, as its `Index` constructor takes them. */
+export interface GraphSettings {
+  dimensions: number;
+  metric: string;
+  quantization: string;
+  connectivity: number;
+  expansion_add: number;
+  expansion_search: number;
+  multi: boolean;
+}
+
+/** A build's search graph: its three local files and the settings it was made with. */
+export interface GraphSource {
+  graph: string;
+  passages: string;
+  offsets: string;
+  settings: GraphSettings;
+}
+
+/** One hit: the passage's JSON line and USearch's distance (cosine: 1 − similarity). */
+export interface GraphMatch {
+  line: string;
+  distance: number;
+}
+
+type Reply = { id: number } & (
+  { ok: true; lines?: string[]; distances?: number[] } | { ok: false; message: string }
+);
+
+/**
+ * Requests to a worker thread running `source`, each answered by one reply. The thread is started
+ * by the first request (and again after a crash); it keeps the process alive only while a request
+ * waits.
+ */
+class ThreadRequests {
+  private worker?: Worker;
+  private nextId = 0;
+  private readonly pending = new Map<number, (reply: Reply) => void>();
+
+  constructor(
+    private readonly source: string,
+    private readonly workerData: object,
+  ) {}
+
+  call(request: object, transfer: Transferable[] = []): Promise<Reply & { ok: true }> {
+    const worker = (this.worker ??= this.start());
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (reply) => {
+        this.pending.delete(id);
+        if (this.pending.size === 0) worker.unref();
+        if (reply.ok) resolve(reply);
+        else reject(new Error(reply.message));
+      });
+      worker.ref();
+      worker.postMessage({ id, ...request }, transfer);
+    });
+  }
+
+  /** A message that needs no reply (ignored when the thread is not running). */
+  tell(message: object): void {
+    this.worker?.postMessage(message);
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(this.source, { eval: true, workerData: this.workerData });
+    worker.unref(); // an idle thread must not keep the process alive; requests ref it
+    worker.on('message', (reply: Reply) => this.pending.get(reply.id)?.(reply));
+    const failAll = (message: string) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const settle of [...this.pending.values()]) settle({ id: 0, ok: false, message });
+    };
+    worker.on('error', (error: Error) => failAll(error.message));
+    worker.on('exit', () => failAll('The search graph’s thread stopped unexpectedly.'));
+    return worker;
+  }
+}
+
+const usearchPath = () => require.resolve('usearch');
+
+/** Graphs kept open at once in the search thread (a file handle and the passages' offsets each). */
+const MAX_OPEN_GRAPHS = 256;
+
+class GraphSearchThread {
+  private readonly thread = new ThreadRequests(SEARCH_THREAD, {
+    usearchPath: usearchPath(),
+    maxOpen: MAX_OPEN_GRAPHS,
+  });
+
+  /** Opens (maps) the graph now, so a broken file fails the load rather than a question. */
+  async open(source: GraphSource): Promise<void> {
+    await this.thread.call({ op: 'open', source });
+  }
+
+  async search(source: GraphSource, vector: Float32Array, k: number): Promise<GraphMatch[]> {
+    const reply = await this.thread.call({ op: 'search', source, vector, k });
+    return (reply.lines ?? []).map((line, i) => ({ line, distance: reply.distances![i]! }));
+  }
+
+  /** Closes a graph nobody holds any more (its index was collected). */
+  forget(graph: string): void {
+    this.thread.tell({ op: 'forget', graph });
+  }
+}
+
+let searchThread: GraphSearchThread | undefined;
+
+/** The process's search thread (started by its first request). */
+export function graphSearchThread(): GraphSearchThread {
+  return (searchThread ??= new GraphSearchThread());
+}
+
+/** A graph being built on a thread of its own: batches in, then saved to a file. */
+export class GraphBuildThread {
+  private readonly thread: ThreadRequests;
+
+  constructor(settings: GraphSettings) {
+    // Insertions on every core: the build's own work between batches (embedding responses, the
+    // table's writes) is light, and the operating system shares the cores with it.
+    this.thread = new ThreadRequests(BUILD_THREAD, {
+      usearchPath: usearchPath(),
+      settings,
+      threads: availableParallelism(),
+    });
+  }
+
+  /** Inserts `vectors` (flat, row after row) under `keys`; both are handed to the thread. */
+  async add(keys: BigUint64Array<ArrayBuffer>, vectors: Float32Array<ArrayBuffer>): Promise<void> {
+    await this.thread.call({ op: 'add', keys, vectors }, [keys.buffer, vectors.buffer]);
+  }
+
+  async save(file: string): Promise<void> {
+    await this.thread.call({ op: 'save', file });
+  }
+
+  async stop(): Promise<void> {
+    await this.thread.stop();
+  }
+}
