@@ -65,12 +65,18 @@ standin() {
     echo "  $tag: up to date ($hash)"
   else
     log "building $tag ($hash)"
+    local replaced
+    replaced=$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
     if ! docker build --network host --label "agentloom.recipe=$hash" -t "$tag" "$context" \
       >"$cache/build-$folder.log" 2>&1; then
       tail -n 40 "$cache/build-$folder.log" >&2
       rm -rf "$context"
       return 1
     fi
+    # The stand-in this recipe replaced, by its id: not by label, since every image built on a
+    # stand-in inherits its labels, the Dockerfile's untagged stages too, and those are the build
+    # cache of the next run. Kept while an image still builds on it (docker refuses).
+    [ -n "$replaced" ] && docker rmi "$replaced" >/dev/null 2>&1 || true
   fi
   rm -rf "$context"
 }
@@ -129,9 +135,5 @@ STANDIN_VERSION=${chroma##*:} standin "$chroma" chroma
 log "stand-ins ready"
 status=0
 node "$here/flow.mjs" "$host_ip" || status=$?
-# Stand-ins a changed recipe replaced. Nothing else: the Dockerfile's stages other than the three
-# targets are untagged images too, and they are the build cache of the next run (a plain
-# `docker image prune` deletes them, and the next build is cold again).
-docker image prune -f --filter label=agentloom.recipe >/dev/null
 log "done"
 exit "$status"
