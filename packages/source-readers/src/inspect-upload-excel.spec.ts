@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { inspectUpload, UnreadableUploadError, UnsupportedUploadError } from './inspect-upload';
+import { openGuardedWorkbook } from './xlsx-guard';
 import { dir, expectRejection, fixture, limits, useFixtureDir } from './inspect-upload.spec-helper';
 import {
   MB,
@@ -47,6 +48,37 @@ describe('inspectUpload: excel', () => {
       columns: ['r1'],
       rows: 2,
     });
+  });
+
+  it('reads a workbook without shared strings the same every time, its other tabs skipped', async () => {
+    // ExcelJS copies the sheets of such a workbook to temporary files unless the guard gives it an
+    // empty shared-strings part: that path returned the first tab empty now and then, and ended
+    // the process with an unhandled ENOENT when it deleted a skipped sheet's file too early.
+    const parts = workbookParts(
+      [
+        { name: 'Summary', file: 2 },
+        { name: 'Raw', file: 1 },
+        { name: 'Notes', file: 3 },
+      ],
+      [
+        deflated('xl/worksheets/sheet1.xml', sheetXml(9)),
+        deflated('xl/worksheets/sheet2.xml', sheetXml(3)),
+        deflated('xl/worksheets/sheet3.xml', sheetXml(5)),
+      ],
+    );
+    const filePath = await fixture('no-shared-strings.xlsx', zip(parts));
+    const stream = await openGuardedWorkbook(filePath, limits.xlsxMaxUncompressedBytes);
+    const names = (await stream.toArray())
+      .map((chunk: Buffer) => chunk.toString('latin1'))
+      .join('')
+      .match(/xl\/[\w/]+\.xml/g);
+    expect(names?.indexOf('xl/sharedStrings.xml')).toBeLessThan(
+      names!.indexOf('xl/worksheets/sheet1.xml'),
+    );
+    const rows = new Set<number>();
+    for (let i = 0; i < 200; i += 1)
+      rows.add((await inspectUpload(filePath, 'excel', limits)).rows);
+    expect([...rows]).toEqual([2]);
   });
 
   it('refuses a CSV renamed to .xlsx as unsupported', async () => {

@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { readableSize } from '@agentloom/contracts';
 import { ZIP_MAGIC, startsWith } from './file-signature';
@@ -138,28 +139,55 @@ async function verifyDeclaredSizes(zip: ZipFile, parts: Entry[]): Promise<void> 
   }
 }
 
-/** A zip stream of stored entries whose header sizes are the verified ones. */
+/**
+ * A zip stream of stored entries whose header sizes are the verified ones, with an empty
+ * shared-strings part before the worksheets when the workbook has none.
+ */
 async function* storedZip(zip: ZipFile, parts: Entry[]): AsyncGenerator<Buffer> {
+  let sharedStrings = parts.some((entry) => entry.fileName === SHARED_STRINGS);
   for (const entry of parts) {
-    yield localFileHeader(entry);
+    if (!sharedStrings && WORKSHEET_ENTRY.test(entry.fileName)) {
+      yield localFileHeader(
+        SHARED_STRINGS,
+        crc32(EMPTY_SHARED_STRINGS),
+        EMPTY_SHARED_STRINGS.length,
+      );
+      yield EMPTY_SHARED_STRINGS;
+      sharedStrings = true;
+    }
+    yield localFileHeader(entry.fileName, entry.crc32, entry.uncompressedSize);
     for await (const chunk of await zip.openReadStreamPromise(entry)) yield chunk as Buffer;
   }
   yield endOfCentralDirectory();
 }
 
+const SHARED_STRINGS = 'xl/sharedStrings.xml';
+
+/**
+ * For workbooks without shared strings (numbers-only sheets, some writers). Without that part
+ * ExcelJS copies every worksheet to a temporary file and reads them after the zip, and that path
+ * is broken: it deletes a skipped sheet's file while the sheet's read stream may still be opening
+ * (an unhandled ENOENT that ends the process), and now and then it returned the first tab empty
+ * (12 of 300 reads of one two-tab workbook). With the part, ExcelJS streams every sheet directly.
+ */
+const EMPTY_SHARED_STRINGS = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+    '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
+);
+
 const UTF8_NAME_FLAG = 0x0800;
 const STORED = 0;
 
-function localFileHeader(entry: Entry): Buffer {
-  const name = Buffer.from(entry.fileName, 'utf8');
+function localFileHeader(fileName: string, crc: number, size: number): Buffer {
+  const name = Buffer.from(fileName, 'utf8');
   const header = Buffer.alloc(30);
   header.writeUInt32LE(0x04034b50, 0); // local file header signature
   header.writeUInt16LE(20, 4); // version needed to extract
   header.writeUInt16LE(UTF8_NAME_FLAG, 6);
   header.writeUInt16LE(STORED, 8);
-  header.writeUInt32LE(entry.crc32, 14);
-  header.writeUInt32LE(entry.uncompressedSize, 18); // stored: compressed size = size
-  header.writeUInt32LE(entry.uncompressedSize, 22);
+  header.writeUInt32LE(crc, 14);
+  header.writeUInt32LE(size, 18); // stored: compressed size = size
+  header.writeUInt32LE(size, 22);
   header.writeUInt16LE(name.length, 26);
   return Buffer.concat([header, name]);
 }
