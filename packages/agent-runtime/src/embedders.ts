@@ -1,7 +1,7 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embeddingSpec, type EmbeddingModelSpec, type TEmbeddingModel } from '@agentloom/contracts';
 import { embedMany } from 'ai';
+import { openAiBase64Embeddings } from './openai-embeddings';
 
 /**
  * Embeds passages (once, when a build makes its index) and queries (once per question), both
@@ -94,9 +94,7 @@ function openAiEmbedder(
   spec: EmbeddingModelSpec,
   access: OpenAiAccess,
 ): Embedder {
-  const embedding = createOpenAI({ apiKey: access.apiKey, baseURL: access.baseUrl }).embedding(
-    spec.modelId,
-  );
+  const embedding = openAiBase64Embeddings(spec.modelId, access);
   const embed = async (values: string[], signal?: AbortSignal, maxRetries = OPENAI_RETRIES) => {
     const { embeddings } = await embedMany({
       model: embedding,
@@ -105,7 +103,10 @@ function openAiEmbedder(
       maxRetries,
       maxParallelCalls: OPENAI_PARALLEL,
     });
-    return embeddings.map((vector) => Float32Array.from(vector));
+    // Float32Arrays already (openai-embeddings.ts); copied only if a model gave numbers.
+    return embeddings.map((vector) =>
+      vector instanceof Float32Array ? vector : Float32Array.from(vector),
+    );
   };
   return {
     model,

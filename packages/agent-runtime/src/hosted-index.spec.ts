@@ -63,6 +63,8 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
       205,
     ]);
     expect(batches[0]?.headers.authorization).toBe('Bearer sk-embeddings-test');
+    // Vectors travel as base64 float32s, as OpenAI's own SDKs ask for them.
+    expect(batches[0]?.body).toMatchObject({ encoding_format: 'base64' });
 
     // A question costs one query embedding: the passages are never embedded again.
     const [best] = await index.search('Which city is the Zephyr project in?', 1);

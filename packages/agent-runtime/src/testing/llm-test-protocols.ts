@@ -23,6 +23,7 @@ export interface OpenAiBody {
   stream?: boolean;
   messages?: ChatMessage[];
   input?: string | string[];
+  encoding_format?: 'float' | 'base64';
 }
 
 export interface AnthropicBody {
@@ -98,11 +99,16 @@ export function embeddings(body: OpenAiBody, response: ServerResponse): void {
   const tokens = inputs.reduce((sum, input) => sum + tokenCount(input), 0);
   sendJson(response, 200, {
     object: 'list',
-    data: inputs.map((input, index) => ({
-      object: 'embedding',
-      index,
-      embedding: testEmbedding(input, EMBEDDING_SIZES[body.model ?? ''] ?? 256),
-    })),
+    data: inputs.map((input, index) => {
+      const vector = testEmbedding(input, EMBEDDING_SIZES[body.model ?? ''] ?? 256);
+      // As OpenAI answers: JSON numbers by default, little-endian float32s in base64 when asked
+      // (what its own SDKs ask for, and Agentloom's embedders).
+      const embedding =
+        body.encoding_format === 'base64'
+          ? Buffer.from(Float32Array.from(vector).buffer).toString('base64')
+          : vector;
+      return { object: 'embedding', index, embedding };
+    }),
     model: body.model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   });

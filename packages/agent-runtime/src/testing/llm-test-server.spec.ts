@@ -62,6 +62,27 @@ describe('startLlmTestServer', () => {
     expect(request?.ms).toBeGreaterThan(0);
   });
 
+  it('answers base64 float32 vectors when the request asks for them, as OpenAI does', async () => {
+    const response = await fetch(`${server.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-base64' },
+      body: JSON.stringify({
+        model: 'text-embedding-3-small',
+        input: ['red apples', 'green pears'],
+        encoding_format: 'base64',
+      }),
+    });
+    const body = (await response.json()) as { data: { index: number; embedding: string }[] };
+    body.data.forEach(({ index, embedding }) => {
+      const bytes = Buffer.from(embedding, 'base64');
+      const decoded = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      const expected = Float32Array.from(
+        testEmbedding(['red apples', 'green pears'][index]!, 1536),
+      );
+      expect(decoded).toEqual(expected);
+    });
+  });
+
   it('embeds texts that share words close together, and unit length', () => {
     const apples = testEmbedding('Red apples grow in the orchard');
     expect(cosine(apples, apples)).toBeCloseTo(1, 10);

@@ -76,7 +76,8 @@ export interface LlmTestServer {
  * - OpenAI Chat Completions, `POST /v1/chat/completions`, streaming (SSE `data:` chunks with
  *   usage, ending `data: [DONE]`) or not — also what Groq and DeepSeek speak;
  * - OpenAI embeddings, `POST /v1/embeddings`: hashed bag-of-words vectors (the model's size, unit
- *   length), so texts sharing words are similar and retrieval really works through it;
+ *   length), so texts sharing words are similar and retrieval really works through it; as JSON
+ *   numbers, or base64 float32s when `encoding_format` asks (as OpenAI answers);
  * - Anthropic Messages, `POST /anthropic/v1/messages`, streaming (named SSE events) or not;
  * - Gemini, `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`,
  *   including image output from models named "…image…" (`responseModalities` with IMAGE): a real
