@@ -6,7 +6,7 @@ import { listDatabaseTables } from './probe-database';
 import { rejectionOf } from './probe-database.spec-helper';
 import { listen, TestTcpServer } from '../../testing/tcp-forwarder';
 
-const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 300;
 
 /** What the service does: parse, guard, list (the real servers are in source-tables.e2e-spec). */
 async function list(type: TDatabaseSourceType, uri: string, database: string): Promise<string[]> {

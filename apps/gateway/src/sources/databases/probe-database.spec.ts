@@ -9,7 +9,7 @@ import { listen } from '../../testing/tcp-forwarder';
 // The Postgres and MariaDB cases, against real servers, are in probe-database-postgres.e2e-spec.ts
 // and probe-database-mariadb.e2e-spec.ts (database tier).
 
-const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 300;
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
