@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker, type Transferable } from 'node:worker_threads';
+import { ThreadRequests } from './thread-requests';
 
 /**
  * The search graphs' work happens on worker threads, never on the event loop: USearch's calls are
@@ -14,9 +14,8 @@ import { Worker, type Transferable } from 'node:worker_threads';
  * - A build thread: one per build that makes a graph, holding the graph while it grows; the build
  *   goes on embedding and writing its table while the thread inserts.
  *
- * The threads' code is plain JavaScript in strings (as in sqlite-worker.ts), so the same code runs
- * from dist/ and from the TypeScript sources under jest; usearch is required by the absolute path
- * the host resolved. Messages: {id, op, …} → {id, ok, …result | message}.
+ * The threads' code is plain JavaScript in strings (thread-requests.ts); usearch is required by
+ * the absolute path the host resolved. Messages: {id, op, …} → {id, ok, …result | message}.
  */
 const SEARCH_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -121,74 +120,18 @@ export interface GraphMatch {
   distance: number;
 }
 
-type Reply = { id: number } & (
-  { ok: true; lines?: string[]; distances?: number[] } | { ok: false; message: string }
-);
-
-/**
- * Requests to a worker thread running `source`, each answered by one reply. The thread is started
- * by the first request (and again after a crash); it keeps the process alive only while a request
- * waits.
- */
-class ThreadRequests {
-  private worker?: Worker;
-  private nextId = 0;
-  private readonly pending = new Map<number, (reply: Reply) => void>();
-
-  constructor(
-    private readonly source: string,
-    private readonly workerData: object,
-  ) {}
-
-  call(request: object, transfer: Transferable[] = []): Promise<Reply & { ok: true }> {
-    const worker = (this.worker ??= this.start());
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (reply) => {
-        this.pending.delete(id);
-        if (this.pending.size === 0) worker.unref();
-        if (reply.ok) resolve(reply);
-        else reject(new Error(reply.message));
-      });
-      worker.ref();
-      worker.postMessage({ id, ...request }, transfer);
-    });
-  }
-
-  /** A message that needs no reply (ignored when the thread is not running). */
-  tell(message: object): void {
-    this.worker?.postMessage(message);
-  }
-
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
-  }
-
-  private start(): Worker {
-    const worker = new Worker(this.source, { eval: true, workerData: this.workerData });
-    worker.unref(); // an idle thread must not keep the process alive; requests ref it
-    worker.on('message', (reply: Reply) => this.pending.get(reply.id)?.(reply));
-    const failAll = (message: string) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const settle of [...this.pending.values()]) settle({ id: 0, ok: false, message });
-    };
-    worker.on('error', (error: Error) => failAll(error.message));
-    worker.on('exit', () => failAll('The search graph’s thread stopped unexpectedly.'));
-    return worker;
-  }
-}
-
 const usearchPath = () => require.resolve('usearch');
 
 /** Graphs kept open at once in the search thread (a file handle and the passages' offsets each). */
 const MAX_OPEN_GRAPHS = 256;
 
+const STOPPED = 'The search graph’s thread stopped unexpectedly.';
+
 class GraphSearchThread {
-  private readonly thread = new ThreadRequests(SEARCH_THREAD, {
-    usearchPath: usearchPath(),
-    maxOpen: MAX_OPEN_GRAPHS,
+  private readonly thread = new ThreadRequests<{ lines?: string[]; distances?: number[] }>({
+    source: SEARCH_THREAD,
+    workerData: () => ({ usearchPath: usearchPath(), maxOpen: MAX_OPEN_GRAPHS }),
+    crashMessage: STOPPED,
   });
 
   /** Opens (maps) the graph now, so a broken file fails the load rather than a question. */
@@ -216,15 +159,15 @@ export function graphSearchThread(): GraphSearchThread {
 
 /** A graph being built on a thread of its own: batches in, then saved to a file. */
 export class GraphBuildThread {
-  private readonly thread: ThreadRequests;
+  private readonly thread: ThreadRequests<object>;
 
   constructor(settings: GraphSettings) {
     // Insertions on every core: the build's own work between batches (embedding responses, the
     // table's writes) is light, and the operating system shares the cores with it.
-    this.thread = new ThreadRequests(BUILD_THREAD, {
-      usearchPath: usearchPath(),
-      settings,
-      threads: availableParallelism(),
+    this.thread = new ThreadRequests({
+      source: BUILD_THREAD,
+      workerData: () => ({ usearchPath: usearchPath(), settings, threads: availableParallelism() }),
+      crashMessage: STOPPED,
     });
   }
 

@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import type { SqliteValue } from './file-table';
 import type { QueryResult } from './sql-engine';
+import { ThreadRequests } from './thread-requests';
 
 /** Thrown when a query ran past its time limit and was stopped. */
 export class SqlTimeoutError extends Error {
@@ -104,21 +104,21 @@ type Request =
   | { op: 'seal' }
   | { op: 'query'; sql: string; maxRows: number | null };
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string };
-
-interface Pending {
-  resolve: (result: unknown) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * An SQLite database in a worker thread. Requests run one at a time, in order; a query's time
  * limit counts from when it starts, not from when it was queued.
  */
 export class SqliteWorker {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
+  private readonly thread = new ThreadRequests<{ result: unknown }>({
+    source: WORKER_SOURCE,
+    workerData: () => ({
+      sqlJsPath: require.resolve('sql.js'),
+      bytes: this.bytes,
+      heapLimitBytes: this.heapLimitBytes,
+    }),
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_JS_HEAP_MB },
+    crashMessage: 'The SQL engine stopped unexpectedly.',
+  });
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   /** How many times a worker was stopped for growing past its memory cap. */
@@ -159,7 +159,7 @@ export class SqliteWorker {
     } catch (error) {
       if (this.bytes && /out of memory/i.test((error as Error).message)) {
         this.recycled += 1;
-        await this.stop(new Error('The SQL engine was recycled.'));
+        await this.thread.stop(new Error('The SQL engine was recycled.'));
         throw new Error(
           `The query needed more than the ${Math.round(this.heapLimitBytes / 1024 / 1024)} MB a preview may use.`,
         );
@@ -180,7 +180,7 @@ export class SqliteWorker {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.stop(new Error('The SQL engine was closed.'));
+    await this.thread.stop(new Error('The SQL engine was closed.'));
   }
 
   private run(request: Request, timeoutMs?: number): Promise<unknown> {
@@ -189,73 +189,16 @@ export class SqliteWorker {
     return result;
   }
 
-  private send(request: Request, timeoutMs?: number): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error('The SQL engine was closed.'));
-    const worker = (this.worker ??= this.start());
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => void this.stop(new SqlTimeoutError(timeoutMs)), timeoutMs);
-      const settle = () => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        if (this.pending.size === 0) worker.unref();
-      };
-      this.pending.set(id, {
-        resolve: (value) => {
-          settle();
-          resolve(value);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      worker.ref();
-      worker.postMessage({ id, ...request });
-    });
-  }
-
-  private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        sqlJsPath: require.resolve('sql.js'),
-        bytes: this.bytes,
-        heapLimitBytes: this.heapLimitBytes,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_JS_HEAP_MB },
-    });
-    worker.unref(); // an idle engine must not keep the process alive; requests ref it
-    worker.on('message', (reply: Reply) => {
-      const pending = this.pending.get(reply.id);
-      if (!pending) return;
-      if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new Error(reply.message));
-    });
-    // A worker this host stopped has already failed its requests; these are for crashes.
-    worker.on('error', (error: Error) => {
-      if (this.worker === worker) this.failAll(error);
-    });
-    worker.on('exit', () => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.failAll(new Error('The SQL engine stopped unexpectedly.'));
-    });
-    return worker;
-  }
-
-  /** Terminates the worker; the next request starts a fresh one from the sealed bytes. */
-  private async stop(reason: Error): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.failAll(reason);
-    await worker?.terminate();
-  }
-
-  private failAll(error: Error): void {
-    for (const pending of [...this.pending.values()]) pending.reject(error);
+  private async send(request: Request, timeoutMs?: number): Promise<unknown> {
+    if (this.closed) throw new Error('The SQL engine was closed.');
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => void this.thread.stop(new SqlTimeoutError(timeoutMs)), timeoutMs);
+    try {
+      return (await this.thread.call(request)).result;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
