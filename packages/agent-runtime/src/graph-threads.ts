@@ -134,9 +134,19 @@ class GraphSearchThread {
     crashMessage: STOPPED,
   });
 
-  /** Opens (maps) the graph now, so a broken file fails the load rather than a question. */
+  /**
+   * How many live indexes hold each graph file: two agents (a preview and a published agent of
+   * one build, say) share one open graph, which is closed only when the last of them is collected.
+   */
+  private readonly holders = new Map<string, number>();
+
+  /**
+   * Opens (maps) the graph now, so a broken file fails the load rather than a question; the
+   * caller holds it until `release`.
+   */
   async open(source: GraphSource): Promise<void> {
     await this.thread.call({ op: 'open', source });
+    this.holders.set(source.graph, (this.holders.get(source.graph) ?? 0) + 1);
   }
 
   async search(source: GraphSource, vector: Float32Array, k: number): Promise<GraphMatch[]> {
@@ -144,9 +154,17 @@ class GraphSearchThread {
     return (reply.lines ?? []).map((line, i) => ({ line, distance: reply.distances![i]! }));
   }
 
-  /** Closes a graph nobody holds any more (its index was collected). */
-  forget(graph: string): void {
+  /** One holder of `graph` is gone (its index was collected); the last one closes it. */
+  release(graph: string): void {
+    const left = (this.holders.get(graph) ?? 1) - 1;
+    if (left > 0) return void this.holders.set(graph, left);
+    this.holders.delete(graph);
     this.thread.tell({ op: 'forget', graph });
+  }
+
+  /** How many indexes hold `graph` open (for tests). */
+  holdersOf(graph: string): number {
+    return this.holders.get(graph) ?? 0;
   }
 }
 

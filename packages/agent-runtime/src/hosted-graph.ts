@@ -198,7 +198,7 @@ export class GraphIndex implements RetrievalIndex {
   }
 }
 
-/** A collected index's graph is closed in the search thread (its file handle and offsets). */
+/** A collected index lets go of its graph; the search thread closes it after the last one. */
 const closeWhenCollected = new FinalizationRegistry<string>((graph) =>
-  graphSearchThread().forget(graph),
+  graphSearchThread().release(graph),
 );

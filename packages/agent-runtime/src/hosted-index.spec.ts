@@ -1,16 +1,18 @@
 import { env } from '@huggingface/transformers';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { closedPort, TEAM } from './fixtures.spec-helper';
 import { writeTinyEmbeddingModel } from './tiny-embedding-model.spec-helper';
 import { embedderFor } from './embedders';
+import { graphSearchThread } from './graph-threads';
 import { localIndexFolder, openHostedIndex, type HostedIndexLocation } from './hosted-index';
 import { writeHostedIndex } from './hosted-index-build';
 import { hostedIndexFor } from './hosted-index.spec-helper';
 import * as lancedb from './lancedb';
 import { tokenize, type RetrievalIndex } from './retrieval';
-import { startLlmTestServer, type LlmTestServer } from './testing';
+import { startLlmTestServer, testEmbedding, type LlmTestServer } from './testing';
 
 describe('tokenize', () => {
   it('lowercases and splits on anything but letters and digits, in any script', () => {
@@ -75,6 +77,16 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     ]);
     // 205 vectors of 1536 float32 values (small agents search exactly, in memory), plus the text.
     expect(index.memoryBytes()).toBeGreaterThan(205 * 1536 * 4);
+
+    // They arrive as the stand-in's very vectors, in Float32Arrays: no array of JavaScript
+    // numbers is made in between.
+    const embedder = await embedderFor('text-embedding-ada-002', {
+      openai: { apiKey: 'sk-embeddings-test', baseUrl: server.baseUrls.openai },
+      cacheDir,
+    });
+    const [vector] = await embedder.embedPassages(['filler number 7']);
+    expect(vector).toBeInstanceOf(Float32Array);
+    expect(vector).toEqual(Float32Array.from(testEmbedding('filler number 7', 1536)));
   });
 
   it('falls back to full-text search without an OpenAI key, and says so', async () => {
@@ -215,6 +227,35 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     expect(await recallAt4(legacy)).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
 
+  it('keeps a shared graph open until the last index holding it is collected', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-graph-shared-'));
+    const location = localIndexFolder(folder);
+    const { embedder, info } = await writtenIndex(location);
+    const graph = path.join(folder, 'graph.usearch');
+    const passagesOpen = async () =>
+      (await openFiles()).filter((file) => file.startsWith(path.join(folder, 'passages.jsonl')))
+        .length;
+    // A preview and a published agent of one build, say: one graph open in the search thread.
+    const preview = await openHostedIndex(location, info, embedder);
+    const published = await openHostedIndex(location, info, embedder);
+    expect(graphSearchThread().holdersOf(graph)).toBe(2);
+    expect(await passagesOpen()).toBe(1);
+
+    // What the FinalizationRegistry does when the preview's index is collected. The graph stays
+    // open: with its passages file gone from the folder, only the open handle can still read it.
+    await rm(path.join(folder, 'passages.jsonl'));
+    graphSearchThread().release(graph);
+    expect(await published.search('order 17 customer c17 city t17', 1)).toHaveLength(1);
+    expect(await passagesOpen()).toBe(1);
+
+    // The last holder gone, the thread closes the graph and its passages file.
+    graphSearchThread().release(graph);
+    expect(graphSearchThread().holdersOf(graph)).toBe(0);
+    for (let i = 0; i < 100 && (await passagesOpen()) > 0; i += 1) await delay(10);
+    expect(await passagesOpen()).toBe(0);
+    expect(preview.size).toBe(published.size);
+  }, 60_000);
+
   it('says to build again when a graph file is missing', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'agent-runtime-graph-missing-'));
     const location = localIndexFolder(folder);
@@ -260,3 +301,9 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     return body.data.map((item) => item.embedding);
   }
 });
+
+/** The files this process (its threads included) has open. */
+async function openFiles(): Promise<string[]> {
+  const fds = await readdir('/proc/self/fd');
+  return Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+}
