@@ -103,10 +103,9 @@ function openAiEmbedder(
       maxRetries,
       maxParallelCalls: OPENAI_PARALLEL,
     });
-    // Float32Arrays already (openai-embeddings.ts); copied only if a model gave numbers.
-    return embeddings.map((vector) =>
-      vector instanceof Float32Array ? vector : Float32Array.from(vector),
-    );
+    // Typed number[][] by the AI SDK, but our model made them Float32Arrays (openai-embeddings.ts)
+    // and embedMany hands them on untouched.
+    return embeddings as unknown as Float32Array[];
   };
   return {
     model,
