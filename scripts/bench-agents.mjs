@@ -14,8 +14,9 @@
 //     model load, retrieval or SQL, one call to the LLM stand-in).
 // Then (issue #28): each class installed on Python 3.11, 3.12 and 3.13 (PandasAI: 3.11 only),
 // timed from `uv venv` to the last package; and a CSV agent with OpenAI's embeddings (the
-// stand-in's vectors, sent in base64 as OpenAI sends them) in the in-memory store: `index` over 100,000 rows (time, and the progress lines it
-// prints) and a question's retrieval over 10,000 rows (the numpy search, timed in-process).
+// stand-in's vectors, in base64 when the openai SDK asks, as OpenAI sends them) in the in-memory
+// store: `index` over 100,000 rows (time, and the progress lines it prints) and a question's
+// retrieval over 10,000 rows (the numpy search, timed in-process).
 // Stand-ins for outside services, local servers speaking their HTTP protocols: the LLM provider
 // and OpenAI's embeddings (agent-runtime's test server) and Pinecone (the worker's).
 // Settings: BENCH_AGENT_RUNS (3) first answers per class, median shown; BENCH_AGENT_SECTIONS
@@ -25,13 +26,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { startLlmTestServer, testEmbedding } from '@agentloom/agent-runtime/testing';
+import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -117,60 +117,6 @@ function csvRows(rows) {
 }
 
 /**
- * OpenAI's embeddings endpoint as OpenAI answers it: base64 float32 vectors when the request asks
- * for `encoding_format: "base64"`, as the openai SDK does by default (the runtime's stand-in always
- * answers JSON numbers, which the SDK then builds into Python objects one number at a time:
- * minutes for 100,000 × 1536). Every other request goes on to the LLM stand-in at `upstream`.
- */
-function startOpenAiFront(upstream) {
-  const server = createHttpServer(async (request, response) => {
-    const parts = [];
-    for await (const part of request) parts.push(part);
-    const body = Buffer.concat(parts);
-    if (request.method === 'POST' && request.url === '/v1/embeddings') {
-      const asked = JSON.parse(body.toString('utf8'));
-      const inputs = Array.isArray(asked.input) ? asked.input : [asked.input];
-      const data = inputs.map((input, index) => {
-        const vector = testEmbedding(String(input), 1536);
-        const embedding =
-          asked.encoding_format === 'base64'
-            ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
-            : vector;
-        return { object: 'embedding', index, embedding };
-      });
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          object: 'list',
-          data,
-          model: asked.model,
-          usage: { prompt_tokens: 0, total_tokens: 0 },
-        }),
-      );
-      return;
-    }
-    const headers = { ...request.headers };
-    delete headers.host;
-    delete headers['content-length'];
-    const answered = await fetch(`${upstream}${request.url}`, {
-      method: request.method,
-      headers,
-      body: request.method === 'GET' ? undefined : body,
-    });
-    response.writeHead(answered.status, {
-      'content-type': answered.headers.get('content-type') ?? '',
-    });
-    for await (const part of answered.body ?? []) response.write(part);
-    response.end();
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
-    ),
-  );
-}
-
-/**
  * The local-model CSV project, switched to OpenAI's ada-002 in agent.json (the stand-in serves
  * it), indexing 100,000 rows into the in-memory store and answering over 10,000.
  */
@@ -185,12 +131,11 @@ async function largeCsv(sourceDir, python) {
     dimensions: 1536,
   };
   await writeFile(path.join(dir, 'agent.json'), JSON.stringify(manifest, null, 2));
-  const front = await startOpenAiFront(llm.url);
   const env = {
     PATH: process.env.PATH,
     HOME: os.tmpdir(),
     OPENAI_API_KEY: 'sk-bench-stand-in-key',
-    LLM_BASE_URL: `${front.url}/v1`,
+    LLM_BASE_URL: llm.baseUrls.openai,
     VECTOR_STORE: 'memory',
   };
   const result = {};
@@ -233,7 +178,6 @@ async function largeCsv(sourceDir, python) {
       env: { ...env, VECTOR_STORE_PATH: `.memory-index-${searchRows}` },
     },
   );
-  front.close();
   return { ...result, retrieveMs: Number(search.stdout.trim()), askMs: asked.ms };
 }
 
