@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Starts apps/gateway/dist/main.js (build first) in production mode and waits until it answers.
  * BENCH_GATEWAY_FLAGS passes Node flags to it (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * `eventLoopDelay(busy)` runs `busy` and returns the gateway's event-loop delay meanwhile
+ * (bench-event-loop.mjs, preloaded, answers over the child's IPC channel).
  */
 export async function startGateway({ port, dataDir, env = {} }) {
   const databaseUrl =
@@ -19,7 +21,9 @@ export async function startGateway({ port, dataDir, env = {} }) {
   migrate(databaseUrl);
 
   const flags = process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...flags, path.join(root, 'apps/gateway/dist/main.js')], {
+  const preload = ['--import', path.join(root, 'scripts/bench-event-loop.mjs')];
+  const main = path.join(root, 'apps/gateway/dist/main.js');
+  const child = spawn(process.execPath, [...flags, ...preload, main], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -37,8 +41,9 @@ export async function startGateway({ port, dataDir, env = {} }) {
       SIGNUP_MAX_REQUESTS: '100000',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  child.channel.unref();
   const exited = new Promise((resolve) => child.once('exit', resolve));
   /** Stops the gateway; resolves once it has exited (and let go of its port). */
   const stop = () => {
@@ -58,7 +63,27 @@ export async function startGateway({ port, dataDir, env = {} }) {
     if (i >= 600) throw new Error('the gateway did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { base, pid: child.pid, stop, call: (...args) => call(base, ...args) };
+  /** The gateway's event-loop delay (p50, p95, p99, max in ms) while `busy` runs. */
+  const eventLoopDelay = async (busy) => {
+    child.send('event-loop:reset');
+    await busy();
+    const report = new Promise((resolve) =>
+      child.on('message', function read(message) {
+        if (!message?.eventLoop) return;
+        child.off('message', read);
+        resolve(message.eventLoop);
+      }),
+    );
+    child.send('event-loop:read');
+    return report;
+  };
+  return {
+    base,
+    pid: child.pid,
+    stop,
+    eventLoopDelay,
+    call: (...args) => call(base, ...args),
+  };
 }
 
 /** One request; `type` is json, form (url-encoded) or multipart (a FormData body). */

@@ -133,24 +133,31 @@ async function firstAnswer(base, llm, agent) {
   return { ...result, extra: embeddedInputs(llm) - before - 1 };
 }
 
-/** Warm answers and /health of the large agent: one at a time, then 8 at once. */
-async function measureLarge(base, llm, agent) {
+/**
+ * Warm answers and /health of the large agent: one at a time, then 8 at once. The 8 ask 40
+ * questions each (a few seconds, 100+ probes: a p95 of 20–40 probes was the slowest one or two),
+ * and the gateway's own event-loop delay over the same window is printed beside the probe's.
+ */
+async function measureLarge(gateway, llm, agent) {
   const warm = [];
   for (let q = 0; q < 100; q += 1)
-    warm.push(await askPublished(base, llm, agent, 1 + ((q * 7919) % agent.rows)));
+    warm.push(await askPublished(gateway.base, llm, agent, 1 + ((q * 7919) % agent.rows)));
   const overheads = warm
     .filter((r) => !r.failed)
     .map((r) => r.overhead)
     .sort((a, b) => a - b);
-  const healthP95 = await healthWhile(base, () =>
-    Promise.all(
-      Array.from({ length: 8 }, async (_, i) => {
-        for (let q = 0; q < 10; q += 1)
-          await askPublished(base, llm, agent, 1 + (((i * 10 + q) * 6007) % agent.rows));
-      }),
-    ),
-  );
-  return { overheads, healthP95 };
+  let health;
+  const eventLoop = await gateway.eventLoopDelay(async () => {
+    health = await healthWhile(gateway.base, () =>
+      Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          for (let q = 0; q < 40; q += 1)
+            await askPublished(gateway.base, llm, agent, 1 + (((i * 40 + q) * 6007) % agent.rows));
+        }),
+      ),
+    );
+  });
+  return { overheads, health, eventLoop };
 }
 
 /** A restarted gateway and a second replica beside it load the medium agent from its index. */
@@ -192,7 +199,7 @@ async function measure({ llm, gateway: first, token, stack }) {
   const firsts = {};
   for (const size of ['medium', 'large', 'small'])
     firsts[size] = await firstAnswer(first.base, llm, agents[size]);
-  const large = await measureLarge(first.base, llm, agents.large);
+  const large = await measureLarge(first, llm, agents.large);
   console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
   const loads = {};
   for (const size of ['small', 'medium', 'large']) {
@@ -258,10 +265,17 @@ function report({ agents, firsts, large, loads, restart, many, recall }) {
     '—',
   );
   figure(
-    `/health p95 while the ${big.rows}-chunk agent answers 8 at once`,
-    ms(large.healthP95),
+    `/health p95 while the ${big.rows}-chunk agent answers 8 at once (${large.health.count} probes)`,
+    ms(large.health.p95),
     '< 50 ms',
     '335 ms (12k)',
+  );
+  const delay = large.eventLoop;
+  figure(
+    "the gateway's event-loop delay meanwhile",
+    `p50 ${ms(delay.p50)}, p95 ${ms(delay.p95)}, p99 ${ms(delay.p99)}, max ${ms(delay.max)}`,
+    '—',
+    '—',
   );
   figure(
     `gateway RSS growth per loaded agent (${MANY_AGENTS} asked in turn)`,

@@ -28,7 +28,7 @@ parentPort.on('message', () => { done = true; });
 })();
 `;
 
-/** p95 of GET /health, asked every 20 ms from a thread of its own, while `busy` runs. */
+/** GET /health asked every 20 ms from a thread of its own while `busy` runs: p95 and count. */
 export async function healthWhile(base, busy) {
   const probe = new Worker(HEALTH_PROBE, { eval: true, workerData: { url: `${base}/health` } });
   const times = new Promise((resolve) => probe.once('message', resolve));
@@ -36,7 +36,7 @@ export async function healthWhile(base, busy) {
   probe.postMessage('stop');
   const sorted = (await times).sort((a, b) => a - b);
   await probe.terminate();
-  return percentile(sorted, 0.95);
+  return { p95: percentile(sorted, 0.95), count: sorted.length };
 }
 
 /**
