@@ -101,6 +101,19 @@ describe('inspectUpload: excel', () => {
     );
   });
 
+  it('refuses a workbook without the part that maps its sheets to tabs, and says what to do', async () => {
+    const parts = oneSheetWorkbook(deflated('xl/worksheets/sheet1.xml', sheetXml(3)));
+    const filePath = await fixture(
+      'no-relationships.xlsx',
+      zip(parts.filter((part) => part.name !== 'xl/_rels/workbook.xml.rels')),
+    );
+    await expectRejection(
+      inspectUpload(filePath, 'excel', limits),
+      UnsupportedUploadError,
+      'The workbook is damaged: it does not say which sheet is which tab. Open it in Excel or LibreOffice, save it as .xlsx again, and upload that file.',
+    );
+  });
+
   it('reports a truncated workbook as unreadable', async () => {
     const whole = await readFile(await peopleWorkbook(dir, 'whole.xlsx'));
     const filePath = await fixture('truncated.xlsx', whole.subarray(0, whole.length / 2));

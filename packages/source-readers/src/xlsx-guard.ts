@@ -36,9 +36,12 @@ const MAX_STORED_BYTES = 0xffffffff;
 
 const NOT_XLSX = 'The file is not an Excel workbook (.xlsx).';
 const REQUIRED_ENTRIES = ['[Content_Types].xml', 'xl/workbook.xml'];
+const WORKBOOK_RELATIONSHIPS = 'xl/_rels/workbook.xml.rels';
+const NO_RELATIONSHIPS =
+  'The workbook is damaged: it does not say which sheet is which tab. Open it in Excel or LibreOffice, save it as .xlsx again, and upload that file.';
 
 /** The parts ExcelJS' streaming reader uses, in the order that lets it stream sheets directly. */
-const PARSED_ENTRIES = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml'];
+const PARSED_ENTRIES = [WORKBOOK_RELATIONSHIPS, 'xl/workbook.xml', 'xl/sharedStrings.xml'];
 const WORKSHEET_ENTRY = /^xl\/worksheets\/sheet(\d+)\.xml$/;
 
 /**
@@ -100,6 +103,9 @@ async function readCentralDirectory(zip: ZipFile, maxTotalBytes: number): Promis
   if (!REQUIRED_ENTRIES.every((name) => names.has(name))) {
     throw new UnsupportedUploadError(NOT_XLSX);
   }
+  // Without it no sheet can be matched to its tab, and ExcelJS takes its temporary-file path
+  // (see EMPTY_SHARED_STRINGS); Excel itself refuses such a file.
+  if (!names.has(WORKBOOK_RELATIONSHIPS)) throw new UnsupportedUploadError(NO_RELATIONSHIPS);
   return entries;
 }
 
