@@ -28,6 +28,8 @@ const MANY_AGENTS = Number(process.env.BENCH_MANY_AGENTS ?? 200);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
 const TURNS = Number(process.env.BENCH_TURNS ?? 4);
 const PORT = Number(process.env.BENCH_PORT ?? 18320);
+/** Questions each of the 8 askers sends while /health is probed. */
+const HEALTH_QUESTIONS = 200;
 const JWT_SECRET = 'bench-hosted-jwt-secret-0123456789-0123456789-0123456789';
 
 const rssMb = (pid) =>
@@ -134,8 +136,9 @@ async function firstAnswer(base, llm, agent) {
 }
 
 /**
- * Warm answers and /health of the large agent: one at a time, then 8 at once. The 8 ask 40
- * questions each (a few seconds, 100+ probes: a p95 of 20–40 probes was the slowest one or two),
+ * Warm answers and /health of the large agent: one at a time, then 8 at once. The 8 ask
+ * HEALTH_QUESTIONS each (about 5 s, some 200 probes: a p95 of 20–40 probes, as when they asked
+ * 10 each, was the slowest one or two),
  * and the gateway's own event-loop delay over the same window is printed beside the probe's.
  */
 async function measureLarge(gateway, llm, agent) {
@@ -151,8 +154,10 @@ async function measureLarge(gateway, llm, agent) {
     health = await healthWhile(gateway.base, () =>
       Promise.all(
         Array.from({ length: 8 }, async (_, i) => {
-          for (let q = 0; q < 40; q += 1)
-            await askPublished(gateway.base, llm, agent, 1 + (((i * 40 + q) * 6007) % agent.rows));
+          for (let q = 0; q < HEALTH_QUESTIONS; q += 1) {
+            const row = 1 + (((i * HEALTH_QUESTIONS + q) * 6007) % agent.rows);
+            await askPublished(gateway.base, llm, agent, row);
+          }
         }),
       ),
     );
