@@ -137,9 +137,9 @@ async function firstAnswer(base, llm, agent) {
 
 /**
  * Warm answers and /health of the large agent: one at a time, then 8 at once. The 8 ask
- * HEALTH_QUESTIONS each (about 5 s, some 200 probes: a p95 of 20–40 probes, as when they asked
- * 10 each, was the slowest one or two),
- * and the gateway's own event-loop delay over the same window is printed beside the probe's.
+ * HEALTH_QUESTIONS each, about 5 s and some 180 probes (when they asked 10 each, the p95 of 20–40
+ * probes was the slowest one or two), and the gateway's own event-loop delay over the same window
+ * is printed beside the probe's.
  */
 async function measureLarge(gateway, llm, agent) {
   const warm = [];

@@ -1,11 +1,11 @@
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 
 /** What a thread posts back for each request: its id, then its result's fields or why it failed. */
-export type ThreadReply<Result extends object> = { id: number } & (
+type ThreadReply<Result extends object> = { id: number } & (
   ({ ok: true } & Result) | { ok: false; message: string }
 );
 
-export interface ThreadOptions {
+interface ThreadOptions {
   /** The thread's code: plain JavaScript, answering each `{id, …}` with one `ThreadReply`. */
   source: string;
   /** Its workerData, read each time a thread starts (a restarted thread may need newer data). */
