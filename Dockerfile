@@ -38,6 +38,7 @@ COPY apps/system-tests/package.json apps/system-tests/
 COPY apps/web/package.json apps/web/
 COPY packages/agent-runtime/package.json packages/agent-runtime/
 COPY packages/contracts/package.json packages/contracts/
+COPY packages/data-sources/package.json packages/data-sources/
 COPY packages/db/package.json packages/db/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY packages/source-readers/package.json packages/source-readers/
@@ -86,6 +87,7 @@ WORKDIR /app
 COPY --from=gateway-deps /app ./
 COPY --from=gateway-build /app/packages/agent-runtime/dist packages/agent-runtime/dist
 COPY --from=gateway-build /app/packages/contracts/dist packages/contracts/dist
+COPY --from=gateway-build /app/packages/data-sources/dist packages/data-sources/dist
 COPY --from=gateway-build /app/packages/db/dist packages/db/dist
 COPY --from=gateway-build /app/packages/server-kit/dist packages/server-kit/dist
 COPY --from=gateway-build /app/packages/source-readers/dist packages/source-readers/dist

@@ -11,10 +11,9 @@ const source = (pkg, file = 'index.ts') => path.join(ROOT, 'packages', pkg, 'src
 export const workspaceSources = {
   '^@agentloom/agent-runtime/testing$': source('agent-runtime', 'testing/index.ts'),
   '^@agentloom/source-readers/testing$': source('source-readers', 'testing/fixtures.ts'),
-  '^@agentloom/(agent-runtime|contracts|db|server-kit|source-readers|test-kit|vault)$': path.join(
-    ROOT,
-    'packages/$1/src/index.ts',
-  ),
+  '^@agentloom/data-sources/testing$': source('data-sources', 'testing/index.ts'),
+  '^@agentloom/(agent-runtime|contracts|data-sources|db|server-kit|source-readers|test-kit|vault)$':
+    path.join(ROOT, 'packages/$1/src/index.ts'),
 };
 
 /** TypeScript through swc, with the decorator metadata NestJS needs. */

@@ -2,7 +2,7 @@
  * The fault suite (see fault-suite.spec-helper.ts), Postgres stalled or its connections killed:
  * requests that need it answer 503 in time, the rest keep answering, and no row is lost.
  */
-import type { FaultProxy } from '../testing/tcp-forwarder';
+import type { FaultProxy } from '@agentloom/data-sources/testing';
 import type { TestUser } from '@agentloom/test-kit';
 import type { TestApp } from '../testing/test-app';
 import { FAULT_MS, Load, sleep, table, useFaultSuiteApp, waitFor } from './fault-suite.spec-helper';

@@ -4,7 +4,7 @@
  */
 import { buildPaths } from '@agentloom/contracts';
 import { BuildQueue } from '../builds/build-queue';
-import type { FaultProxy } from '../testing/tcp-forwarder';
+import type { FaultProxy } from '@agentloom/data-sources/testing';
 import { configureRagAgent, type TestUser } from '@agentloom/test-kit';
 import type { TestApp } from '../testing/test-app';
 import { FAULT_MS, Load, sleep, table, useFaultSuiteApp, waitFor } from './fault-suite.spec-helper';

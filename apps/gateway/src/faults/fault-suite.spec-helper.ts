@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BuildQueue } from '../builds/build-queue';
 import { csvChunks, markBuilt } from '../testing/built-agents';
-import { FaultProxy, startFaultProxy } from '../testing/tcp-forwarder';
+import { FaultProxy, startFaultProxy } from '@agentloom/data-sources/testing';
 import {
   configureRagAgent,
   signUpAndLogIn,

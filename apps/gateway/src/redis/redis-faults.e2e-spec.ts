@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BuildQueue } from '../builds/build-queue';
 import { TEST_DATABASE_URL } from '../testing/test-env';
-import { FaultProxy, startFaultProxy } from '../testing/tcp-forwarder';
+import { FaultProxy, startFaultProxy } from '@agentloom/data-sources/testing';
 import { configureRagAgent, signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 

@@ -9,8 +9,8 @@ import {
   createPostgresSource,
   dropMariaDbSource,
   dropPostgresSource,
-} from './source-databases';
-import { startTcpForwarder } from './tcp-forwarder';
+} from '@agentloom/data-sources/testing';
+import { startTcpForwarder } from '@agentloom/data-sources/testing';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from './test-app';
 

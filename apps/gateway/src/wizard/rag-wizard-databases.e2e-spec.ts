@@ -1,6 +1,6 @@
 import { WIZARD_ROUTES } from '@agentloom/contracts';
 import { useRagWizardApp } from '../testing/rag-wizard-app';
-import { MARIADB, POSTGRES_SOURCE_DB } from '../testing/source-databases';
+import { MARIADB, POSTGRES_SOURCE_DB } from '@agentloom/data-sources/testing';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
 

@@ -10,8 +10,8 @@ import {
   createTableListingSources,
   dropTableListingSources,
   tableListingNames,
-} from '../testing/source-databases';
-import { startTcpForwarder } from '../testing/tcp-forwarder';
+} from '@agentloom/data-sources/testing';
+import { startTcpForwarder } from '@agentloom/data-sources/testing';
 
 /** POST /wizard/{id}/source/tables against the real local Postgres and MariaDB. */
 describe('Source step: the tables of a database', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { createMariaDbSource, dropMariaDbSource, MARIADB } from '../testing/source-databases';
+import { createMariaDbSource, dropMariaDbSource, MARIADB } from '@agentloom/data-sources/testing';
 import { peopleWorkbook } from '@agentloom/source-readers/testing';
 
 const DEEPSEEK_KEY = 'sk-deepseek-SqlWizard-1234567890LMNO';

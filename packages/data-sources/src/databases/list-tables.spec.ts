@@ -4,7 +4,7 @@ import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
 import { checkDataSourceTarget } from './network-guard';
 import { listDatabaseTables } from './probe-database';
 import { rejectionOf } from './probe-database.spec-helper';
-import { listen, TestTcpServer } from '../../testing/tcp-forwarder';
+import { listen, TestTcpServer } from '../testing/tcp-forwarder';
 
 const TIMEOUT_MS = 300;
 

@@ -17,3 +17,11 @@ export class RefusedDataSourceError extends Error {
 export class UnreachableDataSourceError extends Error {
   override readonly name = 'UnreachableDataSourceError';
 }
+
+/**
+ * The source names something this server cannot open for reasons of its own set-up (a SQLite
+ * file outside the folder shared for previews, say), not of the URI's form (→ HTTP 422).
+ */
+export class UnusableDataSourceError extends Error {
+  override readonly name = 'UnusableDataSourceError';
+}

@@ -2,6 +2,7 @@ export {
   InvalidDataSourceError,
   RefusedDataSourceError,
   UnreachableDataSourceError,
+  UnusableDataSourceError,
 } from './errors';
 export { parseDatabaseUri, redactSecret, splitDatabaseUri } from './database-uri';
 export type { ParsedDatabaseUri } from './database-uri';

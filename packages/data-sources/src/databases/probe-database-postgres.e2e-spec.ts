@@ -8,7 +8,7 @@ import {
 import { checkDataSourceTarget } from './network-guard';
 import { probeDatabase } from './probe-database';
 import { DATABASE, PLATFORM, probe, rejectionOf } from './probe-database.spec-helper';
-import { startTcpForwarder } from '../../testing/tcp-forwarder';
+import { startTcpForwarder } from '../testing/tcp-forwarder';
 
 const PG_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 

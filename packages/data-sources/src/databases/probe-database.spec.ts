@@ -4,7 +4,7 @@ import { parseDatabaseUri } from './database-uri';
 import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
 import { probeDatabase } from './probe-database';
 import { probe, rejectionOf } from './probe-database.spec-helper';
-import { listen } from '../../testing/tcp-forwarder';
+import { listen } from '../testing/tcp-forwarder';
 
 // The Postgres and MariaDB cases, against real servers, are in probe-database-postgres.e2e-spec.ts
 // and probe-database-mariadb.e2e-spec.ts (database tier).

@@ -1,0 +1,3 @@
+export * from './databases';
+export { DataSourceAccess } from './data-source-access';
+export type { CheckedDatabaseSource, DataSourceSettings } from './data-source-access';

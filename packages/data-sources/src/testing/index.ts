@@ -1,0 +1,2 @@
+export * from './source-databases';
+export * from './tcp-forwarder';
