@@ -1,4 +1,3 @@
-import type { THostedIndex } from '@agentloom/contracts';
 import { Build, Pipeline, PipelineStatus, Prisma } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -84,18 +83,5 @@ export class BuildsRepository {
       where: { pipelineId, userId, status: 'Built', artifact: { not: null } },
       orderBy: { createdAt: 'desc' },
     });
-  }
-
-  /** A hosted index made on first use (table sources, older builds), recorded with its build. */
-  async recordHostedIndex(buildId: string, hostedIndex: THostedIndex): Promise<void> {
-    await this.prisma.client.build.update({ where: { id: buildId }, data: { hostedIndex } });
-  }
-
-  async hostedIndexOf(buildId: string): Promise<unknown> {
-    const build = await this.prisma.client.build.findUnique({
-      where: { id: buildId },
-      select: { hostedIndex: true },
-    });
-    return build?.hostedIndex ?? null;
   }
 }

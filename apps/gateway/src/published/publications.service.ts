@@ -19,7 +19,8 @@ import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
-import { PreviewSessions } from '../previews/preview-sessions';
+import { LoadedAgents } from '../agents/loaded-agents';
+import { publishedAgentKey } from '../agents/local-answers';
 import { AccessKeyUses } from './access-key-uses';
 import { PublishedRepository } from './published.repository';
 import { RefusedOrigins } from './refused-origins';
@@ -32,8 +33,6 @@ export const ACCESS_KEY_NOT_FOUND = 'Access key not found.';
 export const hashAccessKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** The cache key of a published build's loaded agent (shared with previews' slots). */
-export const publishedAgentKey = (buildId: string) => `published:${buildId}`;
-
 /** The owner's side of publishing: publish, unpublish, share and widget settings, access keys. */
 @Injectable()
 export class PublicationsService {
@@ -42,7 +41,7 @@ export class PublicationsService {
     private readonly pipelines: PipelinesService,
     private readonly builds: BuildsRepository,
     private readonly published: PublishedRepository,
-    private readonly sessions: PreviewSessions,
+    private readonly loaded: LoadedAgents,
     private readonly keyUses: AccessKeyUses,
     private readonly refused: RefusedOrigins,
   ) {}
@@ -64,7 +63,7 @@ export class PublicationsService {
     const showSources = !isTableSourceType(readConfig(pipeline).source_type);
     const publication = await this.published.upsert(pipeline.id, userId, build.id, showSources);
     if (previous && previous.buildId !== build.id) {
-      await this.sessions.drop(publishedAgentKey(previous.buildId));
+      await this.loaded.drop(publishedAgentKey(previous.buildId));
     }
     return this.view(pipeline, publication, build.id);
   }
@@ -78,7 +77,7 @@ export class PublicationsService {
     // Keys end with the publication: a key handed out (or leaked) while it was live must not work
     // again when the agent is published later. The owner makes new ones then (issue 27).
     await this.published.revokeAllKeys(pipeline.id, userId);
-    await this.sessions.drop(publishedAgentKey(publication.buildId));
+    await this.loaded.drop(publishedAgentKey(publication.buildId));
   }
 
   async updateSettings(

@@ -1,4 +1,4 @@
-import type { AgentAccessKey, Build, Pipeline, Publication } from '@agentloom/db';
+import type { AgentAccessKey, Pipeline, Publication } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -38,15 +38,15 @@ export class PublishedRepository {
     });
   }
 
-  /** The pipeline and build a published agent is loaded from (once per process and build). */
-  async agentOf(
+  /** The agent a live publication serves (MCP describes it by its name and configuration). */
+  async pipelineOf(
     live: Pick<LivePublication, 'pipelineId' | 'buildId'>,
-  ): Promise<{ pipeline: Pipeline; build: Build } | null> {
+  ): Promise<Pipeline | null> {
     const found = await this.prisma.client.publication.findUnique({
       where: { pipelineId: live.pipelineId },
-      include: { pipeline: true, build: true },
+      include: { pipeline: true },
     });
-    return found && found.buildId === live.buildId ? found : null;
+    return found && found.buildId === live.buildId ? found.pipeline : null;
   }
 
   /** `showSources` is the first publication's; publishing again keeps the owner's choice. */

@@ -18,10 +18,10 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { RedisService } from '../redis/redis.service';
+import { AgentsRepository } from './agents.repository';
 
 /** How long one replica may take to index a build before another may try. */
 const LOCK_MS = 10 * 60_000;
@@ -47,7 +47,7 @@ export class HostedIndexes {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly builds: BuildsRepository,
+    private readonly builds: AgentsRepository,
     private readonly storage: PipelineStorage,
     private readonly redis: RedisService,
   ) {

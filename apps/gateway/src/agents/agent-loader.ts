@@ -32,21 +32,21 @@ import {
   UnprocessableEntityException,
 } from '@nestjs/common';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { providerBaseUrls } from '../config/provider-base-urls';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
-import { PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { HostedIndexes } from './hosted-indexes';
 import type { AgentSetup } from './plain-errors';
-import type { PreviewGrant } from './preview-grants';
 import { readZipEntry } from './read-zip-entry';
 
-/** An agent loaded for a preview: what the page shows about it, and the agent itself. */
-export interface PreviewAgent {
+/**
+ * One Built build's agent, loaded in this process: what a preview page shows about it, and the
+ * agent itself (previews, published agents and runtime replicas all answer through it).
+ */
+export interface LoadedAgent {
   kind: 'rag' | 'sql';
   name: string;
   ui: TUiFramework;
@@ -64,25 +64,19 @@ export interface PreviewAgent {
   close(): Promise<void>;
 }
 
-export const PREVIEW_OUTDATED =
-  'This preview is of an older build of the agent. Start the preview again from the agent.';
-
 /** Database rows a RAG preview over a table reads (the built agent reads the table itself). */
 const TABLE_ROWS_FOR_RAG = 5000;
 
 /**
- * Loads the agent a preview grant points at: the pipeline's configuration, its Built build's
- * chunks or its SQL source, and the provider key decrypted in memory only — it never reaches the
- * page, the stream or a log.
+ * Loads a Built build's agent: the build's configuration, its hosted index or its SQL source, and
+ * the provider key decrypted in memory only — it never reaches the page, the stream or a log.
  */
 @Injectable()
-export class PreviewAgentLoader {
+export class AgentLoader {
   private readonly baseUrls: ProviderBaseUrls;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly pipelines: PipelinesService,
-    private readonly builds: BuildsRepository,
     private readonly secrets: PipelineSecrets,
     private readonly apiKeys: ApiKeysService,
     private readonly storage: PipelineStorage,
@@ -92,16 +86,6 @@ export class PreviewAgentLoader {
     this.baseUrls = providerBaseUrls(config);
   }
 
-  async load(grant: PreviewGrant): Promise<PreviewAgent> {
-    if (grant.kind === 'image' || !grant.pipelineId) {
-      throw new NotFoundException('This link is not an agent preview.');
-    }
-    const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
-    const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
-    if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
-    return this.loadBuild(pipeline, build);
-  }
-
   /**
    * The agent of one Built build of a pipeline, whoever asks: previews load the latest build,
    * published agents the build their owner published (the caller has checked both). It is the
@@ -109,7 +93,7 @@ export class PreviewAgentLoader {
    * build's snapshot — whatever the draft has become since; only the provider key is the
    * pipeline's current one (a rotated key needs no rebuild).
    */
-  async loadBuild(pipeline: Pipeline, build: Build): Promise<PreviewAgent> {
+  async loadBuild(pipeline: Pipeline, build: Build): Promise<LoadedAgent> {
     // Builds from before snapshots were kept serve the configuration as it is.
     const config =
       readBuildInputs(build.snapshot, pipeline.agentType)?.config ?? readConfig(pipeline);
