@@ -3,19 +3,18 @@ import {
   fileSqlEngine,
   languageModel,
   mysqlSqlEngine,
-  parseChunksJsonl,
   postgresSqlEngine,
   RagAgent,
   SqlAgent,
   sqliteFileSqlEngine,
   type AgentEvent,
   type ChatTurn,
-  type Chunk,
   type ProviderBaseUrls,
   type RetrievalMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import {
+  DEFAULT_EMBEDDING_MODEL,
   RAG_WIZARD_STEPS,
   readBuildInputs,
   SQL_WIZARD_STEPS,
@@ -40,7 +39,6 @@ import { readConfig } from '../pipelines/pipeline-view';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { HostedIndexes } from './hosted-indexes';
 import type { AgentSetup } from './plain-errors';
-import { readZipEntry } from './read-zip-entry';
 
 /**
  * One Built build's agent, loaded in this process: what a preview page shows about it, and the
@@ -63,9 +61,6 @@ export interface LoadedAgent {
   memoryBytes(): number;
   close(): Promise<void>;
 }
-
-/** Database rows a RAG preview over a table reads (the built agent reads the table itself). */
-const TABLE_ROWS_FOR_RAG = 5000;
 
 /**
  * Loads a Built build's agent: the build's configuration, its hosted index or its SQL source, and
@@ -180,7 +175,7 @@ export class AgentLoader {
     throw new UnprocessableEntityException('The agent has no API key for its provider.');
   }
 
-  /** The build's hosted index, made now if the build could not make it (tables, older builds). */
+  /** The build's hosted index, as the worker made it. */
   private ragIndex(
     pipeline: Pipeline,
     build: Build,
@@ -188,41 +183,14 @@ export class AgentLoader {
     openaiKey: string | null,
   ) {
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
-    const model = config.embedding_model ?? 'all-MiniLM-L6-v2';
-    const embedder = () =>
+    const model = config.embedding_model ?? DEFAULT_EMBEDDING_MODEL;
+    return this.hostedIndexes.open(pipeline, build, () =>
       embedderOrKeyword(model, {
         openaiKey,
         baseUrl: this.baseUrls.openai,
         cacheDir: this.config.MODEL_CACHE_DIR,
-      });
-    return this.hostedIndexes.open(pipeline, build, model, embedder, () =>
-      this.ragChunks(pipeline, config, build.artifact ?? ''),
+      }),
     );
-  }
-
-  /** File sources: the chunks the build wrote. Tables: their rows, read now. */
-  private async ragChunks(
-    pipeline: Pipeline,
-    config: TPipelineConfig,
-    artifact: string,
-  ): Promise<Chunk[]> {
-    if (config.database) {
-      const engine = await this.databaseEngine(pipeline, config);
-      try {
-        return await tableChunks(engine, config.database.table);
-      } finally {
-        await engine.close();
-      }
-    }
-    const zip = await this.storage.artifactFile(pipeline.id, artifact);
-    const content =
-      zip && (await readZipEntry(zip, (name) => /^[^/]+\/data\/chunks\.jsonl$/.test(name)));
-    if (!content) {
-      throw new UnprocessableEntityException(
-        'The build has no data/chunks.jsonl to answer from; build the agent again.',
-      );
-    }
-    return parseChunksJsonl(content.toString('utf8'));
   }
 
   private async sqlEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {
@@ -305,28 +273,4 @@ async function* withoutSecret(
 function sourceLabel(config: TPipelineConfig): string {
   if (config.database) return `${config.database.table} (${config.database.type})`;
   return config.file?.original_name ?? 'data source';
-}
-
-/**
- * A table's rows as chunks ("column: value" lines), each cited by its key — the `id` column when
- * there is one, else the first column.
- */
-async function tableChunks(engine: SqlEngine, table: string): Promise<Chunk[]> {
-  const [schema] = await engine.describe();
-  if (!schema) throw new UnprocessableEntityException(`The table ${table} was not found.`);
-  const quote = engine.dialect === 'mysql' ? '`' : '"';
-  const quoted = `${quote}${schema.name.replaceAll(quote, quote + quote)}${quote}`;
-  const result = await engine.query(`SELECT * FROM ${quoted} LIMIT ${TABLE_ROWS_FOR_RAG}`, {
-    timeoutMs: 10_000,
-  });
-  const keyIndex = Math.max(
-    0,
-    result.columns.findIndex((column) => column.toLowerCase() === 'id'),
-  );
-  return result.rows.map((row, position) => ({
-    id: `row-${String(position).padStart(6, '0')}`,
-    source: schema.name,
-    ref: `${result.columns[keyIndex]}=${String(row[keyIndex])}`,
-    text: result.columns.map((column, index) => `${column}: ${String(row[index])}`).join('\n'),
-  }));
 }

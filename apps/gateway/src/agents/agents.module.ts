@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysCoreModule } from '../api-keys/api-keys-core.module';
+import { KnowledgeCoreModule } from '../knowledge/knowledge-core.module';
 import { PipelinesCoreModule } from '../pipelines/pipelines-core.module';
 import { SourcesModule } from '../sources/sources.module';
 import { AgentLoader } from './agent-loader';
@@ -15,7 +16,7 @@ import { LocalAnswers } from './local-answers';
  * runtime replica (runtime-main.ts) each import it and serve their own.
  */
 @Module({
-  imports: [PipelinesCoreModule, ApiKeysCoreModule, SourcesModule],
+  imports: [PipelinesCoreModule, ApiKeysCoreModule, SourcesModule, KnowledgeCoreModule],
   providers: [AgentsRepository, AgentLoader, HostedIndexes, LoadedAgents, LocalAnswers],
   exports: [AgentLoader, LoadedAgents, LocalAnswers],
 })

@@ -1,4 +1,3 @@
-import type { THostedIndex } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
@@ -23,11 +22,7 @@ export class AgentsRepository {
     return found && found.buildId === target.buildId ? found : null;
   }
 
-  /** A hosted index made on first use (table sources, older builds), recorded with its build. */
-  async recordHostedIndex(buildId: string, hostedIndex: THostedIndex): Promise<void> {
-    await this.prisma.client.build.update({ where: { id: buildId }, data: { hostedIndex } });
-  }
-
+  /** The hosted index a worker recorded with a build (or null while there is none). */
   async hostedIndexOf(buildId: string): Promise<unknown> {
     const build = await this.prisma.client.build.findUnique({
       where: { id: buildId },

@@ -78,6 +78,15 @@ export class BuildsRepository {
   }
 
   /** The newest build that produced a zip. */
+  /** The build the agent's visitors are served, when it is published. */
+  async publishedBuildId(pipelineId: string): Promise<string | null> {
+    const publication = await this.prisma.client.publication.findUnique({
+      where: { pipelineId },
+      select: { buildId: true },
+    });
+    return publication?.buildId ?? null;
+  }
+
   latestBuiltOwned(pipelineId: string, userId: string): Promise<Build | null> {
     return this.prisma.client.build.findFirst({
       where: { pipelineId, userId, status: 'Built', artifact: { not: null } },

@@ -11,6 +11,7 @@ type KeyWithPublicationRow = AgentAccessKey & {
   liveShareEnabled: boolean | null;
   liveAllowedOrigins: string[] | null;
   liveShowSources: boolean | null;
+  liveFollowKnowledge: boolean | null;
   livePublishedAt: Date | null;
   liveUpdatedAt: Date | null;
 };
@@ -73,7 +74,12 @@ export class PublishedRepository {
   async updateSettings(
     pipelineId: string,
     userId: string,
-    data: { shareEnabled?: boolean; showSources?: boolean; allowedOrigins?: string[] },
+    data: {
+      shareEnabled?: boolean;
+      showSources?: boolean;
+      followKnowledge?: boolean;
+      allowedOrigins?: string[];
+    },
   ): Promise<boolean> {
     const { count } = await this.prisma.client.publication.updateMany({
       where: { pipelineId, userId },
@@ -141,6 +147,7 @@ export class PublishedRepository {
       liveShareEnabled,
       liveAllowedOrigins,
       liveShowSources,
+      liveFollowKnowledge,
       ...key
     } = row;
     const live: LivePublication | null =
@@ -152,6 +159,7 @@ export class PublishedRepository {
             shareEnabled: liveShareEnabled ?? false,
             allowedOrigins: liveAllowedOrigins ?? [],
             showSources: liveShowSources ?? true,
+            followKnowledge: liveFollowKnowledge ?? true,
             publishedAt: row.livePublishedAt!,
             updatedAt: row.liveUpdatedAt!,
           }
@@ -182,7 +190,7 @@ const KEY_WITH_PUBLICATION = {
              k.created_at AS "createdAt",
              p.user_id AS "liveUserId", p.build_id AS "liveBuildId",
              p.share_enabled AS "liveShareEnabled", p.allowed_origins AS "liveAllowedOrigins",
-             p.show_sources AS "liveShowSources",
+             p.show_sources AS "liveShowSources", p.follow_knowledge AS "liveFollowKnowledge",
              p.published_at AS "livePublishedAt", p.updated_at AS "liveUpdatedAt"
       FROM agent_access_keys k
       LEFT JOIN publications p ON p.pipeline_id = k.pipeline_id
