@@ -1,12 +1,17 @@
 import sniffHtmlEncoding from 'html-encoding-sniffer';
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { html as spec, parse } from 'parse5';
+import { HtmlWalker } from './html-text';
 import {
-  SectionWriter,
-  collapseWhitespace,
-  trimText,
-  type BlockGroup,
-  type TextDocument,
-} from './text-documents';
+  allElements,
+  attribute,
+  children,
+  contentRoot,
+  insideSectioning,
+  isElement,
+  type ParentNode,
+  type TextNode,
+} from './html-tree';
+import { SectionWriter, collapseWhitespace, type TextDocument } from './text-documents';
 
 /*
  * HTML → cited passages.
@@ -26,85 +31,8 @@ import {
  * every page of a site, and read the same in both languages.
  *
  * parse5 7 rather than 8, and html-encoding-sniffer 4 rather than 6: the newer ones are published
- * as ES modules only (or need one), which jest's CommonJS loader (the
- * apps' tests) cannot load.
+ * as ES modules only (or need one), which jest's CommonJS loader (the apps' tests) cannot load.
  */
-
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
-type ParentNode = DefaultTreeAdapterMap['parentNode'];
-
-const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
-
-/** Elements left out with everything inside them. */
-const DROPPED = new Set([
-  'head',
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'canvas',
-  'video',
-  'audio',
-  'picture',
-  'img',
-  'map',
-  'button',
-  'input',
-  'select',
-  'textarea',
-  'datalist',
-  'nav',
-  'aside',
-  'dialog',
-]);
-
-/** ARIA roles of navigation and page furniture, whatever element carries them. */
-const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
-
-/** A <header> or <footer> inside one of these belongs to it; elsewhere it is the page's. */
-const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
-
-/** Elements that end the text before them and start a new block. */
-const BLOCKS = new Set([
-  'address',
-  'article',
-  'blockquote',
-  'caption',
-  'dd',
-  'details',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'header',
-  'hgroup',
-  'hr',
-  'legend',
-  'main',
-  'ol',
-  'p',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'tfoot',
-  'thead',
-  'ul',
-]);
-
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** What one HTML page yields. */
 export interface HtmlPage {
@@ -172,72 +100,9 @@ export function decodeHtml(bytes: Uint8Array, transportCharset?: string): string
   return new TextDecoder('windows-1252').decode(bytes);
 }
 
-// ---- structure ----------------------------------------------------------------------------
-
-function isElement(node: Node): node is Element {
-  return 'tagName' in node;
-}
-
-function attribute(element: Element, name: string): string | undefined {
-  return element.attrs.find((attr) => attr.name === name)?.value;
-}
-
-function roles(element: Element): string[] {
-  return (attribute(element, 'role') ?? '').toLowerCase().split(/[ \t\n\f\r]+/);
-}
-
-function isDropped(element: Element, sectioned: boolean): boolean {
-  const name = element.tagName;
-  if (DROPPED.has(name)) return true;
-  if (attribute(element, 'hidden') !== undefined) return true;
-  if ((attribute(element, 'aria-hidden') ?? '').toLowerCase() === 'true') return true;
-  if (roles(element).some((role) => DROPPED_ROLES.has(role))) return true;
-  return (name === 'header' || name === 'footer') && !sectioned;
-}
-
-function children(node: ParentNode): Node[] {
-  return node.childNodes;
-}
-
-/** Elements in document order, not entering dropped ones (nor a <header>'s or <footer>'s inside). */
-function* visibleElements(node: ParentNode, sectioned = false): Generator<Element> {
-  for (const child of children(node)) {
-    if (!isElement(child) || isDropped(child, sectioned)) continue;
-    yield child;
-    yield* visibleElements(child, sectioned || SECTIONING.has(child.tagName));
-  }
-}
-
-function* allElements(node: ParentNode): Generator<Element> {
-  for (const child of children(node)) {
-    if (!isElement(child)) continue;
-    yield child;
-    yield* allElements(child);
-  }
-}
-
-/** The first <main>, else the only <article>, else <body>. */
-function contentRoot(document: ParentNode): Element | undefined {
-  let body: Element | undefined;
-  const articles: Element[] = [];
-  for (const element of visibleElements(document)) {
-    if (element.tagName === 'main' || roles(element).includes('main')) return element;
-    if (element.tagName === 'article') articles.push(element);
-    if (element.tagName === 'body' && !body) body = element;
-  }
-  return articles.length === 1 ? articles[0] : body;
-}
-
-function insideSectioning(element: Element): boolean {
-  for (let node: ParentNode | null = element; node && isElement(node); node = node.parentNode) {
-    if (SECTIONING.has(node.tagName)) return true;
-  }
-  return false;
-}
-
 function findTitle(document: ParentNode): string | undefined {
   for (const element of allElements(document)) {
-    if (element.tagName === 'title' && element.namespaceURI === HTML_NAMESPACE) {
+    if (element.tagName === 'title' && element.namespaceURI === spec.NS.HTML) {
       return collapseWhitespace(rawText(element)) || undefined;
     }
   }
@@ -247,7 +112,7 @@ function findTitle(document: ParentNode): string | undefined {
 function rawText(node: ParentNode): string {
   let text = '';
   for (const child of children(node)) {
-    if (child.nodeName === '#text') text += (child as DefaultTreeAdapterMap['textNode']).value;
+    if (child.nodeName === '#text') text += (child as TextNode).value;
     else if (isElement(child)) text += rawText(child);
   }
   return text;
@@ -289,141 +154,4 @@ function resolve(href: string, base: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-// ---- text ---------------------------------------------------------------------------------
-
-/**
- * Walks the content root in document order: text gathers into the current block; a block
- * element, a list item or a table row ends it; a heading starts a section; <pre> keeps its
- * whitespace; <br> breaks a line.
- */
-class HtmlWalker {
-  /** The lines of the block being gathered (split at <br>), each a list of text pieces. */
-  private lines: string[][] = [[]];
-  /** A list item's marker, waiting for the item's first non-empty block. */
-  private marker: string | undefined;
-  private listDepth = 0;
-
-  constructor(
-    private readonly writer: SectionWriter,
-    private readonly sectioned: boolean,
-  ) {}
-
-  walk(root: Element): void {
-    this.children(root, this.sectioned || SECTIONING.has(root.tagName));
-    this.flush();
-  }
-
-  private children(node: ParentNode, sectioned: boolean): void {
-    for (const child of children(node)) this.node(child, sectioned);
-  }
-
-  private node(node: Node, sectioned: boolean): void {
-    if (node.nodeName === '#text') {
-      this.lines[this.lines.length - 1]!.push((node as DefaultTreeAdapterMap['textNode']).value);
-      return;
-    }
-    if (!isElement(node) || isDropped(node, sectioned)) return;
-    const name = node.tagName;
-    const inner = sectioned || SECTIONING.has(name);
-    if (HEADINGS.has(name)) {
-      this.flush();
-      this.writer.heading(inlineText(node, inner));
-    } else if (name === 'br') {
-      this.lines.push([]);
-    } else if (name === 'pre') {
-      this.flush();
-      this.emit(trimText(preText(node, inner)));
-    } else if (name === 'li') {
-      this.flush();
-      this.marker = listMarker(node);
-      this.listDepth += 1;
-      this.children(node, inner);
-      this.flush();
-      this.listDepth -= 1;
-      this.marker = undefined;
-    } else if (name === 'tr') {
-      this.flush();
-      const cells = children(node).filter(
-        (cell): cell is Element =>
-          isElement(cell) && (cell.tagName === 'td' || cell.tagName === 'th'),
-      );
-      const texts = cells.filter((cell) => !isDropped(cell, inner)).map((c) => inlineText(c, inner));
-      if (texts.some(Boolean)) this.emit(trimText(texts.join(' | ')), 'row');
-    } else if (BLOCKS.has(name)) {
-      this.flush();
-      this.children(node, inner);
-      this.flush();
-    } else {
-      this.children(node, inner);
-    }
-  }
-
-  /** Ends the block being gathered. */
-  private flush(): void {
-    const text = this.lines
-      .map((pieces) => collapseWhitespace(pieces.join('')))
-      .filter(Boolean)
-      .join('\n');
-    this.lines = [[]];
-    this.emit(text);
-  }
-
-  private emit(text: string, group?: BlockGroup): void {
-    if (!text) return;
-    if (this.marker !== undefined) {
-      text = this.marker + text;
-      this.marker = undefined;
-    }
-    this.writer.block(text, group ?? (this.listDepth > 0 ? 'item' : undefined));
-  }
-}
-
-/** "- " in a bulleted list, "3. " for the third item of a numbered one (from its start). */
-function listMarker(item: Element): string {
-  const list = item.parentNode;
-  if (!list || !isElement(list) || list.tagName !== 'ol') return '- ';
-  const start = /^[ \t\n\f\r]*(-?\d+)/.exec(attribute(list, 'start') ?? '');
-  let number = start ? Number(start[1]) : 1;
-  for (const sibling of children(list)) {
-    if (sibling === item) break;
-    if (isElement(sibling) && sibling.tagName === 'li') number += 1;
-  }
-  return `${number}. `;
-}
-
-/** The text of a heading or table cell on one line: blocks and line breaks become spaces. */
-function inlineText(element: Element, sectioned: boolean): string {
-  const pieces: string[] = [];
-  const visit = (node: ParentNode, inner: boolean) => {
-    for (const child of children(node)) {
-      if (child.nodeName === '#text') {
-        pieces.push((child as DefaultTreeAdapterMap['textNode']).value);
-      } else if (isElement(child) && !isDropped(child, inner)) {
-        const spaced = child.tagName === 'br' || !isInline(child.tagName);
-        if (spaced) pieces.push(' ');
-        visit(child, inner || SECTIONING.has(child.tagName));
-        if (spaced) pieces.push(' ');
-      }
-    }
-  };
-  visit(element, sectioned || SECTIONING.has(element.tagName));
-  return collapseWhitespace(pieces.join(''));
-}
-
-function isInline(name: string): boolean {
-  return !BLOCKS.has(name) && !HEADINGS.has(name) && !['li', 'tr', 'td', 'th', 'pre'].includes(name);
-}
-
-/** A <pre>'s text as written, line breaks of <br> included. */
-function preText(element: Element, sectioned: boolean): string {
-  let text = '';
-  for (const child of children(element)) {
-    if (child.nodeName === '#text') text += (child as DefaultTreeAdapterMap['textNode']).value;
-    else if (isElement(child) && !isDropped(child, sectioned)) {
-      text += child.tagName === 'br' ? '\n' : preText(child, sectioned || SECTIONING.has(child.tagName));
-    }
-  }
-  return text;
 }

@@ -94,37 +94,12 @@ export async function handbookDocx(): Promise<Buffer> {
           new Paragraph({ text: 'Sale items: store credit only.', bullet: { level: 0 } }),
           new Paragraph({ text: 'Opened software.', bullet: { level: 1 } }),
           new Paragraph({ text: 'Steps', heading: HeadingLevel.HEADING_2 }),
-          new Paragraph({ text: 'Check the receipt.', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({
+            text: 'Check the receipt.',
+            numbering: { reference: 'steps', level: 0 },
+          }),
           new Paragraph({ text: 'Refund the card.', numbering: { reference: 'steps', level: 0 } }),
-          new Paragraph({ text: 'Prices', heading: HeadingLevel.HEADING_1 }),
-          new Table({
-            rows: [
-              row(['Plan', 'Monthly', 'Notes']),
-              row(['Basic', '€9', '']),
-              row(['Pro', '€20', 'Includes support']),
-            ],
-          }),
-          new Paragraph({
-            children: [
-              new TextRun('Questions: see '),
-              new ExternalHyperlink({
-                children: [new TextRun('our help centre')],
-                link: 'https://help.example.com/refunds',
-              }),
-              new TextRun('.'),
-            ],
-          }),
-          new Paragraph({
-            children: [
-              new ImageRun({
-                type: 'png',
-                data: tinyPng(),
-                transformation: { width: 10, height: 10 },
-                altText: { name: 'logo', description: 'Company logo', title: 'Logo' },
-              }),
-            ],
-          }),
-          new Paragraph({ children: [new PageBreak()] }),
+          ...handbookPrices(),
           new Paragraph({ text: 'Empty heading section', heading: HeadingLevel.HEADING_3 }),
           new Paragraph({ text: 'Examples', heading: HeadingLevel.HEADING_1 }),
           new Paragraph('First example: a jacket returned after 3 days.'),
@@ -135,6 +110,41 @@ export async function handbookDocx(): Promise<Buffer> {
     ],
   });
   return Packer.toBuffer(document);
+}
+
+/** The handbook's table, link, image and page break. */
+function handbookPrices(): (Paragraph | Table)[] {
+  return [
+    new Paragraph({ text: 'Prices', heading: HeadingLevel.HEADING_1 }),
+    new Table({
+      rows: [
+        row(['Plan', 'Monthly', 'Notes']),
+        row(['Basic', '€9', '']),
+        row(['Pro', '€20', 'Includes support']),
+      ],
+    }),
+    new Paragraph({
+      children: [
+        new TextRun('Questions: see '),
+        new ExternalHyperlink({
+          children: [new TextRun('our help centre')],
+          link: 'https://help.example.com/refunds',
+        }),
+        new TextRun('.'),
+      ],
+    }),
+    new Paragraph({
+      children: [
+        new ImageRun({
+          type: 'png',
+          data: tinyPng(),
+          transformation: { width: 10, height: 10 },
+          altText: { name: 'logo', description: 'Company logo', title: 'Logo' },
+        }),
+      ],
+    }),
+    new Paragraph({ children: [new PageBreak()] }),
+  ];
 }
 
 function row(cells: string[]): TableRow {
