@@ -135,11 +135,31 @@ def read_markdown(path: Path, label: str, source: Mapping[str, Any]) -> List[Doc
 
 
 def read_html(path: Path, label: str, source: Mapping[str, Any]) -> List[Document]:
-    """An HTML file in the encoding it declares (else UTF-8, else windows-1252)."""
-    from bs4 import UnicodeDammit
+    return _cited(html_sections(_parse_html(decode_html(path.read_bytes()))), label)
 
-    text = UnicodeDammit(path.read_bytes(), is_html=True).unicode_markup or ""
-    return _cited(html_sections(_parse_html(text)), label)
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16le"), (b"\xfe\xff", "utf-16be"))
+
+
+def decode_html(data: bytes) -> str:
+    """The encoding the byte-order mark or a <meta charset> names, if the bytes decode in it;
+    else UTF-8 if they are valid UTF-8; else windows-1252, the web's historical default. Labels
+    mean what browsers take them to mean (webencodings, html5lib's own table of them).
+    """
+    import webencodings
+    from bs4.dammit import EncodingDetector
+
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(name, errors="replace")
+    declared = webencodings.lookup(EncodingDetector.find_declared_encoding(data, is_html=True) or "")
+    for name in (declared.codec_info.name if declared else None, "utf-8"):
+        if name:
+            try:
+                return data.decode(name)
+            except UnicodeDecodeError:
+                pass
+    return data.decode("cp1252", errors="replace")
 
 
 def _cited(sections: List[Dict[str, Any]], label: str) -> List[Document]:
