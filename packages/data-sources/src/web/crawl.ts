@@ -111,6 +111,7 @@ export async function* crawlWebSource(
   const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
   const start = await checkWebSource(request.url, settings);
   const fetcher = new WebFetcher(settings, limits, limits.concurrency);
+  fetcher.approved(new URL(start.url), start.targets);
   const robots = new RobotsCache(fetcher, signal);
   const crawl = new Crawl(fetcher, robots, signal, limits.concurrency, request.mode === 'site');
   const summary: WebCrawlSummary = {
@@ -355,7 +356,8 @@ function skipped(
 export function normalise(text: string): string | undefined {
   try {
     const url = parseWebUrl(text);
-    if (url.search === '?') url.search = '';
+    // An empty query ("/guide?") reads as none, though the URL keeps its "?" until told.
+    if (url.search === '') url.search = '';
     return url.href;
   } catch {
     return undefined;

@@ -184,6 +184,11 @@ export class WebFetcher {
     }
   }
 
+  /** Takes a decision already made (the start address's check) instead of resolving again. */
+  approved(url: URL, targets: CheckedTarget[]): void {
+    this.approvals.set(endpointKey(hostOf(url), portOf(url)), Promise.resolve(targets));
+  }
+
   /** The guard's decision for the URL's host, once per host and port for this client's life. */
   private async approve(url: URL): Promise<void> {
     const key = endpointKey(hostOf(url), portOf(url));
