@@ -117,7 +117,8 @@ def read_docx(path: Path, label: str, source: Mapping[str, Any]) -> List[Documen
     with zipfile.ZipFile(path) as archive:
         # zipfile never inflates an entry beyond its declared size, so the declared total bounds it.
         if sum(info.file_size for info in archive.infolist()) > DOCX_MAX_UNPACKED_BYTES:
-            raise ConfigError(f"{path.name} unpacks to more than 64 MB; split it into smaller files.")
+            limit = f"{DOCX_MAX_UNPACKED_BYTES / 1024 / 1024:g} MB"
+            raise ConfigError(f"{path.name} unpacks to more than {limit}; split it into smaller files.")
     with path.open("rb") as file:
         result = mammoth.convert_to_html(
             file,
