@@ -18,6 +18,7 @@ import { KnowledgeIndex } from './knowledge/knowledge-index';
 import { KnowledgeProcessor } from './knowledge/knowledge.processor';
 import { KnowledgeRepository } from './knowledge/knowledge.repository';
 import { SourceIndexer } from './knowledge/source-indexer';
+import { SourceUnits } from './knowledge/source-units';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
 
@@ -42,6 +43,7 @@ export class WorkerModule {
         BuildSecrets,
         KnowledgeIndex,
         SourceIndexer,
+        SourceUnits,
         KnowledgeRepository,
         KnowledgeBuilds,
         KnowledgeProcessor,

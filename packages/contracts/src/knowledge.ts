@@ -43,6 +43,29 @@ export const REFRESH_EVERY_MS: Record<Exclude<TRefreshSchedule, 'off'>, number> 
 /** Scheduled refreshes that fail this many times in a row pause the schedule. */
 export const MAX_FAILED_REFRESHES = 3;
 
+/**
+ * The files an agent's knowledge takes, by kind, with the extensions each is known by: the
+ * wizard's four, and prose documents (Word, Markdown, HTML), read into cited sections.
+ */
+export const KNOWLEDGE_FILE_TYPES = {
+  pdf: ['.pdf'],
+  csv: ['.csv'],
+  excel: ['.xlsx'],
+  text_file: ['.txt'],
+  docx: ['.docx'],
+  markdown: ['.md', '.markdown'],
+  html: ['.html', '.htm'],
+} as const;
+export type TKnowledgeFileType = keyof typeof KNOWLEDGE_FILE_TYPES;
+
+/** The kind of file an agent's knowledge reads a name as, by its extension, or undefined. */
+export function knowledgeFileTypeOf(name: string): TKnowledgeFileType | undefined {
+  const lower = name.toLowerCase();
+  return (Object.entries(KNOWLEDGE_FILE_TYPES) as [TKnowledgeFileType, readonly string[]][]).find(
+    ([, extensions]) => extensions.some((extension) => lower.endsWith(extension)),
+  )?.[0];
+}
+
 /** Web sources: the most pages one source may hold. */
 export const WEB_SOURCE_MAX_PAGES = 500;
 

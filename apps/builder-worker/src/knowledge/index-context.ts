@@ -27,6 +27,8 @@ export interface IndexedSource {
   embedded: number;
   /** The source's live chunks. */
   chunks: number;
+  /** Web sources: the pages this read found (the source shows how many it holds). */
+  pages?: number;
 }
 
 export function chainKey(ctx: IndexContext, source: KnowledgeSource): ChainKey {

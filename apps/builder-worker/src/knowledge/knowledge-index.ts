@@ -111,6 +111,7 @@ export class KnowledgeIndex {
     if (changing) await this.knowledge.updateSource(source.id, { status: 'indexing' });
     try {
       const indexed = await this.indexer.chainFor(ctx, source, version);
+      await this.knowledge.recordPages(source, indexed.pages);
       await this.knowledge.updateSource(source.id, {
         status: 'ready',
         error: null,

@@ -121,6 +121,7 @@ export class KnowledgeProcessor implements OnApplicationBootstrap, OnModuleDestr
     try {
       const ctx = await this.contextFor(pipeline, config, source);
       const result = await this.indexer.refresh(ctx, source);
+      await this.knowledge.recordPages(source, result?.pages);
       if (!result) {
         await this.knowledge.updateSource(source.id, {
           status: 'ready',

@@ -185,6 +185,15 @@ export class KnowledgeRepository {
     return count === 1;
   }
 
+  /** A web source's page count, as its last read found it. */
+  async recordPages(source: KnowledgeSource, pages: number | undefined): Promise<void> {
+    const settings = settingsOf(source);
+    if (source.kind !== 'web' || !settings.web || pages === undefined) return;
+    await this.updateSource(source.id, {
+      settings: { ...settings, web: { ...settings.web, pages } },
+    });
+  }
+
   /** The sources whose changes wait for the next build (added or changed while one ran). */
   waitingSources(pipelineId: string): Promise<KnowledgeSource[]> {
     return this.prisma.client.knowledgeSource.findMany({

@@ -1,6 +1,11 @@
 import { chunkHash, type SegmentChunk } from '@agentloom/agent-runtime';
 import type { TChunking } from '@agentloom/contracts';
-import type { DataSourceAccess, RowBatch } from '@agentloom/data-sources';
+import {
+  crawlWebSource,
+  type DataSourceAccess,
+  type RowBatch,
+  type WebSourceSettings,
+} from '@agentloom/data-sources';
 import { chunkText } from '../generator';
 
 /**
@@ -121,6 +126,65 @@ export async function* tableUnits(
     }
     await onRows(rowNumber);
     if (units.length > 0) yield units;
+  }
+}
+
+export interface WebRead {
+  url: string;
+  maxPages: number;
+  sitemap: boolean;
+}
+
+/** What a site's read found besides its pages: the first page that could not be read, if any. */
+export interface WebReadOutcome {
+  pages: number;
+  failed?: string;
+}
+
+/**
+ * A site's pages as units of change, keyed by the address each ended at (and cited by it):
+ * one page, the pages its same-site links lead to (up to the page limit), or a sitemap's pages,
+ * through the data-sources web guard. Pages that cannot be read are left out and the first such
+ * reason is kept in `outcome`; robots.txt, noindex and other types are skipped quietly.
+ */
+export async function* webUnits(
+  settings: WebSourceSettings,
+  read: WebRead,
+  chunking: TChunking,
+  idPrefix: string,
+  outcome: WebReadOutcome,
+  onPages: (pages: number) => Promise<void>,
+): AsyncGenerator<TableUnit[]> {
+  const mode = read.sitemap ? 'sitemap' : read.maxPages > 1 ? 'site' : 'page';
+  const seen = new Set<string>();
+  for await (const page of crawlWebSource(
+    { url: read.url, mode, maxPages: read.maxPages },
+    settings,
+  )) {
+    if (page.status === 'error') {
+      outcome.failed ??= `${page.url}: ${page.detail}`;
+      continue;
+    }
+    if (page.status !== 'ok' || seen.has(page.finalUrl)) continue;
+    seen.add(page.finalUrl);
+    outcome.pages += 1;
+    await onPages(outcome.pages);
+    const key = page.finalUrl;
+    const chunks: SegmentChunk[] = [];
+    for (const section of page.documents) {
+      for (const text of chunkText(section.text, chunking.size, chunking.overlap)) {
+        chunks.push({
+          id: `${idPrefix}${key}#${chunks.length}`,
+          key,
+          hash: chunkHash(text),
+          text,
+          source: key,
+          url: key,
+          ...(section.section && { section: section.section }),
+        });
+      }
+    }
+    if (chunks.length > 0) yield [{ key, digest: page.contentHash, chunks }];
   }
 }
 

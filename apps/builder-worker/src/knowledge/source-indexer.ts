@@ -1,8 +1,10 @@
 import { writeSegment, type CarriedChunk } from '@agentloom/agent-runtime';
-import type { TSegmentInfo } from '@agentloom/contracts';
-import { DataSourceAccess } from '@agentloom/data-sources';
-import type { KnowledgeSource, Pipeline } from '@agentloom/db';
-import { knowledgeSourceSecretContext, pipelineSecretContext, Vault } from '@agentloom/vault';
+import {
+  KNOWLEDGE_FILE_TYPES,
+  type TKnowledgeFileType,
+  type TSegmentInfo,
+} from '@agentloom/contracts';
+import type { KnowledgeSource } from '@agentloom/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ArtifactStore } from '../builds/artifact-store';
@@ -26,7 +28,8 @@ import {
   type Locate,
   type UnitDiff,
 } from './segment-chains';
-import { keyedFileChunks, tableUnits, type TableUnit } from './source-chunks';
+import { keyedFileChunks, type WebReadOutcome } from './source-chunks';
+import { SourceUnits } from './source-units';
 import { asSourceError, describeChange, SourceError } from './source-errors';
 import { chainKey, idPrefixOf, type IndexContext, type IndexedSource } from './index-context';
 
@@ -49,25 +52,16 @@ const MAX_REPLACED_SHARE = 0.25;
  */
 @Injectable()
 export class SourceIndexer {
-  private readonly access: DataSourceAccess;
+  private readonly maxUncompressed: number;
 
   constructor(
     @Inject(WORKER_CONFIG) config: WorkerConfig,
     private readonly knowledge: KnowledgeRepository,
     private readonly artifacts: ArtifactStore,
-    private readonly vault: Vault,
+    private readonly units: SourceUnits,
   ) {
-    this.access = new DataSourceAccess({
-      platformUrls: { database: config.DATABASE_URL, redis: config.REDIS_URL },
-      strict: config.DATA_SOURCE_STRICT,
-      allowedHosts: config.DATA_SOURCE_ALLOWED_HOSTS,
-      timeoutMs: config.DATA_SOURCE_TIMEOUT_MS,
-      sqliteDir: config.SQLITE_PREVIEW_DIR,
-    });
     this.maxUncompressed = config.XLSX_MAX_UNCOMPRESSED_BYTES;
   }
-
-  private readonly maxUncompressed: number;
 
   /** The chain a build answers from for this source's content `version`: found, or made now. */
   async chainFor(
@@ -115,7 +109,7 @@ export class SourceIndexer {
     const file = settingsOf(source).file;
     if (!file) throw new SourceError('The source has no file; upload it again.');
     const kind = source.sourceType;
-    if (kind !== 'pdf' && kind !== 'csv' && kind !== 'excel' && kind !== 'text_file') {
+    if (!(kind in KNOWLEDGE_FILE_TYPES)) {
       throw new SourceError(`${source.name}: files of this kind cannot be read here.`);
     }
     const local = await this.artifacts.sourceFile(ctx.pipeline.id, file.stored_name);
@@ -133,7 +127,7 @@ export class SourceIndexer {
       previous && 'embedPassages' in ctx.embedder
         ? await chainVectors(previous, this.locate(ctx))
         : new Map<string, Float32Array>();
-    const documents = sourceDocumentBatches(kind, local, source.name, {
+    const documents = sourceDocumentBatches(kind as TKnowledgeFileType, local, source.name, {
       maxUncompressedBytes: this.maxUncompressed,
       sheet: file.sheet,
     });
@@ -160,9 +154,10 @@ export class SourceIndexer {
     key: ChainKey,
     version: number,
   ): Promise<IndexedSource> {
-    const units = this.unitsOf(ctx, source);
+    const outcome: WebReadOutcome = { pages: 0 };
+    const units = this.units.of(ctx, source, outcome);
     const written = await this.writeBase(ctx, key, version, flatten(units), source.name);
-    return { ...written, change: version > 1 ? 'read again' : 'added' };
+    return { ...written, change: version > 1 ? 'read again' : 'added', pages: outcome.pages };
   }
 
   /**
@@ -179,7 +174,8 @@ export class SourceIndexer {
     version: number,
   ): Promise<IndexedSource | null> {
     const live = await liveUnits(previous, this.locate(ctx));
-    const diff = await diffUnits(this.unitsOf(ctx, source), live);
+    const outcome: WebReadOutcome = { pages: 0 };
+    const diff = await diffUnits(this.units.of(ctx, source, outcome), live);
     if (diff.changedUnits + diff.addedUnits + diff.removedUnits.length === 0) return null;
     const change = describeChange(source, diff);
     const base = previous.filter((segment) => segment.segment.role === 'base');
@@ -190,7 +186,7 @@ export class SourceIndexer {
       replacedBefore + diff.removed.size > MAX_REPLACED_SHARE * Math.max(baseChunks, 1);
     if (!compact) {
       const written = await this.writeDelta(ctx, source, key, previous, version, diff, live);
-      return { ...written, change };
+      return { ...written, change, pages: outcome.pages };
     }
     const carried = carriedChunks(
       previous,
@@ -205,7 +201,7 @@ export class SourceIndexer {
       concat(carried, [diff.changed]),
       source.name,
     );
-    return { ...written, change };
+    return { ...written, change, pages: outcome.pages };
   }
 
   /** The changed units as a delta on top of the chain, naming the keys it replaces or removes. */
@@ -253,48 +249,6 @@ export class SourceIndexer {
 
   private locate(ctx: IndexContext): Locate {
     return (segmentId) => this.artifacts.segmentLocation(ctx.pipeline.id, segmentId);
-  }
-
-  /** A table's rows (or, later, a site's pages) as units of change, with live progress. */
-  private unitsOf(ctx: IndexContext, source: KnowledgeSource): AsyncIterable<TableUnit[]> {
-    const table = settingsOf(source).table;
-    if (source.kind !== 'table' || !table) {
-      throw new SourceError(`${source.name}: this kind of source cannot be read yet.`);
-    }
-    const uri = this.tableUri(ctx.pipeline, source);
-    const of = table.approximate_rows ?? 0;
-    return tableUnits(
-      this.access,
-      {
-        type: table.type,
-        uri,
-        database: table.database,
-        table: table.table,
-        label: table.table,
-      },
-      ctx.chunking,
-      idPrefixOf(source),
-      (rows) =>
-        ctx.report({ done: rows, of: Math.max(of, rows), unit: 'rows', source: source.name }),
-    );
-  }
-
-  /** The table's connection URI: the wizard's source keeps it on the pipeline, others on the source. */
-  private tableUri(pipeline: Pipeline, source: KnowledgeSource): string {
-    if (source.primary) {
-      if (!pipeline.sourceUriEncrypted) {
-        throw new SourceError('The agent has no database connection; set it in the wizard.');
-      }
-      return this.vault.decrypt(
-        pipeline.sourceUriEncrypted,
-        pipelineSecretContext(pipeline, 'source_uri'),
-      );
-    }
-    if (!source.uriEncrypted) throw new SourceError('The source has no connection; add it again.');
-    return this.vault.decrypt(
-      source.uriEncrypted,
-      knowledgeSourceSecretContext(pipeline, source.id),
-    );
   }
 
   // ---- writing ---------------------------------------------------------------------------------

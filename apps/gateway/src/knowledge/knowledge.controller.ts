@@ -17,7 +17,6 @@ import {
   Patch,
   Post,
   Put,
-  UnprocessableEntityException,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
@@ -106,7 +105,7 @@ export class KnowledgeController {
       case 'table':
         return this.knowledge.addTable(user.id, id, request);
       case 'web':
-        throw new UnprocessableEntityException('Web pages cannot be added to an agent yet.');
+        return this.knowledge.addWeb(user.id, id, request);
     }
   }
 

@@ -1,14 +1,14 @@
 import {
+  isFileSourceType,
+  knowledgeFileTypeOf,
   readPipelineConfig,
   storedAnswers,
-  UPLOAD_EXTENSIONS,
   ZKnowledgeSourceSettings,
   type TAddSourceRequest,
   type TKnowledgeChange,
   type TKnowledgeSource,
   type TKnowledgeSources,
   type TRefreshSchedule,
-  type TUploadKind,
   type TUploadedFile,
 } from '@agentloom/contracts';
 import { envelopeDigest, type KnowledgeSource, type Pipeline } from '@agentloom/db';
@@ -58,8 +58,6 @@ export const SCHEDULE_UNAVAILABLE =
   'The schedule could not be saved right now (the queue does not answer). Nothing was changed; please try again in a minute.';
 export const REFRESH_UNAVAILABLE =
   'The refresh could not be started right now (the queue does not answer). Please try again in a minute.';
-
-const FILE_KINDS = Object.entries(UPLOAD_EXTENSIONS) as [TUploadKind, string][];
 
 /**
  * An agent's knowledge, as its owner changes it: the list of sources, a file added or replaced
@@ -143,6 +141,33 @@ export class KnowledgeService {
     return this.changed(pipeline, source, 'added');
   }
 
+  /**
+   * Web pages added as a new source: one page, the pages its same-site links lead to (up to
+   * `max_pages`), or a sitemap's pages. The address passes the network guard now, before
+   * anything connects; the builder reads the pages through the same guard.
+   */
+  async addWeb(
+    userId: string,
+    agentId: string,
+    request: Extract<TAddSourceRequest, { kind: 'web' }>,
+  ): Promise<TKnowledgeSource> {
+    const pipeline = await this.ragAgent(userId, agentId);
+    const { url } = await this.dataSources.checkWeb(request.url);
+    const maxPages = request.max_pages ?? 1;
+    const sitemap = /\/sitemap[^/]*\.xml$/i.test(new URL(url).pathname);
+    const source = await this.knowledge.create({
+      pipelineId: pipeline.id,
+      userId: pipeline.userId,
+      kind: 'web',
+      sourceType: 'web',
+      name: url,
+      settings: { web: { url, max_pages: maxPages, sitemap, pages: 0 } },
+      fingerprint: `web:${maxPages}:${url}`.slice(0, 200),
+      lastChangedAt: new Date(),
+    });
+    return this.changed(pipeline, source, 'added');
+  }
+
   /** A new version of a file source (the wizard's too: its wizard then shows the new file). */
   async replace(
     userId: string,
@@ -161,7 +186,14 @@ export class KnowledgeService {
       before?.upload.size_bytes ?? 0,
     );
     if (source.primary) {
-      // The wizard's source lives on the pipeline: it changes there, and its row follows.
+      // The wizard's source lives on the pipeline: it changes there, and its row follows. It
+      // takes the wizard's kinds only (the wizard shows it).
+      if (!isFileSourceType(kind)) {
+        await this.storage.removeUpload(pipeline.id, storedName);
+        throw new UnsupportedMediaTypeException(
+          'The agent’s first source takes a PDF, CSV, Excel (.xlsx) or TXT file; add this one as another source instead.',
+        );
+      }
       const config = readPipelineConfig(pipeline.agentType, pipeline.config);
       if (config.data?.agent_type !== 'rag') {
         throw new UnprocessableEntityException('The agent’s settings are damaged.');
@@ -269,10 +301,10 @@ export class KnowledgeService {
   private async keepFile(pipeline: Pipeline, file: IncomingFile, replacedBytes = 0) {
     const originalName = sanitizeOriginalName(file.originalName);
     const extension = path.extname(originalName).toLowerCase();
-    const kind = FILE_KINDS.find(([, accepted]) => accepted === extension)?.[0];
+    const kind = knowledgeFileTypeOf(originalName);
     if (!kind) {
       throw new UnsupportedMediaTypeException(
-        `An agent reads PDF, CSV, Excel (.xlsx) and TXT files; "${originalName}" is not one of them.`,
+        `An agent reads PDF, CSV, Excel (.xlsx), TXT, Word (.docx), Markdown and HTML files; "${originalName}" is not one of them.`,
       );
     }
     await this.assertQuota(pipeline, file.size, replacedBytes);

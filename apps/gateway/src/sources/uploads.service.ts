@@ -1,4 +1,4 @@
-import { TUploadKind, TUploadSummary } from '@agentloom/contracts';
+import type { TKnowledgeFileType, TUploadKind, TUploadSummary } from '@agentloom/contracts';
 import {
   Inject,
   Injectable,
@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
+  inspectDocument,
   inspectUpload,
   UnreadableUploadError,
   UnsupportedUploadError,
@@ -17,8 +18,11 @@ import {
 export class UploadsService {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async inspect(filePath: string, kind: TUploadKind): Promise<TUploadSummary> {
+  async inspect(filePath: string, kind: TUploadKind | TKnowledgeFileType): Promise<TUploadSummary> {
     try {
+      if (kind === 'docx' || kind === 'markdown' || kind === 'html') {
+        return await inspectDocument(filePath, kind);
+      }
       return await inspectUpload(filePath, kind, {
         xlsxMaxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
       });
