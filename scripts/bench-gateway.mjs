@@ -2,6 +2,7 @@
 // its own port with throwaway secrets, a small HTTP client, and a signed-in user.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase, migrate } from './db-migrate.mjs';
@@ -9,50 +10,70 @@ import { ensureDatabase, migrate } from './db-migrate.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Starts apps/gateway/dist/main.js (build first) in production mode and waits until it answers.
+ * Starts apps/gateway/dist/main.js (build first) and waits until it answers. By default in
+ * production mode, as compose and the image run it; with `npmStart`, the way `npm start` runs it:
+ * `npm run start -w @agentloom/gateway` from the checkout, NODE_ENV unset (development), its output
+ * read through a pipe as concurrently reads it. `pid` is the gateway's own process either way.
  * BENCH_GATEWAY_FLAGS passes Node flags to it (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  * `eventLoopDelay(busy)` runs `busy` and returns the gateway's event-loop delay meanwhile
- * (bench-event-loop.mjs, preloaded, answers over the child's IPC channel).
+ * (bench-event-loop.mjs, preloaded, answers over the child's IPC channel; production mode only).
  */
-export async function startGateway({ port, dataDir, env = {} }) {
+export async function startGateway({ port, dataDir, env = {}, npmStart = false }) {
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom_bench';
   await ensureDatabase(databaseUrl);
   migrate(databaseUrl);
 
-  const flags = process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : [];
-  const preload = ['--import', path.join(root, 'scripts/bench-event-loop.mjs')];
-  const main = path.join(root, 'apps/gateway/dist/main.js');
-  const child = spawn(process.execPath, [...flags, ...preload, main], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      // Production refuses loopback data sources; the bench's databases run on this machine.
-      DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Each run signs users up from 127.0.0.1; the sign-up throttle is not what is measured.
-      SIGNUP_MAX_REQUESTS: '100000',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child.channel.unref();
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  /** Stops the gateway; resolves once it has exited (and let go of its port). */
-  const stop = () => {
-    child.kill('SIGTERM');
-    return exited;
-  };
-  process.on('exit', stop);
-
   const base = `http://127.0.0.1:${port}`;
+  // A server already there would answer the readiness check below and be measured instead.
+  if (
+    await fetch(`${base}/health/live`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} already has a server; stop it or set BENCH_PORT`);
+  const flags = process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : [];
+  const settings = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // Each run signs users up from 127.0.0.1; the sign-up throttle is not what is measured.
+    SIGNUP_MAX_REQUESTS: '100000',
+  };
+  const child = npmStart
+    ? spawnAsNpmStart({ ...settings, ...env }, flags)
+    : spawnInProduction(
+        {
+          ...settings,
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          // Production refuses loopback data sources; the bench's databases run on this machine.
+          DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
+          ...env,
+        },
+        flags,
+      );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let pid = child.pid;
+  /** Stops the gateway; resolves once it has exited (and let go of its port). */
+  const stop = async () => {
+    // Under npm the gateway itself is told (npm does not pass SIGTERM on to its script's
+    // process: the gateway outlived it), then npm; done when the gateway has gone.
+    if (pid !== child.pid) signal(pid, 'SIGTERM');
+    child.kill('SIGTERM');
+    await exited;
+    while (existsSync(`/proc/${pid}`) && !isZombie(pid))
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  process.on('exit', () => {
+    signal(pid, 'SIGTERM');
+    child.kill('SIGTERM');
+  });
+
   for (let i = 0; ; i += 1) {
     try {
       if ((await fetch(`${base}/health/live`)).ok) break;
@@ -77,13 +98,90 @@ export async function startGateway({ port, dataDir, env = {} }) {
     child.send('event-loop:read');
     return report;
   };
+  if (npmStart) pid = gatewayUnder(child.pid);
   return {
     base,
-    pid: child.pid,
+    pid,
     stop,
     eventLoopDelay,
     call: (...args) => call(base, ...args),
   };
+}
+
+/** The gateway as compose runs it: node on dist/main.js, NODE_ENV=production. */
+function spawnInProduction(env, flags) {
+  const preload = ['--import', path.join(root, 'scripts/bench-event-loop.mjs')];
+  const main = path.join(root, 'apps/gateway/dist/main.js');
+  const child = spawn(process.execPath, [...flags, ...preload, main], {
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.channel.unref();
+  return child;
+}
+
+/**
+ * The gateway as `npm start` runs it: npm's workspace script (`node dist/main.js`), the
+ * environment of a checkout (no NODE_ENV: development), stdout and stderr piped to this process
+ * and passed on, as concurrently passes them on with its prefix.
+ */
+function spawnAsNpmStart(env, flags) {
+  const { NODE_ENV: _unset, ...inherited } = process.env;
+  const child = spawn('npm', ['run', 'start', '-w', '@agentloom/gateway'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      ...env,
+      ...(flags.length > 0 && { NODE_OPTIONS: flags.join(' ') }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk) => process.stdout.write(`[gateway] ${chunk}`));
+  child.stderr.on('data', (chunk) => process.stderr.write(`[gateway] ${chunk}`));
+  return child;
+}
+
+/** Sends `name` to `pid`, which may have exited already. */
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    /* exited */
+  }
+}
+
+/** True when `pid` has exited and waits for its parent to collect it. */
+function isZombie(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** The node process running the gateway's dist/main.js under `pid` (npm, its shell, node). */
+function gatewayUnder(pid) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      parents.set(Number(entry), { ppid: Number(stat.split(') ')[1].split(' ')[1]), cmdline });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const descends = (candidate) => {
+    for (let p = candidate; p > 1; p = parents.get(p)?.ppid ?? 0) if (p === pid) return true;
+    return false;
+  };
+  for (const [candidate, { cmdline }] of parents) {
+    const [program, ...args] = cmdline.split('\0');
+    if (path.basename(program) === 'node' && args.includes('dist/main.js') && descends(candidate))
+      return candidate;
+  }
+  throw new Error('npm start: no gateway process found under npm');
 }
 
 /** One request; `type` is json, form (url-encoded) or multipart (a FormData body). */
