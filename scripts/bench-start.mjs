@@ -5,14 +5,15 @@
 // One stack (bench-rag-agent.mjs): its own database (agentloom_bench_start), the built worker,
 // the agent runtime's OpenAI-compatible stand-in in this process. A RAG agent over bench:hosted's
 // small sales CSV (22 KB, ~390 rows) is built and published once. Then each round starts the
-// gateway in both modes in turn on the same port and data (the order alternates, so a busy
-// moment of the shared machine falls on either): `npm start`'s is `npm run start -w
-// @agentloom/gateway` with NODE_ENV unset, its output piped (bench-gateway.mjs); production's is
-// node on dist/main.js with NODE_ENV=production. Both log at BENCH_LOG_LEVEL (warn).
+// gateway both ways in turn on the same port and data (the order alternates, so a busy moment of
+// the shared machine falls on either): `npm start`'s is scripts/start.mjs, npm start's last step
+// (the gateway, a worker, the web app and the mail catcher, the last two on free ports), with
+// NODE_ENV unset (bench-gateway.mjs); production's is node on dist/main.js with
+// NODE_ENV=production. Both log at BENCH_LOG_LEVEL (warn).
 //
 // Each gateway is measured twice: cold, the 50 × 4 right after its first answer (what a fresh
 // `npm start` shows), and warm, after BENCH_WARMUP (800) more questions (what bench:hosted's
-// gateway shows: it has answered thousands before its 50 × 4). CPU is the gateway process's (all
+// gateway shows: it has answered some 1,700 before its 50 × 4). CPU is the gateway process's (all
 // its threads), split by thread: the main thread (JavaScript), V8's workers (compiling hot code,
 // garbage collection), libuv's pool, LanceDB's runtime (tokio) and the log's (pino-pretty).
 // BENCH_ROUNDS (3) rounds; medians, the spread and the load average are printed.
