@@ -136,5 +136,8 @@ export default defineConfig({
     // servers/: vite preview and nginx as processes (their files say `@vitest-environment node`).
     include: ['src/**/*.test.{ts,tsx}', 'servers/**/*.test.ts'],
     setupFiles: ['./src/test-setup.ts'],
+    // A wizard test clicks through several screens in jsdom: about a second on a quiet machine,
+    // several on a busy 2-core CI one. Vitest's default 5 s failed such runs with no defect.
+    testTimeout: 30_000,
   },
 });

@@ -1,5 +1,8 @@
 import {
+  booleanFlag,
+  commaList,
   ConfigError,
+  DATA_SOURCE_SETTINGS,
   defaultDataDir,
   generateJwtSecret,
   loadOrCreateDevSecret,
@@ -11,17 +14,6 @@ import {
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxy } from '../common/client-address';
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
-
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
 
 /**
  * Bits of a secret by its own character frequencies (Shannon): 32 spaces or one letter repeated
@@ -134,23 +126,12 @@ export const ZGatewayEnv = z.object({
     .min(1024)
     .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
     .default(200 * 1024 * 1024),
-  /**
-   * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
-   * (a hosted gateway must not reach the services beside it), off in development and tests.
-   */
-  DATA_SOURCE_STRICT: booleanFlag.optional(),
-  /**
-   * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
-   * source may use even in strict mode: an on-premises database on a private network.
-   */
-  DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
+  ...DATA_SOURCE_SETTINGS,
   /**
    * How long a preview waits for the model provider: for its first words, and between two parts
    * of the answer. Past it the question ends with an error and the call is cancelled.
    */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** How long the wizard waits for a user's database to answer, in milliseconds. */
-  DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /**
    * The one origin browsers reach Agentloom at: the web app, whose web server forwards the API,
    * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
@@ -219,11 +200,6 @@ export const ZGatewayEnv = z.object({
    * questions, shared by every agent this process answers for (least recently used out first).
    */
   HOSTED_INDEX_CACHE_MB: z.coerce.number().int().min(16).max(65536).default(512),
-  /**
-   * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
-   * default): the file lives where the agent runs, and such agents are not previewed.
-   */
-  SQLITE_PREVIEW_DIR: z.string().optional(),
   /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
