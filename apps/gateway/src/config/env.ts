@@ -137,9 +137,11 @@ export const ZGatewayEnv = z.object({
    * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
    * (reset mail, preview and image-agent pages) starts with it. Required in production: a link is
    * never built from a request's Host header, which the client chooses. Elsewhere
-   * http://localhost:5173, the web app under `npm start`.
+   * http://localhost:<WEB_PORT>, the web app under `npm start`.
    */
   PUBLIC_URL: z.url().optional(),
+  /** The web app's port under `npm start` (its web server reads it too): PUBLIC_URL's default. */
+  WEB_PORT: z.coerce.number().int().min(1).max(65535).default(5173),
   /** How long a preview link works after it was started. */
   PREVIEW_TTL_MINUTES: z.coerce
     .number()
@@ -232,9 +234,6 @@ export interface AppConfig extends Omit<
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-/** The web app under `npm start` (vite preview), which forwards the API to this gateway. */
-const DEV_PUBLIC_URL = 'http://localhost:5173';
-
 export function loadConfig(
   source: NodeJS.ProcessEnv = process.env,
   warn: (message: string) => void = (message) => console.warn(`[config] ${message}`),
@@ -273,7 +272,8 @@ export function loadConfig(
       'replacing it signs everyone out',
     );
   const masterKey = resolveMasterKey(env.VAULT_MASTER_KEY, dataDir, warn);
-  const publicUrl = env.PUBLIC_URL ?? DEV_PUBLIC_URL;
+  // The web app under `npm start` (vite preview), which forwards the API to this gateway.
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.WEB_PORT}`;
 
   return {
     ...env,
