@@ -71,6 +71,7 @@ export async function withRagStack({ name, port, env = {} }, measure) {
     await measure({
       llm,
       gateway,
+      worker,
       token,
       csv: salesCsv(),
       stack: { databaseUrl, dataDir, masterKey, prefix },
@@ -109,6 +110,8 @@ export function startWorker({ databaseUrl, prefix, dataDir, masterKey, openaiBas
       DATA_DIR: dataDir,
       VAULT_MASTER_KEY: masterKey,
       ...(openaiBaseUrl && { OPENAI_BASE_URL: openaiBaseUrl }),
+      // Production refuses loopback data sources; the bench's tables and sites run on this machine.
+      DATA_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -156,7 +156,7 @@ export class SourceIndexer {
   ): Promise<IndexedSource> {
     const outcome: WebReadOutcome = { pages: 0 };
     const units = this.units.of(ctx, source, outcome);
-    const written = await this.writeBase(ctx, key, version, flatten(units), source.name);
+    const written = await this.writeBase(ctx, key, version, flatten(units), null);
     return { ...written, change: version > 1 ? 'read again' : 'added', pages: outcome.pages };
   }
 
@@ -263,7 +263,7 @@ export class SourceIndexer {
     key: ChainKey,
     version: number,
     chunks: AsyncIterable<CarriedChunk[]>,
-    name: string,
+    name: string | null,
     reuse?: (hash: string) => Float32Array | undefined,
   ): Promise<Omit<IndexedSource, 'change'>> {
     const chain: Segment[] = [];
@@ -282,8 +282,11 @@ export class SourceIndexer {
           role: 'base',
           chunks: stream.part(),
           reuse,
+          // Tables and sites report the rows or pages read instead (their units' own count).
           onProgress: (done) =>
-            ctx.report({ done: live + done, of: 0, unit: 'chunks', source: name }),
+            name === null
+              ? undefined
+              : ctx.report({ done: live + done, of: 0, unit: 'chunks', source: name }),
         });
         if (part.info.chunks === 0 && chain.length > 0) break;
         embedded += part.embedded;
@@ -305,7 +308,7 @@ export class SourceIndexer {
       }
       throw error;
     }
-    await ctx.report({ done: live, of: live, unit: 'chunks', source: name });
+    if (name !== null) await ctx.report({ done: live, of: live, unit: 'chunks', source: name });
     return { chain, embedded, chunks: live };
   }
 }
