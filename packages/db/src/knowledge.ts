@@ -1,6 +1,7 @@
 import {
   primarySourceOf,
   readBuildInputs,
+  readPipelineConfig,
   type TBuildSource,
   type TKnowledgeChange,
   type TPipelineConfig,
@@ -105,6 +106,9 @@ export async function startKnowledgeBuild(
 ): Promise<Build | null> {
   const inputs = readBuildInputs(base.snapshot, pipeline.agentType);
   if (!inputs) return null;
+  // The wizard's source is the first, whether or not anything listed the sources yet.
+  const config = readPipelineConfig(pipeline.agentType, pipeline.config);
+  if (config.success) await ensurePrimarySource(client, pipeline, config.data);
   const sources = (await activeSources(client, pipeline.id)).map(buildSourceOf);
   return client.$transaction(async (tx) => {
     const { count } = await tx.pipeline.updateMany({
