@@ -17,6 +17,7 @@ import { PipelinesModule } from './pipelines/pipelines.module';
 import { AgentFilesModule } from './agent-files/agent-files.module';
 import { ImageAgentModule } from './image-agent/image-agent.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
+import { RetrievalModule } from './retrieval/retrieval.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -62,6 +63,7 @@ export class AppModule {
         PreviewsModule,
         ImageAgentModule,
         KnowledgeModule,
+        RetrievalModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,

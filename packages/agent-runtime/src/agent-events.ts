@@ -17,6 +17,8 @@ export interface SourceRef {
   /** The start of the passage's text. */
   snippet: string;
   score: number;
+  /** Which search found it, when the agent searches both by meaning and by words. */
+  found?: 'meaning' | 'words' | 'both';
 }
 
 /**
@@ -24,7 +26,17 @@ export interface SourceRef {
  * then `token`s as the model writes, then `done` — or an `error` that ends the answer.
  */
 export type AgentEvent =
-  | { type: 'retrieval'; mode: RetrievalMode; note?: string; sources: SourceRef[] }
+  | {
+      type: 'retrieval';
+      mode: RetrievalMode;
+      note?: string;
+      sources: SourceRef[];
+      /**
+       * No passage cleared the relevance threshold and the agent answers only from its sources:
+       * it says it does not know, and the question is flagged for its owner.
+       */
+      unanswered?: boolean;
+    }
   | { type: 'sql'; sql: string }
   | {
       type: 'table';

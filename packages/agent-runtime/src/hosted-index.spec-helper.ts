@@ -14,7 +14,7 @@ import {
 } from './hosted-index';
 import { writeSegment } from './hosted-index-build';
 import type { RetrievalIndex } from './retrieval';
-import { openSegmentedIndex } from './segments';
+import { openSegmentedIndex, type SearchMode } from './segments';
 
 /** Chunks as a segment stores them: keyed by their id, with their text's digest. */
 export const keyed = (chunks: Chunk[]): SegmentChunk[] =>
@@ -69,6 +69,8 @@ export async function hostedIndexFor(
     embeddingModel: TEmbeddingModel;
     openai?: { apiKey: string; baseUrl?: string };
     cacheDir: string;
+    /** How the agent searches; both ways, as agents do by default, unless a test says. */
+    search?: SearchMode;
   },
   location: HostedIndexLocation = localIndexFolder(
     mkdtempSync(path.join(tmpdir(), 'agent-runtime-index-')),
@@ -84,5 +86,6 @@ export async function hostedIndexFor(
     info,
     [{ segment, location }],
     'embedPassages' in embedder ? embedder : undefined,
+    o.search,
   );
 }

@@ -162,6 +162,8 @@ describe('hosted indexes, made once and opened as an agent opens them', () => {
     embeddingModel: 'text-embedding-3-small' as const,
     openai: { apiKey: 'sk-ann-test', baseUrl: server.baseUrls.openai },
     cacheDir,
+    // The graph's recall against exact search: by meaning alone.
+    search: 'meaning' as const,
   });
 
   /** recall@4 of `index` against the exact cosine similarities (ties with the 4th count). */

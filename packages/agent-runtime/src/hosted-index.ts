@@ -230,7 +230,9 @@ export class HostedIndexWriter {
    * delta also stores the keys of the earlier chunks it replaces or removes (`removed.json`).
    */
   async finish(removed: string[] = []): Promise<{ chunks: number; ann: boolean }> {
-    if (this.dimensions === null) {
+    // Words are searched in LanceDB's full-text index for keyword-only segments and for large
+    // ones (small ones index their words in memory when loaded: word-index.ts).
+    if (this.dimensions === null || this.graph !== null) {
       await this.table.createIndex('text', { config: lancedb.Index.fts() });
     }
     this.table.close();

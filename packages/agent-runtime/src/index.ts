@@ -9,7 +9,7 @@ export {
 export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
 export { describeProviderError, providerErrorReason } from './provider-errors';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
-export { RagAgent, type RagAgentOptions } from './rag-agent';
+export { distinctiveTerms, isRelevant, RagAgent, type RagAgentOptions } from './rag-agent';
 export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
 export {
   embedderFor,
@@ -37,6 +37,8 @@ export {
 export {
   openSegmentCount,
   openSegmentedIndex,
+  RRF_K,
+  type SearchMode,
   readRemovedKeys,
   readSegmentChunks,
   type SegmentLocation,

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { answerOf, closedPort, collect, TEAM } from './fixtures.spec-helper';
 import { languageModel } from './providers';
-import { RAG_INSTRUCTIONS, RagAgent } from './rag-agent';
+import { RELEVANCE_THRESHOLDS } from '@agentloom/contracts';
+import { DONT_KNOW_INSTRUCTIONS, isRelevant, RAG_INSTRUCTIONS, RagAgent } from './rag-agent';
 import { hostedIndexFor } from './hosted-index.spec-helper';
 import { startLlmTestServer, type LlmTestServer } from './testing';
 
@@ -159,5 +160,82 @@ describe('RagAgent', () => {
       stop.abort(); // the page closed right after the sources arrived
     }
     expect(events.map((event) => event.type)).toEqual(['retrieval']);
+  });
+});
+
+describe('RagAgent answering only from its sources', () => {
+  async function strictAgent() {
+    const index = await hostedIndexFor(TEAM, {
+      embeddingModel: 'text-embedding-3-small',
+      openai: { apiKey: 'sk-rag-test', baseUrl: server.baseUrls.openai },
+      cacheDir,
+    });
+    return new RagAgent({
+      model: openAiModel(),
+      systemPrompt: SYSTEM_PROMPT,
+      index,
+      answerOnlyFromSources: true,
+      relevanceThreshold: RELEVANCE_THRESHOLDS['text-embedding-3-small'],
+    });
+  }
+
+  const chatRequest = () =>
+    JSON.stringify(server.requests.find((r) => r.path.startsWith('/v1/chat/completions'))?.body);
+
+  it('says it does not know, shows the model no passage and flags the question, when none is relevant', async () => {
+    const agent = await strictAgent();
+    const events = await collect(agent.ask('What is the boiling point of mercury?'));
+    expect(events[0]).toMatchObject({ type: 'retrieval', sources: [], unanswered: true });
+    expect(answerOf(events)).toMatch(/do not know/i);
+    expect(chatRequest()).toContain(DONT_KNOW_INSTRUCTIONS);
+    expect(chatRequest()).not.toContain('Context:');
+  });
+
+  it('answers from a passage that clears the threshold, or that names what the question names', async () => {
+    const agent = await strictAgent();
+    const events = await collect(agent.ask(QUESTION));
+    expect(events[0]).toMatchObject({ type: 'retrieval' });
+    expect(events[0]).not.toHaveProperty('unanswered');
+    expect(answerOf(events)).toMatch(/Oslo/);
+    // "Paris" is the only word the question shares with Bob's row: too little for its meaning,
+    // enough as a name.
+    server.requests.length = 0;
+    const byName = await collect(agent.ask('Who works in Paris?'));
+    expect(byName[0]).not.toHaveProperty('unanswered');
+    expect(answerOf(byName)).toMatch(/Bob/);
+  });
+});
+
+describe('isRelevant', () => {
+  const chunk = { id: 'c', text: 'Order 7: Sprocket Max ×40, shipped to Lisbon.', source: 'o.csv' };
+
+  it('judges a passage found by meaning by its similarity, unless it names what the question names', () => {
+    expect(
+      isRelevant({ chunk, score: 1, found: 'meaning', similarity: 0.5 }, 'anything', 0.3),
+    ).toBe(true);
+    expect(
+      isRelevant({ chunk, score: 1, found: 'meaning', similarity: 0.1 }, 'Where is it?', 0.3),
+    ).toBe(false);
+    expect(
+      isRelevant(
+        { chunk, score: 1, found: 'both', similarity: 0.1 },
+        'Who ordered Sprocket Max?',
+        0.3,
+      ),
+    ).toBe(true);
+    expect(
+      isRelevant(
+        { chunk, score: 1, found: 'meaning', similarity: 0.1 },
+        'What is in order 7?',
+        0.3,
+      ),
+    ).toBe(true);
+  });
+
+  it('judges a passage found by words alone by the question’s content words', () => {
+    const words = (question: string) =>
+      isRelevant({ chunk, score: 3, found: 'words', wordScore: 3 }, question, 0.3);
+    expect(words('which order was shipped to lisbon?')).toBe(true);
+    expect(words('which order was returned by the customer?')).toBe(false);
   });
 });

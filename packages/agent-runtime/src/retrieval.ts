@@ -7,7 +7,14 @@ export type RetrievalMode = 'embeddings' | 'keyword';
 
 export interface Hit {
   chunk: Chunk;
+  /** What the hits are ordered by: a similarity, a word score, or both lists' fused rank. */
   score: number;
+  /** Which search found it, when an index searches more than one way. */
+  found?: 'meaning' | 'words' | 'both';
+  /** Its cosine similarity to the question, when it was found by meaning. */
+  similarity?: number;
+  /** Its BM25 score for the question's words, when it was found by words. */
+  wordScore?: number;
 }
 
 export interface RetrievalIndex {

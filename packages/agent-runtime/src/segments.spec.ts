@@ -7,7 +7,9 @@ import { embedderFor, type Embedder } from './embedders';
 import { chunkHash, localIndexFolder, type SegmentChunk } from './hosted-index';
 import { writeSegment } from './hosted-index-build';
 import { openSegmentCount, openSegmentedIndex, readSegmentChunks } from './segments';
-import { startLlmTestServer, type LlmTestServer } from './testing';
+import { startLlmTestServer, testEmbedding, type LlmTestServer } from './testing';
+
+const bagOfWordsVector = (text: string) => Float32Array.from(testEmbedding(text, 256));
 
 const row = (key: string, text: string): SegmentChunk => ({
   id: `parts/${key}`,
@@ -147,6 +149,66 @@ describe('segmented hosted indexes', () => {
     const index = await openSegmentedIndex(indexOf([second]), [second], embedder);
     expect((await index.search('alpha passage', 1))[0]?.chunk.text).toBe('alpha passage');
   });
+
+  it('finds a row by its rare words among 120,000 where search by meaning loses it (hybrid, by default)', async () => {
+    // 120,000 chunks phrased like the question ("which city placed the bulk order …") and one
+    // order row that answers it with a product name no other chunk holds. By meaning (a
+    // bag-of-words vector, as the stand-in embeds) every look-alike is closer to the question
+    // than the row: the row is thousands of places down. By words, "Sprocket" and "Max" are the
+    // rarest words of the question, so the row comes first; fused, it stays in the top few.
+    const rows = 120_000;
+    const needle = 73_577;
+    const text = (n: number) =>
+      n === needle
+        ? `Order ${n}: Sprocket Max ×40, shipped to Lisbon on 3 March, invoice INV-${n}.`
+        : `Which city placed the bulk order ${n}? The bulk order ${n} was placed by a city.`;
+    const bagOfWords: Embedder = {
+      model: 'text-embedding-3-small',
+      dimensions: 256,
+      embedPassages: (texts) => Promise.resolve(texts.map(bagOfWordsVector)),
+      embedQuery: (question) => Promise.resolve(bagOfWordsVector(question)),
+    };
+    function* chunks() {
+      for (let start = 0; start < rows; start += 5000) {
+        yield Array.from({ length: 5000 }, (_, i) => row(String(start + i), text(start + i)));
+      }
+    }
+    const location = localIndexFolder(path.join(root, randomUUID()));
+    const written = await writeSegment({
+      location,
+      model: 'text-embedding-3-small',
+      embedder: bagOfWords,
+      role: 'base',
+      chunks: chunks(),
+    });
+    expect(written.info).toMatchObject({ graph: true, chunks: rows });
+    const segment: THostedSegment = {
+      id: randomUUID(),
+      source_id: randomUUID(),
+      role: 'base',
+      chunks: rows,
+      removed: 0,
+      graph: true,
+    };
+    const info = indexOf([{ segment }]);
+    const question = 'Which city placed the Sprocket Max bulk order?';
+    const rankIn = async (search: 'meaning' | 'words' | 'both') => {
+      const index = await openSegmentedIndex(info, [{ segment, location }], bagOfWords, search);
+      const hits = await index.search(question, 4);
+      expect(hits).toHaveLength(4);
+      return {
+        hits,
+        rank: hits.findIndex((hit) => (hit.chunk as SegmentChunk).key === String(needle)),
+      };
+    };
+    expect((await rankIn('meaning')).rank).toBe(-1);
+    expect((await rankIn('words')).rank).toBe(0);
+    const both = await rankIn('both');
+    expect(both.rank).toBeGreaterThanOrEqual(0);
+    expect(both.rank).toBeLessThan(2);
+    expect(both.hits[both.rank]).toMatchObject({ found: expect.stringMatching(/words|both/) });
+    expect(both.hits[both.rank]!.chunk.text).toContain('Lisbon');
+  }, 600_000);
 
   it('opens a segment once per process for every build that lists it', async () => {
     const shared = await segment(randomUUID(), 'base', [row('x', 'shared passage')]);

@@ -12,6 +12,7 @@ import {
   type StoredRow,
 } from './hosted-index';
 import { DenseIndex, tokenize, type Hit, type RetrievalIndex } from './retrieval';
+import { WordIndex } from './word-index';
 import { unitVector } from './vectors';
 
 /**
@@ -47,9 +48,26 @@ interface OpenSegment {
   readonly size: number;
   /** The keys of earlier chunks of its source this segment replaces or removes (deltas). */
   readonly removed: readonly string[];
-  search(query: { vector: Float32Array } | { text: string }, k: number): Promise<Hit[]>;
+  /** The k chunks nearest to a unit vector (none for a full-text-only segment). */
+  byMeaning(vector: Float32Array, k: number): Promise<Hit[]>;
+  /** The k chunks whose words best match the question (BM25). */
+  byWords(text: string, k: number): Promise<Hit[]>;
   memoryBytes(): number;
 }
+
+/**
+ * How an agent searches its passages: by meaning (the vectors), by words (a full-text index
+ * beside them), or both (the default), the two ranked lists fused.
+ */
+export type SearchMode = 'meaning' | 'words' | 'both';
+
+/**
+ * Reciprocal rank fusion's constant: a passage's fused score is the sum of 1/(RRF_K + rank) over
+ * the lists that found it (Cormack, Clarke and Büttcher, 2009). With 60, the first of either list
+ * scores as much as the first of the other, so a passage that only the words find — a product
+ * code, a name, a number — is never pushed out of the top few by passages only close in meaning.
+ */
+export const RRF_K = 60;
 
 /** One segment of a build's index, and where it lies. */
 export interface SegmentLocation {
@@ -66,6 +84,7 @@ export async function openSegmentedIndex(
   info: THostedIndex,
   segments: SegmentLocation[],
   embedder?: Embedder,
+  search: SearchMode = 'both',
 ): Promise<RetrievalIndex> {
   if (info.mode === 'embeddings' && !embedder) {
     throw new Error('An embeddings index needs its embedding model to search.');
@@ -88,6 +107,8 @@ export async function openSegmentedIndex(
   return new SegmentedIndex(
     opened.map((segment, index) => ({ segment, dead: dead[index]! })),
     info,
+    // A full-text-only index has no meaning to search by.
+    info.mode === 'keyword' ? 'words' : search,
     embedder,
   );
 }
@@ -100,6 +121,7 @@ class SegmentedIndex implements RetrievalIndex {
   constructor(
     private readonly segments: { segment: OpenSegment; dead: Set<string> }[],
     info: THostedIndex,
+    readonly searchMode: SearchMode,
     private readonly embedder?: Embedder,
   ) {
     this.mode = info.mode;
@@ -109,27 +131,38 @@ class SegmentedIndex implements RetrievalIndex {
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (k <= 0 || this.size === 0) return [];
-    let asked: { vector: Float32Array } | { text: string };
-    if (this.mode === 'keyword') {
-      if (tokenize(query).length === 0) return [];
-      asked = { text: query };
-    } else {
+    const words = this.searchMode !== 'meaning' && tokenize(query).length > 0;
+    let vector: Float32Array | null = null;
+    if (this.searchMode !== 'words') {
       const embedder = this.embedder!;
-      asked = {
-        vector: unitVector(await embedder.embedQuery(query, signal), embedder.dimensions),
-      };
+      vector = unitVector(await embedder.embedQuery(query, signal), embedder.dimensions);
     }
-    const found = await Promise.all(
+    // Each list asks for more than k, so the fused top k draws on both lists' depth.
+    const depth = this.searchMode === 'both' ? k * 2 : k;
+    const [byMeaning, byWords] = await Promise.all([
+      vector ? this.ranked((segment, n) => segment.byMeaning(vector, n), depth) : [],
+      words ? this.ranked((segment, n) => segment.byWords(query, n), depth) : [],
+    ]);
+    if (this.searchMode === 'meaning') return found(byMeaning, 'meaning').slice(0, k);
+    if (this.searchMode === 'words') return found(byWords, 'words').slice(0, k);
+    return fused(byMeaning, byWords).slice(0, k);
+  }
+
+  /** One list over every segment, best first; chunks a later delta replaced are dropped. */
+  private async ranked(
+    search: (segment: OpenSegment, k: number) => Promise<Hit[]>,
+    k: number,
+  ): Promise<Hit[]> {
+    const lists = await Promise.all(
       this.segments.map(async ({ segment, dead }) => {
         // Ask for enough more that the live ones still fill k when some were replaced.
-        const extra = Math.min(dead.size, 64);
-        const hits = await segment.search(asked, k + extra);
+        const hits = await search(segment, k + Math.min(dead.size, 64));
         return dead.size === 0
           ? hits
           : hits.filter((hit) => !dead.has((hit.chunk as KeyedChunk).key));
       }),
     );
-    return found
+    return lists
       .flat()
       .sort((a, b) => b.score - a.score)
       .slice(0, k);
@@ -140,6 +173,42 @@ class SegmentedIndex implements RetrievalIndex {
     for (const { segment, dead } of this.segments) bytes += segment.memoryBytes() + dead.size * 64;
     return bytes;
   }
+}
+
+/** One list's hits, marked with the search that found them. */
+function found(hits: Hit[], by: 'meaning' | 'words'): Hit[] {
+  return hits.map((hit) =>
+    by === 'meaning'
+      ? { ...hit, found: 'meaning', similarity: hit.score }
+      : { ...hit, found: 'words', wordScore: hit.score },
+  );
+}
+
+/**
+ * The two lists fused by reciprocal rank: each passage scores 1/(RRF_K + rank) in each list that
+ * found it. A hit keeps its similarity (meaning) and its word score, and says who found it.
+ */
+function fused(byMeaning: Hit[], byWords: Hit[]): Hit[] {
+  const merged = new Map<string, Hit & { fused: number }>();
+  const add = (hits: Hit[], by: 'meaning' | 'words') => {
+    hits.forEach((hit, rank) => {
+      const id = hit.chunk.id;
+      const share = 1 / (RRF_K + rank + 1);
+      const known = merged.get(id);
+      const scored =
+        by === 'meaning' ? { similarity: hit.score } : { wordScore: hit.score };
+      if (known) {
+        merged.set(id, { ...known, ...scored, found: 'both', fused: known.fused + share });
+      } else {
+        merged.set(id, { ...hit, ...scored, found: by, fused: share });
+      }
+    });
+  };
+  add(byMeaning, 'meaning');
+  add(byWords, 'words');
+  return [...merged.values()]
+    .sort((a, b) => b.fused - a.fused)
+    .map(({ fused: score, ...hit }) => ({ ...hit, score }));
 }
 
 /**
@@ -199,10 +268,13 @@ async function readSegment(
   if (mode === 'keyword') return keywordSegment(segment, location, removed);
   if (segment.graph) {
     const graph = await GraphIndex.open(location, segment.chunks, { dimensions });
+    // Large segments' words are searched in LanceDB's full-text index, written with them.
+    const words = await keywordSegment(segment, location, removed);
     return {
       size: segment.chunks,
       removed,
-      search: (query, k) => ('vector' in query ? graph.searchVector(query.vector, k) : none()),
+      byMeaning: (vector, k) => graph.searchVector(vector, k),
+      byWords: (text, k) => words.byWords(text, k),
       memoryBytes: () => graph.memoryBytes(),
     };
   }
@@ -213,15 +285,23 @@ async function readSegment(
     .toArray()) as StoredRow[];
   table.close();
   rows.sort((a, b) => a.position - b.position);
+  const chunks = rows.map(keyedChunkOf);
   const dense = new DenseIndex(
-    rows.map(keyedChunkOf),
+    chunks,
     rows.map((row) => Float32Array.from(row.vector as ArrayLike<number>)),
   );
+  // Small segments' words are indexed in memory beside their vectors (MiniSearch's BM25), made
+  // on the first question by words.
+  let words: WordIndex | null = null;
   return {
     size: dense.size,
     removed,
-    search: (query, k) => ('vector' in query ? dense.searchVector(query.vector, k) : none()),
-    memoryBytes: () => dense.memoryBytes(),
+    byMeaning: (vector, k) => dense.searchVector(vector, k),
+    byWords: (text, k) => {
+      words ??= new WordIndex(chunks);
+      return Promise.resolve(words.search(text, k));
+    },
+    memoryBytes: () => dense.memoryBytes() + (words?.memoryBytes() ?? 0),
   };
 }
 
@@ -234,15 +314,17 @@ async function keywordSegment(
   return {
     size: segment.chunks,
     removed,
-    async search(query, k) {
-      if (!('text' in query)) return [];
-      const terms = tokenize(query.text);
+    byMeaning: none,
+    async byWords(text, k) {
+      const terms = tokenize(text);
       if (terms.length === 0) return [];
       const rows = (await table
         .search(terms.join(' '), 'fts')
         .limit(k)
         .select([...SEGMENT_COLUMNS, '_score'])
-        .toArray()) as StoredRow[];
+        .toArray()
+        // A segment written before segments had a full-text index answers by meaning only.
+        .catch(() => [])) as StoredRow[];
       return rows.map((row) => ({ chunk: keyedChunkOf(row), score: row._score ?? 0 }));
     },
     // LanceDB's full-text index lives in the process's shared, bounded cache.
@@ -251,7 +333,7 @@ async function keywordSegment(
 }
 
 function emptySegment(removed: string[]): OpenSegment {
-  return { size: 0, removed, search: none, memoryBytes: () => 0 };
+  return { size: 0, removed, byMeaning: none, byWords: none, memoryBytes: () => 0 };
 }
 
 const none = () => Promise.resolve([] as Hit[]);

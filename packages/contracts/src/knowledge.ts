@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { retrievalOf, type RetrievalConfig } from './retrieval';
 import { routePath } from './routes';
 import {
   ZDatabaseSourceType,
@@ -259,8 +260,11 @@ export interface TChunking {
   overlap: number;
 }
 
-/** How passages are cut unless the agent says otherwise (the generated project's defaults). */
-export const DEFAULT_CHUNKING: TChunking = { size: 800, overlap: 100 };
+/** How an agent's sources are cut: its retrieval settings' passage size and overlap. */
+export function chunkingOf(config: RetrievalConfig): TChunking {
+  const { chunk_size: size, chunk_overlap: overlap } = retrievalOf(config);
+  return { size, overlap };
+}
 
 /** The chunking an index segment is recorded under: another cut means other chunks. */
 export const chunkingKey = (chunking: TChunking) => `chars:${chunking.size}/${chunking.overlap}`;

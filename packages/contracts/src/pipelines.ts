@@ -13,6 +13,7 @@ import {
   ZUiFramework,
   ZVectorStore,
 } from './enums';
+import { ZRetrievalSettings } from './retrieval';
 import { ZDatabaseSource, ZUploadedFile } from './sources';
 
 export const PIPELINE_NAME_MAX_LENGTH = 100;
@@ -208,6 +209,8 @@ export const ZRagPipelineConfig = z.object({
   ...sharedAnswers,
   embedding_model: ZEmbeddingModel.optional(),
   vector_store: ZVectorStoreConfig.optional(),
+  /** How passages are cut and found (retrieval.ts); each missing setting at its default. */
+  retrieval: ZRetrievalSettings.partial().optional(),
 });
 export type TRagPipelineConfig = z.infer<typeof ZRagPipelineConfig>;
 

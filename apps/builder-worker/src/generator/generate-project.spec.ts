@@ -86,9 +86,15 @@ describe('generateProject', () => {
         distance_metric: 'cosine',
         dimensions: 384,
       },
-      rag: { ...RAG_DEFAULTS },
+      rag: { chunk_size: 800, chunk_overlap: 100, top_k: 4, ...RAG_DEFAULTS },
     });
-    expect(RAG_DEFAULTS).toMatchObject({ chunk_size: 800, chunk_overlap: 100, top_k: 4 });
+  });
+
+  it('cuts and searches as the owner set in the retrieval settings', async () => {
+    const config = ragConfig({ retrieval: { chunk_size: 1200, chunk_overlap: 200, top_k: 6 } });
+    const files = await generateProject(ragInput({ config }));
+    const manifest = JSON.parse(text(files, 'agent.json')) as { rag: unknown };
+    expect(manifest.rag).toMatchObject({ chunk_size: 1200, chunk_overlap: 200, top_k: 6 });
   });
 
   it('keeps the database details but never the connection URI', async () => {

@@ -1,8 +1,8 @@
 import {
-  DEFAULT_CHUNKING,
   DEFAULT_DISTANCE_METRIC,
   isFileSourceType,
   isUuid,
+  retrievalOf,
   RAG_SOURCE_TYPES,
   SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
@@ -31,11 +31,11 @@ export const PROMPT_FILE = 'prompts/system.txt';
 export const DATA_DIR = 'data';
 export const CHUNKS_FILE = `${DATA_DIR}/chunks.jsonl`;
 
-/** Chunking and retrieval, shared with the live preview so both index a source alike. */
+/**
+ * What every generated RAG agent reads besides its owner's retrieval settings (chunk size and
+ * overlap, passages per answer: `retrievalOf(config)`, as the hosted agents read them).
+ */
 export const RAG_DEFAULTS = {
-  chunk_size: DEFAULT_CHUNKING.size,
-  chunk_overlap: DEFAULT_CHUNKING.overlap,
-  top_k: 4,
   /** Rows read from a database source at startup. */
   max_source_rows: 10_000,
   question_template:
@@ -256,7 +256,17 @@ function withRag(
       passage_prefix: embedding.passagePrefix,
     },
     vector_store: vectorStore,
-    rag: { ...RAG_DEFAULTS },
+    rag: { ...ragSettings(config), ...RAG_DEFAULTS },
+  };
+}
+
+/** The owner's retrieval settings the generated agent follows. */
+function ragSettings(config: TRagPipelineConfig) {
+  const settings = retrievalOf(config);
+  return {
+    chunk_size: settings.chunk_size,
+    chunk_overlap: settings.chunk_overlap,
+    top_k: settings.top_k,
   };
 }
 

@@ -8,7 +8,7 @@ import {
 } from '@agentloom/agent-runtime';
 import {
   chunkingKey,
-  DEFAULT_CHUNKING,
+  chunkingOf,
   DEFAULT_EMBEDDING_MODEL,
   embeddingSpec,
   readBuildInputs,
@@ -69,7 +69,7 @@ export class KnowledgeIndex {
       pipeline,
       model,
       embedder: await this.embedderOf(plan, model),
-      chunking: DEFAULT_CHUNKING,
+      chunking: chunkingOf(config),
       report,
     };
     const changes: TKnowledgeChange[] = ZKnowledgeChanges.parse(build.knowledgeChanges);

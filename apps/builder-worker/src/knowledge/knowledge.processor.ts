@@ -1,6 +1,6 @@
 import { embedderOrKeyword } from '@agentloom/agent-runtime';
 import {
-  DEFAULT_CHUNKING,
+  chunkingOf,
   DEFAULT_EMBEDDING_MODEL,
   embeddingSpec,
   INDEX_BUILD_JOB,
@@ -205,7 +205,7 @@ export class KnowledgeProcessor implements OnApplicationBootstrap, OnModuleDestr
         progress: { done: work.done, of: work.of, unit: work.unit },
       });
     };
-    return { pipeline, model, embedder, chunking: DEFAULT_CHUNKING, report };
+    return { pipeline, model, embedder, chunking: chunkingOf(config), report };
   }
 
   /**

@@ -10,13 +10,17 @@ import {
   type AgentEvent,
   type ChatTurn,
   type ProviderBaseUrls,
+  type RetrievalIndex,
   type RetrievalMode,
+  type SearchMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import {
   DEFAULT_EMBEDDING_MODEL,
   RAG_WIZARD_STEPS,
   readBuildInputs,
+  RELEVANCE_THRESHOLDS,
+  retrievalOf,
   SQL_WIZARD_STEPS,
   TPipelineConfig,
   TPreviewInfo,
@@ -124,13 +128,22 @@ export class AgentLoader {
         close: () => engine.close(),
       };
     }
+    const settings = retrievalOf(config);
     const index = await this.ragIndex(
       pipeline,
       build,
       config,
       provider === 'openai' ? apiKey : null,
+      settings.search,
     );
-    const agent = new RagAgent({ model, systemPrompt, index });
+    const agent = new RagAgent({
+      model,
+      systemPrompt,
+      index,
+      topK: settings.top_k,
+      answerOnlyFromSources: settings.answer_only_from_sources,
+      relevanceThreshold: RELEVANCE_THRESHOLDS[config.embedding_model ?? DEFAULT_EMBEDDING_MODEL],
+    });
     return {
       kind: 'rag',
       ...shown,
@@ -175,21 +188,44 @@ export class AgentLoader {
     throw new UnprocessableEntityException('The agent has no API key for its provider.');
   }
 
+  /**
+   * A RAG build's hosted index opened to search `search`'s way, without an agent around it: what
+   * the owner's retrieval test reads (the question is embedded with the owner's key, as the
+   * agent would embed it).
+   */
+  async openIndex(pipeline: Pipeline, build: Build, search: SearchMode): Promise<RetrievalIndex> {
+    const config =
+      readBuildInputs(build.snapshot, pipeline.agentType)?.config ?? readConfig(pipeline);
+    const openai = config.llm?.provider === 'openai';
+    return this.ragIndex(
+      pipeline,
+      build,
+      config,
+      openai ? await this.providerKey(pipeline) : null,
+      search,
+    );
+  }
+
   /** The build's hosted index, as the worker made it. */
   private ragIndex(
     pipeline: Pipeline,
     build: Build,
     config: TPipelineConfig,
     openaiKey: string | null,
+    search: SearchMode,
   ) {
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
     const model = config.embedding_model ?? DEFAULT_EMBEDDING_MODEL;
-    return this.hostedIndexes.open(pipeline, build, () =>
-      embedderOrKeyword(model, {
-        openaiKey,
-        baseUrl: this.baseUrls.openai,
-        cacheDir: this.config.MODEL_CACHE_DIR,
-      }),
+    return this.hostedIndexes.open(
+      pipeline,
+      build,
+      () =>
+        embedderOrKeyword(model, {
+          openaiKey,
+          baseUrl: this.baseUrls.openai,
+          cacheDir: this.config.MODEL_CACHE_DIR,
+        }),
+      search,
     );
   }
 

@@ -5,6 +5,7 @@ import {
   type Embedder,
   type KeywordOnly,
   type RetrievalIndex,
+  type SearchMode,
 } from '@agentloom/agent-runtime';
 import { ZHostedIndex, type THostedIndex } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
@@ -48,11 +49,13 @@ export class HostedIndexes {
    * The build's index, opened. `embedder` gives the agent's model (or why it cannot be used); it
    * is not asked for an index recorded as full-text, and an index recorded with embeddings
    * cannot be searched without its model: that is the agent's 422, in the note's words.
+   * `search`: by meaning, by words or both (a build made before segments searches by meaning).
    */
   async open(
     pipeline: Pipeline,
     build: Build,
     embedder: () => Promise<Embedder | KeywordOnly>,
+    search: SearchMode,
   ): Promise<RetrievalIndex> {
     const parsed = ZHostedIndex.safeParse(build.hostedIndex);
     const recorded = parsed.success ? parsed.data : await this.indexedByWorker(build);
@@ -72,6 +75,7 @@ export class HostedIndexes {
           location: this.storage.segmentLocation(pipeline.id, segment.id),
         })),
         model,
+        search,
       );
     }
     return openHostedIndex(

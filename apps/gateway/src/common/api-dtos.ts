@@ -1,4 +1,8 @@
 import {
+  ZRetrievalSettingsRequest,
+  ZRetrievalSettingsView,
+  ZRetrievalTestRequest,
+  ZRetrievalTestResult,
   ZAccessKey,
   ZAgentChatAnswer,
   ZAgentChatRequest,
@@ -172,6 +176,10 @@ export class AddWebSourceDto extends createZodDto(ZAddSourceRequest.options[1]) 
 export class KnowledgeSourceDto extends createZodDto(ZKnowledgeSource) {}
 export class KnowledgeSourcesDto extends createZodDto(ZKnowledgeSources) {}
 export class SourceScheduleRequestDto extends createZodDto(ZSourceScheduleRequest) {}
+export class RetrievalSettingsRequestDto extends createZodDto(ZRetrievalSettingsRequest) {}
+export class RetrievalSettingsViewDto extends createZodDto(ZRetrievalSettingsView) {}
+export class RetrievalTestRequestDto extends createZodDto(ZRetrievalTestRequest) {}
+export class RetrievalTestResultDto extends createZodDto(ZRetrievalTestResult) {}
 export class AccessKeyDto extends createZodDto(ZAccessKey) {}
 export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}

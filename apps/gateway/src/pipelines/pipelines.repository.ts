@@ -24,7 +24,14 @@ export class PipelinesRepository {
    * is locked first, so concurrent creates of one user are counted one after the other.
    */
   create(
-    data: { id: string; userId: string; name: string; nameKey: string; agentType: AgentType },
+    data: {
+      id: string;
+      userId: string;
+      name: string;
+      nameKey: string;
+      agentType: AgentType;
+      config: Prisma.InputJsonObject;
+    },
     maxPipelines: number,
   ): Promise<Pipeline | null> {
     return this.prisma.client.$transaction(async (tx) => {

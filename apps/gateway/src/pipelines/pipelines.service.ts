@@ -1,6 +1,7 @@
 import {
   isUuid,
   maskApiKey,
+  NEW_RAG_RETRIEVAL,
   TAgentType,
   TCreatePipelineRequest,
   TPipelineCreated,
@@ -47,6 +48,8 @@ export class PipelinesService {
           name: request.name,
           nameKey: request.name.toLowerCase(),
           agentType: request.agent_type,
+          // A new RAG agent answers only from its sources (agents made before keep their way).
+          config: request.agent_type === 'rag' ? { retrieval: NEW_RAG_RETRIEVAL } : {},
         },
         maxPipelines,
       );

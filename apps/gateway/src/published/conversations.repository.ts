@@ -38,7 +38,8 @@ const CONVERSATION_WITH_MEMORY = {
 
 /**
  * $1 conversation, $2 question, $3 answer, $4 sources (JSON); $5–$9 the conversation's start
- * (agent, owner, channel, key, visitor) when this exchange begins it, else nulls. The answer is
+ * (agent, owner, channel, key, visitor) when this exchange begins it, else nulls; $10 whether
+ * the agent answered without a source (it said it did not know). The answer is
  * stamped a millisecond after the question so the order survives equal clocks.
  */
 const STORE_EXCHANGE = {
@@ -53,12 +54,14 @@ const STORE_EXCHANGE = {
       FROM asked WHERE $5::uuid IS NOT NULL
     ),
     stored AS (
-      INSERT INTO conversation_messages (id, conversation_id, role, content, sources, created_at)
-      SELECT gen_random_uuid(), $1::uuid, 'user'::"MessageRole", $2::text, '[]'::jsonb, asked.at
+      INSERT INTO conversation_messages
+        (id, conversation_id, role, content, sources, unanswered, created_at)
+      SELECT gen_random_uuid(), $1::uuid, 'user'::"MessageRole", $2::text, '[]'::jsonb, false,
+             asked.at
       FROM asked
       UNION ALL
       SELECT gen_random_uuid(), $1::uuid, 'assistant'::"MessageRole", $3::text, $4::jsonb,
-             asked.at + interval '1 millisecond'
+             $10::boolean, asked.at + interval '1 millisecond'
       FROM asked
       RETURNING id, role
     ),
@@ -136,6 +139,7 @@ export class ConversationsRepository {
     question: string,
     answer: string,
     sources: Prisma.InputJsonValue,
+    unanswered = false,
   ): Promise<Pick<ConversationMessage, 'id'>> {
     const { start } = conversation;
     const rows = await this.prisma.sql.query<{ id: string }>(STORE_EXCHANGE, [
@@ -148,6 +152,7 @@ export class ConversationsRepository {
       start?.channel ?? null,
       start?.accessKeyId ?? null,
       start?.visitorHash ?? null,
+      unanswered,
     ]);
     const reply = rows[0];
     if (!reply) throw new Error('The answer was not stored.');

@@ -141,12 +141,14 @@ export class PublishedAgentsService {
     let stored = false;
     try {
       let answer = '';
+      let unanswered = false;
       const sources: TAnswerSource[] = [];
       for await (const event of events) {
         if (event.type === 'done') continue; // said after the answer is stored
         yield event;
         if (event.type === 'token') answer += event.text;
         else if (event.type === 'retrieval') {
+          unanswered = event.unanswered === true;
           sources.push(
             ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
           );
@@ -159,6 +161,7 @@ export class PublishedAgentsService {
         input.message,
         answer,
         sources,
+        unanswered,
       );
       stored = true;
       yield { type: 'saved', message_id: saved.id, sources };

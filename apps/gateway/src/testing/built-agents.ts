@@ -59,6 +59,15 @@ export async function markBuilt(
   zip.append('{}', { name: `${agentProjectName(pipeline.type, pipeline.id)}/agent.json` });
   await zip.finalize();
   await written;
+  // What the build was made from, as the gateway records it: the configuration of the moment.
+  const { config } = await prisma.pipeline.findUniqueOrThrow({ where: { id: pipeline.id } });
+  const snapshot = {
+    config,
+    llm_key: null,
+    vector_db_key: null,
+    source_uri: null,
+    source_file: null,
+  };
   await prisma.build.create({
     data: {
       id: buildId,
@@ -66,6 +75,7 @@ export async function markBuilt(
       userId: pipeline.userId,
       status: 'Built',
       artifact,
+      snapshot,
       startedAt: new Date(),
       finishedAt: new Date(),
       ...(hostedIndex && { hostedIndex }),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DONT_KNOW_INSTRUCTIONS } from '../rag-agent';
 import { SQL_ANSWER_RESULT, SQL_WRITING_INSTRUCTION } from '../sql-agent';
 
 /**
@@ -21,6 +22,9 @@ export interface Prompt {
 export function replyTo({ system, user }: Prompt, sqlReplies: string[]): string {
   const generated = replyToGeneratedAgent(system, user);
   if (generated !== undefined) return generated;
+  if (system.includes(DONT_KNOW_INSTRUCTIONS)) {
+    return 'I do not know this from the sources I was given.';
+  }
   if (user.startsWith('Context:\n')) {
     const first = /^\[1\] \((.*?)\) ([\s\S]*?)(?=\n\[2\] \(|\n\nQuestion: )/m.exec(user);
     return first ? `According to [1]: ${first[2]}` : 'I do not know: no passage answers that.';
