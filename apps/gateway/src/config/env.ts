@@ -96,8 +96,14 @@ export const ZGatewayEnv = z.object({
   SMTP_PASSWORD: z.string().optional(),
   MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
-  /** Failed logins allowed per address and per account before 429, within the window. */
+  /** Failed logins allowed per account before 429, within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  /**
+   * The same, per client address. Unset: ten times LOGIN_MAX_FAILURES. Well above the account's
+   * limit, because an office or a school behind one address would otherwise lock every colleague
+   * out after a few strangers' typos; guessing at one account still stops at that account's limit.
+   */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Forgot-password and reset-password requests allowed per e-mail, per window. */
   RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
@@ -243,9 +249,11 @@ export interface AppConfig extends Omit<
   | 'SQLITE_PREVIEW_DIR'
   | 'PUBLIC_URL'
   | 'DATA_SOURCE_STRICT'
+  | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
 > {
   PUBLIC_URL: string;
   DATA_SOURCE_STRICT: boolean;
+  LOGIN_MAX_FAILURES_PER_ADDRESS: number;
   JWT_SECRET: string;
   VAULT_MASTER_KEY: Buffer;
   CORS_ORIGINS: string[];
@@ -307,6 +315,8 @@ export function loadConfig(
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     DATA_SOURCE_STRICT: env.DATA_SOURCE_STRICT ?? production,
+    LOGIN_MAX_FAILURES_PER_ADDRESS:
+      env.LOGIN_MAX_FAILURES_PER_ADDRESS ?? 10 * env.LOGIN_MAX_FAILURES,
     MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     SQLITE_PREVIEW_DIR: env.SQLITE_PREVIEW_DIR ? path.resolve(env.SQLITE_PREVIEW_DIR) : undefined,
   };
