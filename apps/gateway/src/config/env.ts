@@ -7,6 +7,7 @@ import {
   parseEnvironment,
   resolveMasterKey,
   SHARED_SETTINGS,
+  ZRandomSecret,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -22,28 +23,6 @@ const commaList = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
-
-/**
- * Bits of a secret by its own character frequencies (Shannon): 32 spaces or one letter repeated
- * hold none, 32 random hex characters about 120. A length rule alone let `' '.repeat(32)` through.
- */
-export function estimatedBits(secret: string): number {
-  const counts = new Map<string, number>();
-  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
-  const length = [...secret].length;
-  let bits = 0;
-  for (const count of counts.values()) bits -= count * Math.log2(count / length);
-  return bits;
-}
-
-/** A shared secret: 32+ characters that look random (`openssl rand -base64 32` is plenty). */
-const randomSecret = z
-  .string()
-  .min(32, { error: 'must be at least 32 characters' })
-  .refine((value) => estimatedBits(value) >= 96, {
-    error:
-      'is too predictable; use 32+ random characters, e.g. the output of openssl rand -base64 32',
-  });
 
 /** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
 const proxyList = commaList.superRefine((entries, context) => {
@@ -79,7 +58,7 @@ export const ZGatewayEnv = z.object({
   /** A dependency answering /health slower than this is reported slow (still ready). */
   HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   /** HMAC secret for access tokens; at least 32 characters. */
-  JWT_SECRET: randomSecret.optional(),
+  JWT_SECRET: ZRandomSecret.optional(),
   /** Access-token lifetime in seconds. */
   JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
   /**
@@ -213,7 +192,7 @@ export const ZGatewayEnv = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) URLs, comma-separated' })))
     .default([]),
   /** The secret the gateway and the runtime replicas share for their internal requests. */
-  RUNTIME_SHARED_SECRET: randomSecret.optional(),
+  RUNTIME_SHARED_SECRET: ZRandomSecret.optional(),
   /** Port of a runtime replica (never published outside the internal network). */
   RUNTIME_PORT: z.coerce.number().int().min(1).max(65535).default(8100),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
