@@ -7,8 +7,11 @@ import {
   peopleWorkbook,
   twoPagePdf,
   oneSheetWorkbook,
+  writeWithPython,
   zip,
 } from '@agentloom/source-readers/testing';
+import { storeKeys } from '@agentloom/server-kit';
+import { writeFile } from 'node:fs/promises';
 import { SALES_CSV, useRagWizardApp } from '../testing/rag-wizard-app';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -68,6 +71,57 @@ describe('RAG wizard API', () => {
         passages: ['First note. Second note.'],
       });
     });
+
+    // Issue 43, item 1: openpyxl's absolute part names read as "columns": [], the build failed
+    // with "no sheet named", and the sample answered 500.
+    it('reads a workbook openpyxl wrote; a stored file damaged later answers 422, never 500', async () => {
+      writeWithPython(
+        fixtures,
+        `
+import openpyxl
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = 'Stations'
+for row in [('station', 'riders'), ('North', 120), ('South', 80)]: ws.append(row)
+wb.save('stations.xlsx')
+`,
+      );
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'excel' }).expect(200);
+      const { body } = await upload(alice, id, path.join(fixtures, 'stations.xlsx')).expect(200);
+      expect(body.saved.file.summary).toEqual({
+        kind: 'excel',
+        sheet: 'Stations',
+        sheets: ['Stations'],
+        columns: ['station', 'riders'],
+        rows: 2,
+      });
+      const sample = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth).expect(200);
+      expect(sample.body).toMatchObject({
+        columns: ['station', 'riders'],
+        rows: [
+          ['North', '120'],
+          ['South', '80'],
+        ],
+      });
+
+      const [stored] = await storedFiles(id);
+      const folder = path.join(t.config.DATA_DIR, storeKeys.uploads(id));
+      await writeFile(
+        path.join(folder, stored!),
+        Buffer.from('PK\u0003\u0004 not a workbook any more'),
+      );
+      const damaged = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth);
+      expect([damaged.status, damaged.body]).toEqual([
+        expect.any(Number),
+        {
+          detail: expect.stringMatching(
+            /^The (workbook could not be read|file is not an Excel workbook)/,
+          ),
+        },
+      ]);
+      expect([415, 422]).toContain(damaged.status);
+    }, 300_000);
 
     it('reads a real PDF and reports pages and characters', async () => {
       const id = await newPipeline(alice);

@@ -153,3 +153,4 @@ export async function peopleWorkbook(
   await workbook.xlsx.writeFile(filePath);
   return filePath;
 }
+export { workbookWritersPython, writeWithPython } from './python-workbooks';
