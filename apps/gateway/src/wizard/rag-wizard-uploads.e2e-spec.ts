@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   deflated,
   deflatedZeros,
+  inflatingPdf,
   peopleWorkbook,
   twoPagePdf,
   oneSheetWorkbook,
@@ -132,6 +133,28 @@ wb.save('stations.xlsx')
         await fixture('guide.pdf', await twoPagePdf()),
       ).expect(200);
       expect(body.saved.file.summary).toEqual({ kind: 'pdf', pages: 2, characters: 30 });
+    });
+
+    // Issue 42, finding 2: 200 after 15.5 s, the gateway from 0.5 to 2.6 GB.
+    it('a 1 MB PDF inflating to 1 GB → 422 with a plain message, memory bounded', async () => {
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'pdf' }).expect(200);
+      const file = await fixture('bomb.pdf', inflatingPdf(1024));
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+      const started = Date.now();
+      const { body } = await upload(alice, id, file).expect(422);
+      clearInterval(sampler);
+      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+      console.log(
+        `gateway RSS with the 1 GB PDF bomb: ${mb(before)} MB before, peak ${mb(peak)} MB (+${mb(peak - before)} MB), answered in ${Date.now() - started} ms`,
+      );
+      expect(body.detail).toBe(
+        'The PDF could not be read: its compressed content expands beyond what an upload may unpack (64 MB in one part, 256 MB in all).',
+      );
+      expect(peak - before).toBeLessThan(400 * 1024 * 1024);
+      expect(await storedFiles(id)).toEqual([]);
     });
 
     it('a corrupt PDF → 422 with the parser’s reason', async () => {
