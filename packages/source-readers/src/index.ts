@@ -4,3 +4,4 @@ export { readExcelRecords } from './excel';
 export { readPdfPages } from './pdf';
 export { readTextFile } from './text';
 export { reasonOf } from './upload-errors';
+export { acquireParseSlot, configureParsing, parseSlotsInUse } from './parse-slots';

@@ -120,6 +120,15 @@ export const ZGatewayEnv = z.object({
     .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
     .default(200 * 1024 * 1024),
   /**
+   * PDFs and workbooks parsed at once in this process, each in a worker thread with its own heap;
+   * the others wait their turn. The bound is on memory as much as on cores.
+   */
+  PARSE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  /** PDFs and workbooks one user may have parsed at once; another answers 429 until one ends. */
+  PARSE_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+  /** Heap of one workbook's parse, in MB: a workbook whose shared strings need more is refused. */
+  XLSX_PARSE_MAX_HEAP_MB: z.coerce.number().int().min(32).max(16_384).default(512),
+  /**
    * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
    * (a hosted gateway must not reach the services beside it), off in development and tests.
    */

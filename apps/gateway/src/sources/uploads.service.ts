@@ -1,5 +1,7 @@
 import { TUploadKind, TUploadSummary } from '@agentloom/contracts';
 import {
+  HttpException,
+  HttpStatus,
   Inject,
   Injectable,
   UnprocessableEntityException,
@@ -7,21 +9,51 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
+  configureParsing,
   inspectUpload,
   UnreadableUploadError,
   UnsupportedUploadError,
 } from '@agentloom/source-readers';
 
-/** Reads an upload once, by content: 415 when it is not what it claims, 422 when it cannot be parsed. */
+export const TOO_MANY_PARSES = (limit: number) =>
+  `You already have ${limit} file${limit === 1 ? '' : 's'} being read. Wait for ${limit === 1 ? 'it' : 'one'} to finish, then try again.`;
+
+/**
+ * Reads an upload once, by content: 415 when it is not what it claims, 422 when it cannot be
+ * parsed. PDFs and workbooks are parsed in worker threads, never on the event loop, a few at a
+ * time in this process (PARSE_MAX_CONCURRENT; the others wait) and at most PARSE_MAX_PER_USER
+ * at once for one user (429 beyond): one user's ten big workbooks cannot fill the queue.
+ */
 @Injectable()
 export class UploadsService {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  /** Heavy parses in flight per user, in this process. */
+  private readonly inFlight = new Map<string, number>();
 
-  async inspect(filePath: string, kind: TUploadKind): Promise<TUploadSummary> {
-    try {
-      return await inspectUpload(filePath, kind, {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    configureParsing({
+      concurrent: config.PARSE_MAX_CONCURRENT,
+      workbookHeapMb: config.XLSX_PARSE_MAX_HEAP_MB,
+    });
+  }
+
+  inspect(userId: string, filePath: string, kind: TUploadKind): Promise<TUploadSummary> {
+    const inspect = () =>
+      inspectUpload(filePath, kind, {
         xlsxMaxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
       });
+    return kind === 'pdf' || kind === 'excel' ? this.parseFor(userId, inspect) : inspect();
+  }
+
+  /** Runs a heavy parse for `userId`, within the user's limit; upload errors as 415 and 422. */
+  async parseFor<T>(userId: string, parse: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(userId) ?? 0;
+    const limit = this.config.PARSE_MAX_PER_USER;
+    if (running >= limit) {
+      throw new HttpException(TOO_MANY_PARSES(limit), HttpStatus.TOO_MANY_REQUESTS);
+    }
+    this.inFlight.set(userId, running + 1);
+    try {
+      return await parse();
     } catch (error) {
       if (error instanceof UnsupportedUploadError) {
         throw new UnsupportedMediaTypeException(error.message);
@@ -30,6 +62,10 @@ export class UploadsService {
         throw new UnprocessableEntityException(error.message);
       }
       throw error;
+    } finally {
+      const left = (this.inFlight.get(userId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(userId, left);
+      else this.inFlight.delete(userId);
     }
   }
 }

@@ -120,6 +120,44 @@ export function oneSheetWorkbook(worksheet: ZipEntry): ZipEntry[] {
   return workbookParts([{ name: 'Data', file: 1 }], [worksheet]);
 }
 
+// --- A workbook heavy to parse -----------------------------------------------------------------
+
+/**
+ * A workbook whose shared strings part holds about `megabytes` MB of distinct strings (within the
+ * zip-bomb guard: they compress about 6 times), and one tab, "Data", whose 3 rows use the first
+ * of them: reading it means holding every string. The shape of the probe's 26 MB workbook with
+ * 171 MB of shared strings.
+ */
+export function sharedStringsWorkbook(megabytes: number): ZipEntry[] {
+  const strings: string[] = [];
+  let size = 0;
+  for (let i = 0; size < megabytes * MB; i += 1) {
+    const text = `<si><t>${i.toString(36)} ${(i * 2654435761).toString(36)} ${((i * 40503) % 65521).toString(16)} station ${i % 977}</t></si>`;
+    strings.push(text);
+    size += text.length;
+  }
+  const sst = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.join('')}</sst>`,
+  );
+  const cell = (ref: string, index: number) => `<c r="${ref}" t="s"><v>${index}</v></c>`;
+  const rows = [0, 1, 2]
+    .map(
+      (row) =>
+        `<row r="${row + 1}">${cell(`A${row + 1}`, 2 * row)}${cell(`B${row + 1}`, 2 * row + 1)}</row>`,
+    )
+    .join('');
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+  const parts = oneSheetWorkbook(deflated('xl/worksheets/sheet1.xml', sheet));
+  return [
+    ...parts,
+    {
+      name: 'xl/sharedStrings.xml',
+      data: deflateRawSync(sst, { level: 1 }),
+      uncompressedSize: sst.length,
+    },
+  ];
+}
+
 // --- A PDF decompression bomb -------------------------------------------------------------------
 
 /**
