@@ -13,7 +13,7 @@ async function peakRss<T>(
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
   const [result] = await Promise.allSettled([work()]);
   clearInterval(timer);
-  return { peak: Math.max(peak, process.memoryUsage().rss), result: result! };
+  return { peak: Math.max(peak, process.memoryUsage().rss), result: result };
 }
 
 /**

@@ -225,9 +225,7 @@ describe('agents as files: export and import', () => {
       api_key: WIZARD_LLM_KEY,
     }).expect(400);
     expect(asked.body).toEqual({
-      detail: expect.stringMatching(
-        /vector store's URL with its password or key/,
-      ) as unknown as string,
+      detail: expect.stringMatching(/vector store's URL with its password or key/),
     });
     const created = await importAgent(alice, zip, {
       name: 'Vector secrets copy',

@@ -259,7 +259,7 @@ describe('published agents through OpenAI model listing and MCP', () => {
       id: null,
       error: {
         code: -32600,
-        message: expect.stringMatching(/batch/i) as unknown as string,
+        message: expect.stringMatching(/batch/i),
       },
     });
     expect(chatCalls()).toBe(chatsBefore);
@@ -284,7 +284,7 @@ describe('published agents through OpenAI model listing and MCP', () => {
     for (const origin of ['https://evil.example', 'http://localhost:5174', 'null']) {
       const refused = await rawMcp(agent.id, agent.key, list, { Origin: origin }).expect(403);
       expect(refused.body).toEqual({
-        detail: expect.stringMatching(/not allowed to call this MCP server/) as unknown as string,
+        detail: expect.stringMatching(/not allowed to call this MCP server/),
       });
     }
     // Agentloom's own origin, and clients that send no Origin at all (every MCP client outside
