@@ -133,6 +133,7 @@ WORKDIR /app
 COPY --from=builder-worker-deps /app ./
 COPY --from=builder-worker-build /app/packages/agent-runtime/dist packages/agent-runtime/dist
 COPY --from=builder-worker-build /app/packages/contracts/dist packages/contracts/dist
+COPY --from=builder-worker-build /app/packages/data-sources/dist packages/data-sources/dist
 COPY --from=builder-worker-build /app/packages/db/dist packages/db/dist
 COPY --from=builder-worker-build /app/packages/server-kit/dist packages/server-kit/dist
 COPY --from=builder-worker-build /app/packages/source-readers/dist packages/source-readers/dist

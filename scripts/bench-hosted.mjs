@@ -16,6 +16,7 @@ import { healthWhile, recallAt4 } from './bench-probes.mjs';
 import {
   askPublished,
   buildRagAgent,
+  conversationsAtOnce,
   ms,
   percentile,
   runBench,
@@ -36,11 +37,6 @@ const JWT_SECRET = randomBytes(48).toString('base64url');
 
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-/** User plus system CPU a process has used, in ms (Linux clock ticks of 10 ms). */
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 /**
  * Texts the stand-in has embedded so far. Counted as requests arrive (the builds send hundreds of
  * large batches): re-reading every request for each question would make the bench its own
@@ -55,34 +51,6 @@ function embeddedInputs(llm) {
   tally.seen = llm.requests.length;
   counted.set(llm, tally);
   return tally.inputs;
-}
-
-/** BENCH_CONVERSATIONS conversations at once, BENCH_TURNS turns each: rate, p50/p95, errors. */
-async function load(base, llm, agent, rows, gatewayPid) {
-  const results = [];
-  const cpu0 = cpuMs(gatewayPid);
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONVERSATIONS }, async (_, c) => {
-      let conversation;
-      for (let turn = 0; turn < TURNS; turn += 1) {
-        const order = 1 + (((c * TURNS + turn) * 104729) % rows);
-        const result = await askPublished(base, llm, agent, order, conversation);
-        conversation = result.conversation ?? conversation;
-        results.push(result);
-      }
-    }),
-  );
-  const wall = performance.now() - t0;
-  const ok = results.filter((r) => !r.failed);
-  const totals = ok.map((r) => r.total).sort((a, b) => a - b);
-  return {
-    rate: (ok.length / wall) * 1000,
-    p50: percentile(totals, 0.5),
-    p95: percentile(totals, 0.95),
-    errors: results.length - ok.length,
-    cpuPerQuestion: (cpuMs(gatewayPid) - cpu0) / results.length,
-  };
 }
 
 async function publish(gateway, token, id) {
@@ -210,7 +178,10 @@ async function measure({ llm, gateway: first, token, stack }) {
   console.log(`  (${CONVERSATIONS} conversations × ${TURNS} turns, three sizes…)`);
   const loads = {};
   for (const size of ['small', 'medium', 'large']) {
-    loads[size] = await load(first.base, llm, agents[size], agents[size].rows, first.pid);
+    loads[size] = await conversationsAtOnce(first, llm, agents[size], agents[size].rows, {
+      conversations: CONVERSATIONS,
+      turns: TURNS,
+    });
     const { rate, p95, cpuPerQuestion } = loads[size];
     console.log(
       `  ${agents[size].rows} rows: ${rate.toFixed(1)} answers/s, p95 ${ms(p95)}, ${cpuPerQuestion.toFixed(1)} ms CPU a question`,

@@ -6,7 +6,7 @@ import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { startLlmTestServer } from '@agentloom/agent-runtime/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -217,5 +217,43 @@ export async function askPublished(base, llm, agent, order, conversationId) {
     total,
     overhead: total - providerMs(llm.requests.slice(from), marker),
     conversation: /"conversation_id":"([^"]+)"/.exec(body)?.[1],
+  };
+}
+
+/** User plus system CPU a process has used, in ms (Linux clock ticks of 10 ms). */
+export const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+/**
+ * `conversations` conversations at once, `turns` turns each, every turn after the first
+ * continuing its conversation, to a published `agent` over `rows` sales rows: answers/s, p50/p95,
+ * errors, and the gateway's CPU per question (the process `gateway.pid`).
+ */
+export async function conversationsAtOnce(gateway, llm, agent, rows, { conversations, turns }) {
+  const results = [];
+  const cpu0 = cpuMs(gateway.pid);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: conversations }, async (_, c) => {
+      let conversation;
+      for (let turn = 0; turn < turns; turn += 1) {
+        const order = 1 + (((c * turns + turn) * 104729) % rows);
+        const result = await askPublished(gateway.base, llm, agent, order, conversation);
+        conversation = result.conversation ?? conversation;
+        results.push(result);
+      }
+    }),
+  );
+  const wall = performance.now() - t0;
+  const ok = results.filter((r) => !r.failed);
+  const totals = ok.map((r) => r.total).sort((a, b) => a - b);
+  return {
+    rate: (ok.length / wall) * 1000,
+    p50: percentile(totals, 0.5),
+    p95: percentile(totals, 0.95),
+    errors: results.length - ok.length,
+    cpuPerQuestion: (cpuMs(gateway.pid) - cpu0) / results.length,
   };
 }

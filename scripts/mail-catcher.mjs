@@ -6,9 +6,14 @@
 // server takes a CORS setting the command line does not expose: here it is set to none, and every
 // request (Socket.IO too) must name MailDev's own host and, when it has an Origin, its own origin,
 // which also stops a rebound DNS name from reading it as if it were the same site.
-//   MAIL_SMTP_PORT, MAIL_WEB_PORT: other ports (the tests use free ones).
+//   MAIL_SMTP_PORT, MAIL_WEB_PORT: other ports (the tests use free ones), from the environment or
+//   the repository's .env, as the gateway reads its settings (its SMTP_PORT must follow).
 import { APIServer } from '@maildev/api';
 import { MailDev } from 'maildev';
+import { existsSync } from 'node:fs';
+
+const dotEnv = new URL('../.env', import.meta.url);
+if (existsSync(dotEnv)) process.loadEnvFile(dotEnv); // what is already set wins
 
 const ip = '127.0.0.1';
 const smtp = Number(process.env.MAIL_SMTP_PORT ?? 1025);

@@ -24,8 +24,21 @@ const setting = (name: string): string | undefined => process.env[name] ?? dotEn
  */
 const apiUrlSetting = (): string => (setting('API_URL') ?? '').replace(/\/+$/, '');
 
-/** Where `vite preview` (and `vite` in development) forward the gateway's paths. */
-const gatewayTarget = setting('GATEWAY_URL') ?? 'http://127.0.0.1:8000';
+/** A port setting's value, or `fallback` when unset; anything but a port number stops the server. */
+function portSetting(name: string, fallback: number): number {
+  const value = setting(name);
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`Invalid setting ${name}: must be a port number (1–65535), got "${value}".`);
+  return port;
+}
+
+/** The web app's port under `npm start` and `npm run dev` (compose's host port has the same name). */
+const webPort = portSetting('WEB_PORT', 5173);
+
+/** Where `vite preview` (and `vite` in development) forward the gateway's paths: its PORT here. */
+const gatewayTarget = setting('GATEWAY_URL') ?? `http://127.0.0.1:${portSetting('PORT', 8000)}`;
 
 /** Extra host names `vite preview` answers to (IP addresses and localhost always work). */
 const allowedHosts = (): string[] => {
@@ -108,9 +121,11 @@ export default defineConfig({
       ),
     },
   },
-  server: { port: 5173, strictPort: true, proxy: gatewayProxy },
+  // strictPort: on a taken port the server stops (scripts/start.mjs names the setting first)
+  // rather than serving on another one that the gateway's links and PUBLIC_URL do not name.
+  server: { port: webPort, strictPort: true, proxy: gatewayProxy },
   preview: {
-    port: 5173,
+    port: webPort,
     strictPort: true,
     headers: webSecurityHeaders(apiUrlSetting()),
     proxy: gatewayProxy,
@@ -121,5 +136,8 @@ export default defineConfig({
     // servers/: vite preview and nginx as processes (their files say `@vitest-environment node`).
     include: ['src/**/*.test.{ts,tsx}', 'servers/**/*.test.ts'],
     setupFiles: ['./src/test-setup.ts'],
+    // A wizard test clicks through several screens in jsdom: about a second on a quiet machine,
+    // several on a busy 2-core CI one. Vitest's default 5 s failed such runs with no defect.
+    testTimeout: 30_000,
   },
 });

@@ -8,12 +8,17 @@ import { BuildPlanner } from './builds/build-plan';
 import { BuildRunner } from './builds/build-runner.service';
 import { BuildSecrets } from './builds/build-secrets';
 import { BuildSteps } from './builds/build-steps';
-import { HostedIndexStep } from './builds/hosted-index-step';
 import { BuildsRepository } from './builds/builds.repository';
 import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
 import { ConnectivityService } from './connectivity/connectivity.service';
 import { WorkerHealthService } from './health/worker-health.service';
+import { KnowledgeBuilds } from './knowledge/knowledge-builds';
+import { KnowledgeIndex } from './knowledge/knowledge-index';
+import { KnowledgeProcessor } from './knowledge/knowledge.processor';
+import { KnowledgeRepository } from './knowledge/knowledge.repository';
+import { SourceIndexer } from './knowledge/source-indexer';
+import { SourceUnits } from './knowledge/source-units';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
 
@@ -36,7 +41,12 @@ export class WorkerModule {
         BuildPlanner,
         BuildSteps,
         BuildSecrets,
-        HostedIndexStep,
+        KnowledgeIndex,
+        SourceIndexer,
+        SourceUnits,
+        KnowledgeRepository,
+        KnowledgeBuilds,
+        KnowledgeProcessor,
         BuildsRepository,
         ArtifactStore,
         WorkerHealthService,

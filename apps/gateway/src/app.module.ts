@@ -15,6 +15,8 @@ import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
 import { AgentFilesModule } from './agent-files/agent-files.module';
+import { ImageAgentModule } from './image-agent/image-agent.module';
+import { KnowledgeModule } from './knowledge/knowledge.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -58,6 +60,8 @@ export class AppModule {
         AgentFilesModule,
         BuildsModule,
         PreviewsModule,
+        ImageAgentModule,
+        KnowledgeModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,

@@ -16,7 +16,12 @@ async function bootstrap(): Promise<void> {
   });
   app.useLogger(app.get(Logger));
   configureApp(app, config);
-  await app.listen(config.PORT, config.HOST);
+  await app.listen(config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+    // The one start failure a developer meets most (a second npm start, another app on 8000).
+    if (error.code === 'EADDRINUSE')
+      throw new ConfigError(`port ${config.PORT} is already in use; set PORT to a free port.`);
+    throw error;
+  });
   app.get(Logger).log(`Gateway listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);
 }
 

@@ -4,6 +4,7 @@
  * bundle-shaped folder, in front of a stand-in gateway that reports what reached it (issue 27,
  * findings 1 and 6). nginx.test.ts holds the image's server to the same rules.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,17 +20,21 @@ let gateway: Awaited<ReturnType<typeof startStubGateway>>;
 let server: PreviewServer;
 let base: string;
 
-beforeAll(async () => {
-  gateway = await startStubGateway();
-  // vite.config.ts reads it when it is loaded, as under npm start.
-  process.env.GATEWAY_URL = gateway.url;
-  server = await preview({
+/** `vite preview` with the app's own vite.config.ts, which reads its settings when loaded. */
+const startPreview = (port?: { port: number; strictPort: boolean }) =>
+  preview({
     configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
     root: fileURLToPath(new URL('..', import.meta.url)),
     logLevel: 'silent',
     build: { outDir: fakeBundle() },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+    preview: { host: '127.0.0.1', ...port },
   });
+
+beforeAll(async () => {
+  gateway = await startStubGateway();
+  // vite.config.ts reads it when it is loaded, as under npm start.
+  process.env.GATEWAY_URL = gateway.url;
+  server = await startPreview({ port: 0, strictPort: false });
   base = server.resolvedUrls?.local[0] ?? '';
 });
 
@@ -88,5 +93,43 @@ describe('vite preview (npm start)', () => {
     expect(res.status).toBe(404);
     expect(res.body).not.toContain('add_header');
     expect(res.body).not.toContain('proxy_pass');
+  });
+});
+
+describe("vite preview's ports (npm start)", () => {
+  const saved = { ...process.env };
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+
+  it("listens on WEB_PORT and forwards to the gateway's PORT when GATEWAY_URL is unset", async () => {
+    const webPort = await freePort();
+    process.env.WEB_PORT = String(webPort);
+    delete process.env.GATEWAY_URL;
+    process.env.PORT = new URL(gateway.url).port;
+    const moved = await startPreview();
+    try {
+      const url = `http://127.0.0.1:${webPort}`;
+      expect(moved.resolvedUrls?.local[0]).toBe(`${url}/`);
+      const res = await rawGet(url, '/health');
+      expect(res.headers['x-stub-gateway']).toBe('yes');
+    } finally {
+      await moved.close();
+    }
+  });
+
+  it('refuses a WEB_PORT that is no port number, naming it', async () => {
+    process.env.WEB_PORT = 'web';
+    await expect(startPreview()).rejects.toThrow(
+      'Invalid setting WEB_PORT: must be a port number (1–65535), got "web".',
+    );
   });
 });

@@ -54,12 +54,15 @@ function chunkOf(value: unknown, lineNumber: number): Chunk {
 const SPREADSHEET = /\.(csv|xlsx)$/i;
 
 /**
- * How an answer cites a chunk: "sales.csv, row 13", "report.pdf, page 3", "customers, id=42".
+ * How an answer cites a chunk: "sales.csv, row 13", "report.pdf, page 3", "customers, id=42",
+ * "policies.md › Warranty" (a section of a document or web page).
  * A chunk's row counts data rows; a spreadsheet numbers its header row 1, so a file's data row 12
  * is cited as row 13 — the row the owner finds when they open the file.
  */
 export function citationOf(chunk: Chunk): string {
-  const source = chunk.source || chunk.id;
+  const source = chunk.section
+    ? `${chunk.source || chunk.id} › ${chunk.section}`
+    : chunk.source || chunk.id;
   if (chunk.ref !== undefined) return `${source}, ${chunk.ref}`;
   if (chunk.page !== undefined) return `${source}, page ${chunk.page}`;
   if (chunk.row !== undefined) {

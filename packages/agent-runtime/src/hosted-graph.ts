@@ -154,13 +154,20 @@ export class GraphIndex implements RetrievalIndex {
   private constructor(
     private readonly source: GraphSource,
     readonly size: number,
-    private readonly embedder: Embedder,
+    private readonly embedder: Embedder | null,
   ) {
     closeWhenCollected.register(this, source.graph);
   }
 
-  /** Opens the graph the build stored (fetched once per machine from S3 when it lies there). */
-  static async open(files: GraphFiles, size: number, embedder: Embedder): Promise<GraphIndex> {
+  /**
+   * Opens the graph the build stored (fetched once per machine from S3 when it lies there).
+   * Without an embedder (a segment of a larger index) it is searched by vector only.
+   */
+  static async open(
+    files: GraphFiles,
+    size: number,
+    embedder: Embedder | { dimensions: number },
+  ): Promise<GraphIndex> {
     const [graph, passages, offsets] = await Promise.all([
       files.localPath(FILES.graph),
       files.localPath(FILES.passages),
@@ -174,15 +181,22 @@ export class GraphIndex implements RetrievalIndex {
       .catch((cause: unknown) => {
         throw new Error(INCOMPLETE, { cause });
       });
-    return new GraphIndex(source, size, embedder);
+    return new GraphIndex(source, size, 'embedQuery' in embedder ? embedder : null);
   }
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (k <= 0 || this.size === 0) return [];
+    if (!this.embedder) throw new Error('This graph is searched by vector only.');
     const vector = unitVector(
       await this.embedder.embedQuery(query, signal),
       this.embedder.dimensions,
     );
+    return this.searchVector(vector, k);
+  }
+
+  /** The k nearest passages to a unit vector (a question embedded once for many segments). */
+  async searchVector(vector: Float32Array, k: number): Promise<Hit[]> {
+    if (k <= 0 || this.size === 0) return [];
     const found = await graphSearchThread().search(this.source, vector, Math.min(k, this.size));
     // USearch's cosine distance is 1 − the cosine similarity (of the 8-bit vectors: the full
     // vectors' to about two decimals).

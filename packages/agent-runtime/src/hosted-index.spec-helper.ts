@@ -3,10 +3,61 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Chunk } from './chunks';
-import { embedderOrKeyword } from './embedders';
-import { localIndexFolder, openHostedIndex, type HostedIndexLocation } from './hosted-index';
-import { writeHostedIndex } from './hosted-index-build';
+import { randomUUID } from 'node:crypto';
+import type { THostedIndex } from '@agentloom/contracts';
+import { embedderOrKeyword, type Embedder, type KeywordOnly } from './embedders';
+import {
+  chunkHash,
+  localIndexFolder,
+  type HostedIndexLocation,
+  type SegmentChunk,
+} from './hosted-index';
+import { writeSegment } from './hosted-index-build';
 import type { RetrievalIndex } from './retrieval';
+import { openSegmentedIndex } from './segments';
+
+/** Chunks as a segment stores them: keyed by their id, with their text's digest. */
+export const keyed = (chunks: Chunk[]): SegmentChunk[] =>
+  chunks.map((chunk) => ({ ...chunk, key: chunk.id, hash: chunkHash(chunk.text) }));
+
+/**
+ * One base segment of `chunks`, written as a build writes one, with the build record it makes
+ * (legacy tests open the same table as a one-table index).
+ */
+export async function writtenSegment(
+  location: HostedIndexLocation,
+  chunks: Chunk[],
+  model: TEmbeddingModel,
+  embedder: Embedder | KeywordOnly,
+) {
+  const written = await writeSegment({
+    location,
+    model,
+    embedder,
+    role: 'base',
+    chunks: [keyed(chunks)],
+  });
+  const segment = {
+    id: randomUUID(),
+    source_id: randomUUID(),
+    role: 'base' as const,
+    chunks: written.info.chunks,
+    removed: 0,
+    graph: written.info.graph,
+  };
+  const info: THostedIndex = {
+    engine: 'lancedb',
+    mode: written.info.mode,
+    embedding_model: model,
+    dimensions: written.info.dimensions,
+    chunks: written.info.chunks,
+    ann: written.info.graph,
+    ...(written.info.graph && { graph: true }),
+    ...(written.info.note && { note: written.info.note }),
+    segments: [segment],
+  };
+  return { written, segment, info };
+}
 
 /**
  * A real hosted index of `chunks`, made as a build makes one (the agent's model, or full-text
@@ -28,11 +79,10 @@ export async function hostedIndexFor(
     baseUrl: o.openai?.baseUrl,
     cacheDir: o.cacheDir,
   });
-  const info = await writeHostedIndex({
-    location,
-    model: o.embeddingModel,
-    embedder,
-    chunks: [chunks],
-  });
-  return openHostedIndex(location, info, 'embedPassages' in embedder ? embedder : undefined);
+  const { info, segment } = await writtenSegment(location, chunks, o.embeddingModel, embedder);
+  return openSegmentedIndex(
+    info,
+    [{ segment, location }],
+    'embedPassages' in embedder ? embedder : undefined,
+  );
 }

@@ -1,4 +1,6 @@
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as lancedb from './lancedb';
 import {
@@ -17,8 +19,10 @@ import {
 } from 'apache-arrow';
 import type { THostedIndex } from '@agentloom/contracts';
 import type { Chunk } from './chunks';
+export { chunkHash, type SegmentChunk } from './segment-chunk';
 import type { Embedder } from './embedders';
 import { GraphIndex, GraphWriter, type GraphFiles } from './hosted-graph';
+import type { SegmentChunk } from './segment-chunk';
 import { DenseIndex, type Hit, type RetrievalIndex } from './retrieval';
 import { unitVector } from './vectors';
 
@@ -53,7 +57,10 @@ export function localIndexFolder(folder: string): HostedIndexLocation {
   };
 }
 
-const TABLE = 'chunks';
+export const TABLE = 'chunks';
+
+/** A delta segment's file: the keys of earlier chunks of its source it replaces or removes. */
+export const REMOVED_FILE = 'removed.json';
 
 /**
  * Up to this many floats (rows × dimensions, 4 MB) an agent's vectors are read into memory once
@@ -75,11 +82,15 @@ function schemaOf(dimensions: number | null): Schema {
   const fields: Field[] = [
     new Field('position', new Int32(), false),
     new Field('id', new Utf8(), false),
+    new Field('key', new Utf8(), false),
+    new Field('hash', new Utf8(), false),
     new Field('text', new Utf8(), false),
     new Field('source', new Utf8(), false),
     new Field('page', new Int32(), true),
     new Field('row', new Int32(), true),
     new Field('ref', new Utf8(), true),
+    new Field('url', new Utf8(), true),
+    new Field('section', new Utf8(), true),
   ];
   if (dimensions !== null) {
     fields.push(
@@ -94,15 +105,15 @@ function schemaOf(dimensions: number | null): Schema {
 }
 
 /**
- * The builder's side: chunks (and their vectors) go in batch by batch, then the indexes. Every
- * chunk goes into the table; once the vectors pass the exact-search size they also go into a
- * search graph, with the batches held until then.
+ * The builder's side of a segment: chunks (and their vectors) go in batch by batch, then the
+ * indexes. Every chunk goes into the table; once the vectors pass the exact-search size they also
+ * go into a search graph, with the batches held until then.
  */
 export class HostedIndexWriter {
   private rows = 0;
   private readonly schema: Schema;
   private graph: GraphWriter | null = null;
-  private held: { chunks: Chunk[]; vectors: Float32Array[] } = { chunks: [], vectors: [] };
+  private held: { chunks: SegmentChunk[]; vectors: Float32Array[] } = { chunks: [], vectors: [] };
 
   private constructor(
     private readonly location: HostedIndexLocation,
@@ -125,7 +136,7 @@ export class HostedIndexWriter {
     return new HostedIndexWriter(location, table, dimensions);
   }
 
-  async add(chunks: Chunk[], vectors?: Float32Array[]): Promise<void> {
+  async add(chunks: SegmentChunk[], vectors?: Float32Array[]): Promise<void> {
     if (chunks.length === 0) return;
     if ((this.dimensions !== null) !== (vectors !== undefined)) {
       throw new Error('Vectors must come with every batch of an embeddings index, and only then.');
@@ -136,7 +147,7 @@ export class HostedIndexWriter {
     if (units) await this.addToGraph(chunks, units);
   }
 
-  private async addToGraph(chunks: Chunk[], vectors: Float32Array[]): Promise<void> {
+  private async addToGraph(chunks: SegmentChunk[], vectors: Float32Array[]): Promise<void> {
     if (!this.graph) {
       this.held.chunks.push(...chunks);
       this.held.vectors.push(...vectors);
@@ -152,7 +163,7 @@ export class HostedIndexWriter {
    * The batch as Arrow columns, the vectors one flat Float32Array: LanceDB takes it as it is,
    * where rows of JavaScript objects would be converted value by value on the event loop.
    */
-  private batchOf(chunks: Chunk[], vectors?: Float32Array[]): Table {
+  private batchOf(chunks: SegmentChunk[], vectors?: Float32Array[]): Table {
     const schema = this.schema;
     const n = chunks.length;
     const column = <T>(values: T[], type: Utf8 | Int32) => vectorFromArray(values, type).data[0]!;
@@ -163,6 +174,14 @@ export class HostedIndexWriter {
       ),
       column(
         chunks.map((chunk) => chunk.id),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.key),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.hash),
         new Utf8(),
       ),
       column(
@@ -185,6 +204,14 @@ export class HostedIndexWriter {
         chunks.map((chunk) => chunk.ref ?? null),
         new Utf8(),
       ),
+      column(
+        chunks.map((chunk) => chunk.url ?? null),
+        new Utf8(),
+      ),
+      column(
+        chunks.map((chunk) => chunk.section ?? null),
+        new Utf8(),
+      ),
     ];
     if (vectors && this.dimensions !== null) {
       const dimensions = this.dimensions;
@@ -198,13 +225,21 @@ export class HostedIndexWriter {
     return new Table(schema, [new RecordBatch(schema, data)]);
   }
 
-  /** Builds what search needs: the graph above the exact-search size, full-text for keywords. */
-  async finish(): Promise<{ chunks: number; ann: boolean }> {
+  /**
+   * Builds what search needs: the graph above the exact-search size, full-text for keywords; a
+   * delta also stores the keys of the earlier chunks it replaces or removes (`removed.json`).
+   */
+  async finish(removed: string[] = []): Promise<{ chunks: number; ann: boolean }> {
     if (this.dimensions === null) {
       await this.table.createIndex('text', { config: lancedb.Index.fts() });
     }
     this.table.close();
     await this.graph?.finish(this.location);
+    if (removed.length > 0) {
+      const file = path.join(tmpdir(), `agentloom-removed-${randomUUID()}.json`);
+      await writeFile(file, JSON.stringify(removed));
+      await this.location.putFile(REMOVED_FILE, file);
+    }
     return { chunks: this.rows, ann: this.graph !== null };
   }
 
@@ -227,7 +262,7 @@ export function configureHostedIndexCache(cacheBytes: number): void {
   session = new lancedb.Session(BigInt(cacheBytes), BigInt(Math.min(cacheBytes, 64 << 20)));
 }
 
-function connection(location: HostedIndexLocation): Promise<lancedb.Connection> {
+export function connection(location: HostedIndexLocation): Promise<lancedb.Connection> {
   session ??= new lancedb.Session(BigInt(256 << 20), BigInt(64 << 20));
   return lancedb.connect(location.uri, { storageOptions: location.storageOptions }, session);
 }
@@ -265,9 +300,13 @@ export async function openHostedIndex(
   return new LanceAnnIndex(table, info, embedder);
 }
 
-interface StoredRow {
+export interface StoredRow {
   position: number;
   id: string;
+  key?: string;
+  hash?: string;
+  url?: string | null;
+  section?: string | null;
   text: string;
   source: string;
   page: number | null;
@@ -278,11 +317,13 @@ interface StoredRow {
   _score?: number;
 }
 
-function chunkOf(row: StoredRow): Chunk {
+export function chunkOf(row: StoredRow): Chunk {
   const chunk: Chunk = { id: row.id, text: row.text, source: row.source };
   if (row.page !== null && row.page !== undefined) chunk.page = row.page;
   if (row.row !== null && row.row !== undefined) chunk.row = row.row;
   if (row.ref !== null && row.ref !== undefined) chunk.ref = row.ref;
+  if (row.url !== null && row.url !== undefined) chunk.url = row.url;
+  if (row.section !== null && row.section !== undefined) chunk.section = row.section;
   return chunk;
 }
 

@@ -20,13 +20,27 @@ export {
   type OpenAiAccess,
 } from './embedders';
 export {
+  chunkHash,
   configureHostedIndexCache,
   HostedIndexWriter,
   localIndexFolder,
   openHostedIndex,
   type HostedIndexLocation,
+  type SegmentChunk,
 } from './hosted-index';
-export { writeHostedIndex, type HostedIndexSource } from './hosted-index-build';
+export {
+  writeSegment,
+  type CarriedChunk,
+  type SegmentSource,
+  type WrittenSegment,
+} from './hosted-index-build';
+export {
+  openSegmentCount,
+  openSegmentedIndex,
+  readRemovedKeys,
+  readSegmentChunks,
+  type SegmentLocation,
+} from './segments';
 export { SqlAgent, type SqlAgentOptions } from './sql-agent';
 export {
   fileSqlEngine,

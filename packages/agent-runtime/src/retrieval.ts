@@ -43,7 +43,7 @@ export class DenseIndex implements RetrievalIndex {
   constructor(
     private readonly chunks: Chunk[],
     vectors: Float32Array[],
-    private readonly embedder: Embedder,
+    private readonly embedder?: Embedder,
   ) {
     this.size = chunks.length;
     this.dimensions = vectors[0]?.length ?? 0;
@@ -58,7 +58,13 @@ export class DenseIndex implements RetrievalIndex {
 
   async search(query: string, k: number, signal?: AbortSignal): Promise<Hit[]> {
     if (this.size === 0 || k <= 0) return [];
-    const q = unitVector(await this.embedder.embedQuery(query, signal));
+    if (!this.embedder) throw new Error('This index is searched by vector only.');
+    return this.searchVector(unitVector(await this.embedder.embedQuery(query, signal)), k);
+  }
+
+  /** The k nearest chunks to a unit vector (a question embedded once for many segments). */
+  searchVector(q: Float32Array, k: number): Promise<Hit[]> {
+    if (this.size === 0 || k <= 0) return Promise.resolve([]);
     if (q.length !== this.dimensions) {
       throw new Error('The embedding model returned a query vector of another length.');
     }
@@ -72,10 +78,12 @@ export class DenseIndex implements RetrievalIndex {
       1,
     );
     // USearch's inner-product distance is 1 − the dot product; of unit vectors, 1 − cosine.
-    return Array.from(found.keys, (row, i) => ({
-      chunk: this.chunks[Number(row)]!,
-      score: 1 - found.distances[i]!,
-    }));
+    return Promise.resolve(
+      Array.from(found.keys, (row, i) => ({
+        chunk: this.chunks[Number(row)]!,
+        score: 1 - found.distances[i]!,
+      })),
+    );
   }
 
   memoryBytes(): number {

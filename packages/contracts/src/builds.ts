@@ -29,11 +29,16 @@ export const BUILD_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
 
-/** Work counted inside a stage, e.g. chunks embedded so far of all the source's chunks. */
+/**
+ * Work counted inside a stage: chunks embedded so far of those that need a vector, rows of a
+ * table read so far, pages of a site fetched. `of` is 0 while the total is not known yet.
+ */
 export const ZStageWork = z.object({
   done: z.number().int().nonnegative(),
   of: z.number().int().nonnegative(),
-  unit: z.literal('chunks'),
+  unit: z.enum(['chunks', 'rows', 'pages']),
+  /** The source being read, when the stage reads several. */
+  source: z.string().optional(),
 });
 export type TStageWork = z.infer<typeof ZStageWork>;
 
@@ -162,6 +167,20 @@ export type TBuildFailedEvent = z.infer<typeof ZBuildFailedEvent>;
  * The index a RAG build made of its source for previews and published agents (LanceDB, under
  * `indexes/<pipelineId>/<buildId>/` of the object store), recorded with the build.
  */
+/** One segment of a hosted index, as a build lists it (IndexSegment rows hold the rest). */
+export const ZHostedSegment = z.object({
+  id: z.uuid(),
+  source_id: z.uuid(),
+  /** base: all of a source's chunks; delta: what a refresh changed on top of earlier ones. */
+  role: z.enum(['base', 'delta']),
+  chunks: z.number().int().nonnegative(),
+  /** Chunks of earlier segments of the same source this delta replaces or removes. */
+  removed: z.number().int().nonnegative(),
+  /** Whether the segment has its own search graph (above the exact-search size). */
+  graph: z.boolean(),
+});
+export type THostedSegment = z.infer<typeof ZHostedSegment>;
+
 export const ZHostedIndex = z.object({
   engine: z.literal('lancedb'),
   /** embeddings: the agent's own model. keyword: full-text search, `note` saying why. */
@@ -177,8 +196,29 @@ export const ZHostedIndex = z.object({
    */
   graph: z.boolean().optional(),
   note: z.string().optional(),
+  /**
+   * Builds with knowledge sources: the segments the agent answers from, each source's base and
+   * its deltas in order (under `indexes/<pipelineId>/segments/<id>/`). `chunks` is then the live
+   * total. Absent on builds whose index is one table under `indexes/<pipelineId>/<buildId>/`.
+   */
+  segments: z.array(ZHostedSegment).optional(),
 });
 export type THostedIndex = z.infer<typeof ZHostedIndex>;
+
+/** What a segment's row records of it (IndexSegment.info). */
+export const ZSegmentInfo = z.object({
+  mode: z.enum(['embeddings', 'keyword']),
+  dimensions: z.number().int().positive(),
+  role: z.enum(['base', 'delta']),
+  chunks: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  graph: z.boolean(),
+  /** The source's live chunks once this segment applies on top of those before it. */
+  live: z.number().int().nonnegative(),
+  /** Keyword-only segments: why the agent's embedding model could not be used. */
+  note: z.string().optional(),
+});
+export type TSegmentInfo = z.infer<typeof ZSegmentInfo>;
 
 // ---- build history (an agent's builds, newest first) ----
 
@@ -187,12 +227,26 @@ export type THostedIndex = z.infer<typeof ZHostedIndex>;
  * fingerprints (digests of the encrypted values) of the key, connection and file, so two builds
  * can be compared without keeping a secret twice.
  */
+/** A knowledge source as a build was made from it: which one, and which of its contents. */
+export const ZBuildSource = z.object({
+  id: z.uuid(),
+  kind: z.enum(['file', 'table', 'web']),
+  source_type: z.string(),
+  name: z.string(),
+  content_version: z.number().int().positive(),
+  /** A digest of what the source is (file stored, table named, site and page limit). */
+  fingerprint: z.string(),
+});
+export type TBuildSource = z.infer<typeof ZBuildSource>;
+
 export const ZBuildInputs = z.object({
   config: ZPipelineConfig,
   llm_key: z.string().nullable(),
   vector_db_key: z.string().nullable(),
   source_uri: z.string().nullable(),
   source_file: z.string().nullable(),
+  /** RAG agents: every knowledge source, the wizard's first. Absent on older builds. */
+  sources: z.array(ZBuildSource).optional(),
 });
 export type TBuildInputs = z.infer<typeof ZBuildInputs>;
 
@@ -222,8 +276,15 @@ export const ZBuildHistoryItem = z.object({
   created_at: z.iso.datetime(),
   finished_at: z.iso.datetime().nullable(),
   error: z.string().nullable(),
-  /** What differs from the build before, in words ("System prompt", "LLM model"…). */
+  /**
+   * What differs from the build before, in words ("System prompt", "LLM model", "added
+   * stations.csv", "refreshed parts: 10 rows changed"…).
+   */
   changes: z.array(z.string()),
+  /** Why it was made: the owner's Build, a knowledge change, or a refresh that found changes. */
+  trigger: z.enum(['wizard', 'knowledge', 'refresh']),
+  /** Whether visitors of the published agent are served this build now. */
+  published: z.boolean(),
   /** This build's own zip, while it is Built. */
   download_url: z.string().nullable(),
 });

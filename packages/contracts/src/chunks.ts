@@ -1,7 +1,8 @@
 /**
- * One line of a build's `data/chunks.jsonl`: a passage of the source with what is needed to cite
- * it (a PDF page, a CSV/Excel row, a text file, or a database row with its key). The builder
- * writes these; the generated agent and the live preview read them.
+ * One line of a build's `data/chunks.jsonl`: a passage of a source with what is needed to cite
+ * it (a PDF page, a CSV/Excel row, a text file, a database row with its key, a web page with its
+ * address, a document's section). The builder writes these; the generated agent and the hosted
+ * agents read them.
  */
 export interface TChunkLine {
   id: string;
@@ -12,4 +13,8 @@ export interface TChunkLine {
   row?: number;
   /** Database rows: the row's key, e.g. "id=42". */
   ref?: string;
+  /** Web pages: the page's address, which the citation links to. */
+  url?: string;
+  /** Documents with headings (DOCX, Markdown, HTML): the heading the passage falls under. */
+  section?: string;
 }

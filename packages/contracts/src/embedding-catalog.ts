@@ -114,6 +114,9 @@ export const EMBEDDING_CATALOG = {
   }),
 } as const satisfies Record<TEmbeddingModel, EmbeddingModelSpec>;
 
+/** The model an agent embeds with when its wizard chose none: local, so it needs no key. */
+export const DEFAULT_EMBEDDING_MODEL: TEmbeddingModel = 'all-MiniLM-L6-v2';
+
 export function embeddingSpec(model: TEmbeddingModel): EmbeddingModelSpec {
   return EMBEDDING_CATALOG[model];
 }

@@ -13,6 +13,7 @@ export * from './pipelines';
 export * from './wizard';
 export * from './build-stages';
 export * from './builds';
+export * from './knowledge';
 export * from './wizard-steps';
 export * from './wizard-answers';
 export * from './previews';

@@ -16,7 +16,15 @@ export const ZPublication = z.object({
   build_id: z.uuid().nullable(),
   /** The newest Built build: when it differs from build_id, publishing again serves it. */
   latest_build_id: z.uuid().nullable(),
+  /** The numbers of those two builds in the agent's history (1 for its first build). */
+  build_number: z.number().int().nullable(),
+  latest_build_number: z.number().int().nullable(),
   published_at: z.iso.datetime().nullable(),
+  /**
+   * A build that changes only the agent's knowledge (a source added, replaced, removed or
+   * refreshed) is served as soon as it is Built; a prompt or model change waits for Publish.
+   */
+  follow_knowledge: z.boolean(),
   share_enabled: z.boolean(),
   allowed_origins: z.array(zText()),
   /** Where to call the agent and to share or embed it (built from PUBLIC_URL). */
@@ -56,11 +64,21 @@ const zOrigin = zText()
 export const ZPublicationSettings = z
   .object({
     share_enabled: z.boolean().optional(),
+    follow_knowledge: z.boolean().optional(),
     show_sources: z.boolean().optional(),
     allowed_origins: z.array(zOrigin).max(20, { error: 'At most 20 sites may embed an agent.' }),
   })
   .partial();
 export type TPublicationSettings = z.infer<typeof ZPublicationSettings>;
+
+/**
+ * PUT /agents/{id}/publication: serve the newest Built build, or the one named — any Built build
+ * of the agent, older ones included (a rollback).
+ */
+export const ZPublishRequest = z.object({
+  build_id: z.uuid({ error: 'build_id must be the id of one of this agent’s builds.' }).optional(),
+});
+export type TPublishRequest = z.infer<typeof ZPublishRequest>;
 
 export const ZAccessKey = z.object({
   id: z.uuid(),

@@ -4,3 +4,10 @@
  * waiting under the old name. Add new names, never rename existing ones.
  */
 export const BUILDS_QUEUE = 'builds' as const;
+
+/**
+ * The knowledge queue: reading a source again (a scheduled or asked-for refresh) and indexing a
+ * build made before builds indexed themselves. The builder worker consumes it; schedules are
+ * BullMQ job schedulers on it, one per source.
+ */
+export const KNOWLEDGE_QUEUE = 'knowledge' as const;

@@ -31,6 +31,19 @@ export const ZUploadSummary = z.discriminatedUnion('kind', [
     columns: z.array(z.string()),
     rows: z.number().int(),
   }),
+  // Prose documents, added as knowledge sources (the wizard's source step takes the kinds above).
+  ...(['docx', 'markdown', 'html'] as const).map((kind) =>
+    z.object({
+      kind: z.literal(kind),
+      /** Passages with text, one per section. */
+      sections: z.number().int(),
+      characters: z.number().int(),
+      /** The first headings, in order. */
+      headings: z.array(z.string()),
+      /** HTML: the page's title. */
+      title: z.string().optional(),
+    }),
+  ),
 ]);
 export type TUploadSummary = z.infer<typeof ZUploadSummary>;
 

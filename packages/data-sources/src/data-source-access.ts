@@ -6,12 +6,15 @@ import {
   listDatabaseTables,
   parseDatabaseUri,
   probeDatabase,
+  readSqliteRows,
+  readTableRows,
   redactSecret,
   splitDatabaseUri,
   UnreachableDataSourceError,
   UnusableDataSourceError,
   type CheckedTarget,
   type ParsedDatabaseUri,
+  type RowBatch,
 } from './databases';
 
 /** The settings every process that reaches a user's database shares (gateway and worker). */
@@ -22,8 +25,10 @@ export interface DataSourceSettings {
   strict: boolean;
   /** DATA_SOURCE_ALLOWED_HOSTS: names, addresses or CIDR ranges strict mode lets through. */
   allowedHosts: string[];
-  /** DATA_SOURCE_TIMEOUT_MS: the budget of one lookup, probe or listing. */
+  /** DATA_SOURCE_TIMEOUT_MS: the budget of one lookup, probe or listing (and of each step of a read). */
   timeoutMs: number;
+  /** The longest a whole table read may take (a million rows and more); 30 minutes by default. */
+  readSessionMs?: number;
   /** SQLITE_PREVIEW_DIR: the one folder whose SQLite files this server may open. */
   sqliteDir?: string;
 }
@@ -171,6 +176,33 @@ export class DataSourceAccess {
         timeoutMs: this.settings.timeoutMs,
         addresses,
       });
+    });
+  }
+
+  /**
+   * Every row of a table (or document of a collection), streamed a batch at a time to `each`,
+   * read-only, through the same checks as `check`: the builder reads a table source this way.
+   */
+  readTable(
+    source: { type: TDatabaseSourceType; uri: string; database: string; table: string },
+    each: (batch: RowBatch) => Promise<void>,
+  ): Promise<void> {
+    return scrubbed(source.type, source.uri, async () => {
+      if (source.type === 'sqlite') {
+        return readSqliteRows(await this.sqliteFile(source.uri), source.table, each);
+      }
+      const parsed = parseDatabaseUri(source.type, source.uri);
+      const addresses = await this.allowedTargets(parsed);
+      return readTableRows(
+        parsed,
+        { database: source.database, table: source.table },
+        {
+          timeoutMs: this.settings.timeoutMs,
+          sessionMs: this.settings.readSessionMs ?? 30 * 60_000,
+          addresses,
+        },
+        each,
+      );
     });
   }
 

@@ -8,14 +8,20 @@ export type {
   AgentType,
   ApiKey,
   Build,
+  BuildTrigger,
   Conversation,
   ConversationChannel,
   ConversationMessage,
+  IndexSegment,
+  KnowledgeSource,
+  KnowledgeSourceKind,
+  KnowledgeSourceStatus,
   LlmProvider,
   PasswordResetToken,
   Pipeline,
   PipelineStatus,
   Publication,
+  RefreshSchedule,
   User,
 } from '@prisma/client';
 
@@ -100,3 +106,5 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
 
 /** Prisma's error code for a unique-constraint violation. */
 export const UNIQUE_VIOLATION = 'P2002';
+
+export * from './knowledge';

@@ -7,6 +7,44 @@ import { ZObjectStoreEnv } from './object-store/settings';
  * parsed by one definition. Each app spreads these into its own schema:
  * `z.object({ ...SHARED_SETTINGS, PORT: … })`.
  */
+/** `true`/`false` (or 1/0) in an environment variable. */
+export const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+/** A comma-separated list, blanks dropped. */
+export const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/**
+ * How the processes that reach users' databases (the gateway for the wizard and previews, the
+ * builder worker when it reads a table into an agent's index) do it: through one network guard,
+ * with the same rules, so a source refused by one is refused by the other.
+ */
+export const DATA_SOURCE_SETTINGS = {
+  /**
+   * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
+   * (a hosted server must not reach the services beside it), off in development and tests.
+   */
+  DATA_SOURCE_STRICT: booleanFlag.optional(),
+  /**
+   * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
+   * source may use even in strict mode: an on-premises database on a private network.
+   */
+  DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
+  /** How long a user's database may take to answer one step (connect, sign in, a query), in ms. */
+  DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /**
+   * A folder of SQLite files this server may open (previews, and the builder reading a SQLite
+   * table into an agent's index). Unset (the default): the file lives where the agent runs.
+   */
+  SQLITE_PREVIEW_DIR: z.string().optional(),
+};
+
 export const SHARED_SETTINGS = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z

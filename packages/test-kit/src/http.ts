@@ -11,6 +11,8 @@ export interface ApiAnswer {
 }
 
 export interface ApiRequest {
+  /** GET without a body, POST with one, unless named (PUT, PATCH, DELETE). */
+  method?: string;
   token?: string;
   headers?: Record<string, string>;
   /** Sent as JSON. */
@@ -38,7 +40,7 @@ export async function apiCall(
     body = new URLSearchParams(init.form).toString();
   }
   const response = await fetch(`${base}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
     body,
   });

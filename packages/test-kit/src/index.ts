@@ -12,6 +12,17 @@ export {
 } from './agents';
 export { downloadZip, startBuild, waitForBuild, type Downloaded } from './builds';
 export { BuildFeed, type HeardEvent } from './build-feed';
+export {
+  addFileSource,
+  addSource,
+  knowledgeOf,
+  refreshSource,
+  removeSource,
+  replaceFileSource,
+  scheduleSource,
+  waitForKnowledge,
+  type SourceFile,
+} from './knowledge';
 export { projectFiles, projectFileText, readZip } from './zip';
 export { freshDatabase, REPO_ROOT } from './fresh-database';
 export { serverSentEvents } from './server-sent-events';

@@ -70,6 +70,17 @@ export function pipelineSecretContext(
   return `pipeline:${owner.userId}:${owner.id}:${field}`;
 }
 
+/**
+ * The context a knowledge source's connection URI is bound to: owner, pipeline and source, so an
+ * envelope copied to another source or agent does not open.
+ */
+export function knowledgeSourceSecretContext(
+  owner: { id: string; userId: string },
+  sourceId: string,
+): string {
+  return `pipeline:${owner.userId}:${owner.id}:knowledge-source:${sourceId}:uri`;
+}
+
 /** The context a key of the user's API-key vault is bound to: its owner and its id. */
 export function apiKeySecretContext(userId: string, keyId: string): string {
   return `apikey:${userId}:${keyId}`;

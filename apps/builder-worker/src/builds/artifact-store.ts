@@ -53,6 +53,16 @@ export class ArtifactStore {
     await this.store.removeAll(storeKeys.hostedIndex(pipelineId, buildId));
   }
 
+  /** Where one segment of an agent's hosted index goes (knowledge sources, refreshes). */
+  segmentLocation(pipelineId: string, segmentId: string) {
+    return this.store.folderLocation(storeKeys.indexSegment(pipelineId, segmentId));
+  }
+
+  /** A segment that was not finished (its change failed): nothing half-written stays. */
+  async removeSegment(pipelineId: string, segmentId: string): Promise<void> {
+    await this.store.removeAll(storeKeys.indexSegment(pipelineId, segmentId));
+  }
+
   async writeZip(
     pipelineId: string,
     buildId: string,

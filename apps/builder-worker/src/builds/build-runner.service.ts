@@ -12,6 +12,8 @@ import { BuildError } from './build-error';
 import { BuildPlanner } from './build-plan';
 import { BuildOutput, BuildSteps } from './build-steps';
 import { BuildsRepository } from './builds.repository';
+import { KnowledgeBuilds } from '../knowledge/knowledge-builds';
+import { KnowledgeRepository } from '../knowledge/knowledge.repository';
 
 export { BuildError } from './build-error';
 
@@ -32,6 +34,8 @@ export class BuildRunner {
     private readonly artifacts: ArtifactStore,
     private readonly planner: BuildPlanner,
     private readonly steps: BuildSteps,
+    private readonly knowledge: KnowledgeRepository,
+    private readonly knowledgeBuilds: KnowledgeBuilds,
   ) {}
 
   async run(buildId: string, report: ReportProgress): Promise<void> {
@@ -62,8 +66,26 @@ export class BuildRunner {
       await this.artifacts.removeWorkDir(build.id);
     }
     if (!output.artifact) throw new Error('The build ended without an artifact.');
-    await this.builds.markBuilt(build, output.artifact, output.hostedIndex);
+    await this.builds.markBuilt(
+      build,
+      output.artifact,
+      output.hostedIndex,
+      output.knowledgeChanges,
+    );
     this.logger.log(`Build ${build.id} built (${output.artifact.bytes} bytes).`);
+    if (pipeline.agentType === 'rag' && (await this.knowledge.followKnowledge(build, pipeline))) {
+      this.logger.log(`Build ${build.id} is now served to the agent's visitors (knowledge only).`);
+    }
+  }
+
+  /**
+   * After a build of the agent ended (Built or Failed): knowledge changes made while it ran
+   * (added or replaced sources, refreshes that found changes) get a build of their own.
+   */
+  async afterBuild(buildId: string): Promise<void> {
+    const found = await this.builds.findWithPipeline(buildId);
+    if (found?.pipeline.agentType === 'rag')
+      await this.knowledgeBuilds.startWaiting(found.pipeline);
   }
 }
 

@@ -17,6 +17,13 @@ import {
   testWorkerConfig,
   type SeedOptions,
 } from '../testing/build-fixtures';
+import {
+  createPostgresSource,
+  dropPostgresSource,
+  POSTGRES_SOURCE_DB,
+  startTcpForwarder,
+  type TestTcpServer,
+} from '@agentloom/data-sources/testing';
 import { readZip } from '@agentloom/test-kit';
 import { installLockedProject } from '../testing/python-tools';
 import { runProcess } from '../testing/run-process';
@@ -69,6 +76,8 @@ interface Case {
   seed: () => Promise<SeedOptions>;
   /** The chunks the build must ship, or undefined when the agent reads its source itself. */
   chunks?: (chunks: Array<Record<string, unknown>>) => void;
+  /** Passages the build's hosted index holds, when the case checks it. */
+  indexed?: number;
   files: string[];
 }
 
@@ -165,18 +174,26 @@ const CASES: Case[] = [
     files: ['agent/stores/pinecone_store.py'],
   },
   {
+    // A real table: the worker reads it into the agent's index (through the data-sources guard,
+    // at an address that is not the platform's own Postgres).
     title: 'RAG · Postgres table · ChromaDB · Streamlit · DeepSeek',
     seed: () =>
       Promise.resolve({
-        sourceUri: `postgresql://app:${DB_PASSWORD}@db.internal:5432/shop`,
+        sourceUri: `postgresql://postgres@127.0.0.1:${sourcePort}/${POSTGRES_SOURCE_DB}`,
         config: base({
           source_type: 'postgres',
-          database: database('postgres', 'orders'),
+          database: {
+            ...database('postgres', 'tickets'),
+            uri: `postgresql://postgres@127.0.0.1:${sourcePort}/${POSTGRES_SOURCE_DB}`,
+            database: POSTGRES_SOURCE_DB,
+            approximate_rows: 25,
+          },
           embedding_model: 'e5-small-v2',
           vector_store: chroma,
           llm: { provider: 'deepseek', model: 'deepseek-chat' },
         }),
       }),
+    indexed: 25,
     files: ['agent/db.py', 'agent/stores/chroma_store.py'],
   },
   ...(
@@ -228,13 +245,19 @@ const CASES: Case[] = [
   })),
 ];
 
+let sourcePort = 0;
+
 describe('Builds of every source type and SQL framework', () => {
   let config: WorkerConfig;
   let prisma: PrismaClient;
   let harness: Awaited<ReturnType<typeof startWorkerHarness>>;
   let unpacked: string;
+  let forwarder: TestTcpServer;
 
   beforeAll(async () => {
+    await createPostgresSource();
+    forwarder = await startTcpForwarder(5432);
+    sourcePort = forwarder.port;
     config = testWorkerConfig();
     prisma = testPrisma(config);
     harness = await startWorkerHarness(config);
@@ -242,6 +265,8 @@ describe('Builds of every source type and SQL framework', () => {
   });
   afterAll(async () => {
     await harness.close();
+    await forwarder.close();
+    await dropPostgresSource();
     await prisma.$disconnect();
     await rm(config.DATA_DIR, { recursive: true, force: true });
     await rm(unpacked, { recursive: true, force: true });
@@ -256,6 +281,9 @@ describe('Builds of every source type and SQL framework', () => {
 
       const build = await prisma.build.findUniqueOrThrow({ where: { id: buildId } });
       expect([build.status, build.error]).toEqual(['Built', null]);
+      if (testCase.indexed !== undefined) {
+        expect((build.hostedIndex as { chunks: number }).chunks).toBe(testCase.indexed);
+      }
       if (options.agentType === 'sql') {
         expect((build.stages as Array<{ key: string }>).map((stage) => stage.key)).toEqual([
           ...SQL_BUILD_STAGES,

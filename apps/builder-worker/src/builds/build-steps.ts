@@ -2,33 +2,33 @@ import {
   BUILD_STAGES,
   type TBuildStageKey,
   type THostedIndex,
+  type TKnowledgeChange,
   type TStageWork,
 } from '@agentloom/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { access } from 'node:fs/promises';
 import {
   assertProjectPaths,
-  chunkDocumentBatches,
   generateProjectPart,
   projectFolderName,
-  RAG_DEFAULTS,
   sortedByPath,
-  writeChunksJsonl,
   type GeneratedFile,
   type ProjectPart,
 } from '../generator';
+import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { ArtifactStore } from './artifact-store';
 import { BuildError, readingUpload } from './build-error';
 import type { BuildPlan } from './build-plan';
 import { BuildSecrets } from './build-secrets';
-import { HostedIndexStep } from './hosted-index-step';
-import { sourceDocumentBatches, tableRecordBatches } from './source-documents';
+import { tableRecordBatches } from './source-documents';
 
 /** What a build's steps produce: the project's files, part by part, the hosted index, the zip. */
 export class BuildOutput {
   readonly files: GeneratedFile[] = [];
-  /** RAG file sources: the index previews and the published agent answer from. */
+  /** RAG agents: the index previews and the published agent answer from. */
   hostedIndex?: THostedIndex;
+  /** RAG agents: what this build changed in the agent's knowledge, for its history. */
+  knowledgeChanges: TKnowledgeChange[] = [];
   artifact?: { name: string; bytes: number };
 }
 
@@ -59,17 +59,15 @@ export class BuildSteps {
   private readonly logger = new Logger(BuildSteps.name);
 
   readonly steps: Record<StepKey, BuildStep> = {
-    // RAG: read and chunk the source, then embed every chunk into the hosted index.
+    // RAG: every knowledge source read and chunked, and only chunks this model has not embedded
+    // before embedded, into the hosted index.
     train_embeddings: async (plan, output, report) => {
-      const chunks = await this.loadSource(plan);
-      if (chunks === null) return;
-      await report({ done: 0, of: chunks, unit: 'chunks' });
-      output.hostedIndex = await this.hostedIndex.run(plan, chunks, (done, of) =>
-        report({ done, of, unit: 'chunks' }),
-      );
+      const { hostedIndex, changes } = await this.knowledge.run(plan, report);
+      output.hostedIndex = hostedIndex;
+      output.knowledgeChanges = changes;
     },
     load_source: async (plan) => {
-      await this.loadSource(plan);
+      await this.checkUpload(plan);
     },
     // The vector store's client module, its test, and the compose file with its service.
     set_up_vector_store: (plan, output) => addParts(plan, output, 'vector-store'),
@@ -93,33 +91,15 @@ export class BuildSteps {
   constructor(
     private readonly artifacts: ArtifactStore,
     private readonly secrets: BuildSecrets,
-    private readonly hostedIndex: HostedIndexStep,
+    private readonly knowledge: KnowledgeIndex,
   ) {}
 
-  /**
-   * Reads the uploaded source. For a RAG agent it is parsed and chunked exactly as the agent's
-   * own loaders would (PDF pages, CSV/Excel rows, text windows) and streamed to
-   * data/chunks.jsonl, which the downloaded agent indexes when it starts. Database sources are
-   * read by the agent itself where it runs. Returns the number of chunks written, or null when
-   * there is nothing to chunk.
-   */
-  private async loadSource({ upload, chunksFile }: BuildPlan): Promise<number | null> {
-    if (!upload) return null;
+  /** SQL agents over a file: the upload must still be there (profile_schema reads it next). */
+  private async checkUpload({ upload }: BuildPlan): Promise<void> {
+    if (!upload) return;
     await access(upload.file).catch(() => {
       throw new BuildError('The uploaded source file is missing; upload it again.');
     });
-    if (!chunksFile) return null;
-    const documents = sourceDocumentBatches(upload.kind, upload.file, upload.name, upload.options);
-    const count = await readingUpload(() =>
-      writeChunksJsonl(
-        chunksFile,
-        chunkDocumentBatches(documents, RAG_DEFAULTS.chunk_size, RAG_DEFAULTS.chunk_overlap),
-      ),
-    );
-    if (count === 0) {
-      throw new BuildError(`${upload.name} contains no text to answer from; upload another file.`);
-    }
-    return count;
   }
 
   /**

@@ -106,6 +106,7 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
     const { buildId } = payload.data;
     try {
       await this.runner.run(buildId, (progress) => job.updateProgress(progress));
+      await this.startWaitingChanges(buildId);
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (error instanceof BuildError || isStorageFull(error) || lastAttempt) {
@@ -118,10 +119,18 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
         if (!(error instanceof BuildError)) this.logger.error((error as Error).stack);
         const build = await this.builds.findWithPipeline(buildId);
         if (build) await this.builds.markFailed(build, detail);
+        await this.startWaitingChanges(buildId);
         throw new UnrecoverableError(detail);
       }
       throw error;
     }
+  }
+
+  /** Knowledge changes that waited for this build get one of their own; never fails the job. */
+  private async startWaitingChanges(buildId: string): Promise<void> {
+    await this.runner.afterBuild(buildId).catch((error: unknown) => {
+      this.logger.warn(`Waiting knowledge changes not started: ${(error as Error).message}`);
+    });
   }
 
   /**

@@ -98,7 +98,12 @@ describe('Build worker', () => {
     expect(counted.length).toBeGreaterThan(0);
     expect(counted.every((event) => event.stage === 'train_embeddings')).toBe(true);
     const indexed = (build.hostedIndex as { chunks: number }).chunks;
-    expect(counted.at(-1)?.work).toEqual({ done: indexed, of: indexed, unit: 'chunks' });
+    expect(counted.at(-1)?.work).toEqual({
+      done: indexed,
+      of: indexed,
+      unit: 'chunks',
+      source: 'sales.csv',
+    });
     const seen = events
       .filter((event) => event.state !== 'progress')
       .map((event) => `${event.index}:${event.stage}:${event.state}`);

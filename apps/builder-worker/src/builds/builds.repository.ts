@@ -1,4 +1,4 @@
-import { TBuildStage, type THostedIndex } from '@agentloom/contracts';
+import { TBuildStage, type THostedIndex, type TKnowledgeChange } from '@agentloom/contracts';
 import { Prisma, type ApiKey, type Build, type Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
@@ -46,11 +46,12 @@ export class BuildsRepository {
       UPDATE builds SET stages = ${JSON.stringify(stages)}::jsonb WHERE id = ${buildId}::uuid`;
   }
 
-  /** The build's zip and (RAG file sources) its hosted index, recorded together with Built. */
+  /** The build's zip, (RAG) its hosted index and knowledge changes, recorded with Built. */
   async markBuilt(
     build: Build,
     artifact: { name: string; bytes: number },
     hostedIndex: THostedIndex | undefined,
+    knowledgeChanges: TKnowledgeChange[],
   ): Promise<void> {
     const finishedAt = new Date();
     await this.prisma.client.$transaction([
@@ -61,6 +62,7 @@ export class BuildsRepository {
           artifact: artifact.name,
           artifactBytes: artifact.bytes,
           hostedIndex: hostedIndex ?? Prisma.DbNull,
+          knowledgeChanges,
           finishedAt,
           error: null,
         },
@@ -70,6 +72,11 @@ export class BuildsRepository {
         data: { status: 'Built' },
       }),
     ]);
+  }
+
+  /** The hosted index of a Built build made before builds indexed themselves. */
+  async recordHostedIndex(buildId: string, hostedIndex: THostedIndex): Promise<void> {
+    await this.prisma.client.build.update({ where: { id: buildId }, data: { hostedIndex } });
   }
 
   /**

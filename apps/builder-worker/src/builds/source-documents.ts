@@ -1,6 +1,8 @@
-import type { TRagSourceType } from '@agentloom/contracts';
+import type { TKnowledgeFileType } from '@agentloom/contracts';
 import {
+  DEFAULT_DOCUMENT_LIMITS,
   readCsvRecordBatches,
+  readDocumentFile,
   readExcelRecords,
   readPdfPages,
   readTextFile,
@@ -10,16 +12,28 @@ import type { SourceDocument } from '../generator';
 /**
  * The documents of an uploaded source, as the generated agent's own loaders (agent/loaders.py)
  * make them: a PDF page each, a CSV/Excel row each ("column: value" lines, empty values skipped,
- * rows numbered from 1 after the header), or the whole text file. In batches, streamed where the
- * format allows (CSV, Excel), so the file's size does not decide the memory a build needs.
+ * rows numbered from 1 after the header), the whole text file, or a Word, Markdown or HTML file's
+ * sections (each cited by its heading). In batches, streamed where the format allows (CSV,
+ * Excel), so the file's size does not decide the memory a build needs.
  */
 export async function* sourceDocumentBatches(
-  kind: Extract<TRagSourceType, 'pdf' | 'csv' | 'excel' | 'text_file'>,
+  kind: TKnowledgeFileType,
   filePath: string,
   source: string,
   options: SourceReadOptions,
-): AsyncGenerator<SourceDocument[]> {
+): AsyncGenerator<(SourceDocument & { section?: string })[]> {
   switch (kind) {
+    case 'docx':
+    case 'markdown':
+    case 'html': {
+      const sections = await readDocumentFile(filePath, kind, DEFAULT_DOCUMENT_LIMITS);
+      yield sections.map((section) => ({
+        text: section.text,
+        source,
+        ...(section.section && { section: section.section }),
+      }));
+      return;
+    }
     case 'csv':
     case 'excel':
       yield* rowDocumentBatches(tableRecordBatches(kind, filePath, options), source);

@@ -45,8 +45,11 @@ describe('a full disk during a build', () => {
       [],
     );
     expect(await readdir(path.join(disk, 'work')).catch(() => [])).toEqual([]);
+    // No segment of the agent's index is left half-written.
     expect(
-      await readdir(path.join(disk, storeKeys.hostedIndexes(pipelineId))).catch(() => []),
+      await readdir(path.join(disk, storeKeys.hostedIndexes(pipelineId), 'segments')).catch(
+        () => [],
+      ),
     ).toEqual([]);
 
     await rm(filler);

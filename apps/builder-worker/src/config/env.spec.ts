@@ -30,6 +30,11 @@ describe('loadWorkerConfig', () => {
       STORAGE_DRIVER: 'local',
       S3_REGION: 'us-east-1',
       VAULT_MASTER_KEY: expect.any(Buffer),
+      // Table sources are read through the data-sources guard, as the gateway reads them.
+      DATA_SOURCE_STRICT: false,
+      DATA_SOURCE_ALLOWED_HOSTS: [],
+      DATA_SOURCE_TIMEOUT_MS: 5000,
+      SQLITE_PREVIEW_DIR: undefined,
     });
     // The development key is generated once and then shared with the gateway through the folder.
     expect(config.VAULT_MASTER_KEY).toHaveLength(32);

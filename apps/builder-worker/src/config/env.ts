@@ -1,5 +1,6 @@
 import {
   ConfigError,
+  DATA_SOURCE_SETTINGS,
   defaultDataDir,
   MASTER_KEY_HINT,
   parseEnvironment,
@@ -26,6 +27,9 @@ const milliseconds = (fallback: number) =>
  */
 export const ZWorkerEnv = z.object({
   ...SHARED_SETTINGS,
+  // The builder reads table sources (and web pages) into agents' indexes through the same guard
+  // as the gateway's wizard, with the same settings.
+  ...DATA_SOURCE_SETTINGS,
   /** Builds this process runs at the same time. */
   WORKER_CONCURRENCY: z.coerce
     .number({ error: concurrencyError })
@@ -64,11 +68,13 @@ export type WorkerEnv = z.infer<typeof ZWorkerEnv>;
 /** The validated configuration the worker runs with; data folder and master key resolved. */
 export interface WorkerConfig extends Omit<
   WorkerEnv,
-  'DATA_DIR' | 'VAULT_MASTER_KEY' | 'MODEL_CACHE_DIR'
+  'DATA_DIR' | 'VAULT_MASTER_KEY' | 'MODEL_CACHE_DIR' | 'DATA_SOURCE_STRICT' | 'SQLITE_PREVIEW_DIR'
 > {
   DATA_DIR: string;
   MODEL_CACHE_DIR: string;
   VAULT_MASTER_KEY: Buffer;
+  DATA_SOURCE_STRICT: boolean;
+  SQLITE_PREVIEW_DIR?: string;
 }
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
@@ -101,5 +107,9 @@ export function loadWorkerConfig(
     DATA_DIR: dataDir,
     MODEL_CACHE_DIR: path.resolve(config.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     VAULT_MASTER_KEY: masterKey,
+    DATA_SOURCE_STRICT: config.DATA_SOURCE_STRICT ?? config.NODE_ENV === 'production',
+    SQLITE_PREVIEW_DIR: config.SQLITE_PREVIEW_DIR
+      ? path.resolve(config.SQLITE_PREVIEW_DIR)
+      : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_CHUNKING,
   DEFAULT_DISTANCE_METRIC,
   isFileSourceType,
   isUuid,
@@ -32,8 +33,8 @@ export const CHUNKS_FILE = `${DATA_DIR}/chunks.jsonl`;
 
 /** Chunking and retrieval, shared with the live preview so both index a source alike. */
 export const RAG_DEFAULTS = {
-  chunk_size: 800,
-  chunk_overlap: 100,
+  chunk_size: DEFAULT_CHUNKING.size,
+  chunk_overlap: DEFAULT_CHUNKING.overlap,
   top_k: 4,
   /** Rows read from a database source at startup. */
   max_source_rows: 10_000,

@@ -48,6 +48,14 @@ export const PINS = {
   pandas: 'pandas==3.1.1',
   openpyxl: 'openpyxl==3.1.5',
   pypdf: 'pypdf==7.1.1',
+  // Word, Markdown and HTML sources (agent/loaders.py): mammoth is the same converter Agentloom's
+  // own reader runs (its JavaScript release), markdown-it-py is markdown-it's Python port, and
+  // html5lib builds the tree the HTML standard (and parse5, on Agentloom's side) builds, read
+  // through Beautiful Soup.
+  mammoth: 'mammoth==1.13.0',
+  markdownItPy: 'markdown-it-py==4.3.0',
+  beautifulsoup4: 'beautifulsoup4==4.15.0',
+  html5lib: 'html5lib==1.1',
   sqlalchemy: 'SQLAlchemy==2.1.9',
   psycopg2: 'psycopg2-binary==2.9.13',
   pymysql: 'PyMySQL==1.2.4',
@@ -106,6 +114,10 @@ export function universePins(universe: Universe): Pin[] {
     PINS.numpy,
     PINS.pandas,
     PINS.pypdf,
+    PINS.mammoth,
+    PINS.markdownItPy,
+    PINS.beautifulsoup4,
+    PINS.html5lib,
     PINS.sqlalchemy,
     PINS.psycopg2,
     PINS.pymysql,
@@ -125,22 +137,46 @@ export function universeInput(universe: Universe): string {
   );
 }
 
-export function universeOf(manifest: AgentManifest): Universe {
+export function universeOf(manifest: Pick<AgentManifest, 'sql'>): Universe {
   return manifest.sql?.framework === 'pandasai' ? 'pandasai' : 'main';
 }
 
-const isPandasAI = (manifest: AgentManifest) => universeOf(manifest) === 'pandasai';
+const isPandasAI = (manifest: Pick<AgentManifest, 'sql'>) => universeOf(manifest) === 'pandasai';
+
+/**
+ * The kinds of source an agent reads: today's source types, and the prose files whose readers
+ * exist (agent/loaders.py) before the source types name them.
+ */
+export type SourceKind = AgentManifest['source']['type'] | 'docx' | 'markdown' | 'html';
 
 /** What reading the source needs, at run time and in the tests. */
 function sourcePins(manifest: AgentManifest): Pin[] {
+  return sourceKindPins(manifest.source.type, manifest);
+}
+
+/**
+ * What reading one kind of source needs (its loader's libraries), for an agent with such a
+ * source: a project installs a reader's library only when one of its sources is of that kind.
+ */
+export function sourceKindPins(
+  kind: SourceKind,
+  manifest: Pick<AgentManifest, 'type' | 'sql'>,
+): Pin[] {
   const pandas = isPandasAI(manifest)
     ? [PINS.pandasForPandasAI, PINS.numpyForPandasAI]
     : [PINS.pandas, PINS.numpy];
-  switch (manifest.source.type) {
+  switch (kind) {
     case 'pdf':
       return [PINS.pypdf];
     case 'text_file':
       return [];
+    case 'docx':
+      // Mammoth's HTML is read by the HTML reader.
+      return [PINS.mammoth, PINS.beautifulsoup4, PINS.html5lib];
+    case 'markdown':
+      return [PINS.markdownItPy];
+    case 'html':
+      return [PINS.beautifulsoup4, PINS.html5lib];
     case 'csv':
       return pandas;
     case 'excel':

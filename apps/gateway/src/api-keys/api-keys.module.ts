@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyListCache } from './api-key-list.cache';
 import { ApiKeysController } from './api-keys.controller';
-import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeysService } from './api-keys.service';
+import { ApiKeysCoreModule } from './api-keys-core.module';
 
 @Module({
+  imports: [ApiKeysCoreModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysRepository, ApiKeysService, ApiKeyListCache],
-  exports: [ApiKeysService],
+  exports: [ApiKeysCoreModule],
 })
 export class ApiKeysModule {}

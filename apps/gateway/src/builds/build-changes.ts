@@ -1,5 +1,10 @@
-import { TBuildInputs, TPipelineConfig } from '@agentloom/contracts';
-import type { Pipeline } from '@agentloom/db';
+import {
+  ZKnowledgeChanges,
+  type TBuildInputs,
+  type TKnowledgeChange,
+  type TPipelineConfig,
+} from '@agentloom/contracts';
+import type { Build, Pipeline } from '@agentloom/db';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { readConfig } from '../pipelines/pipeline-view';
@@ -25,9 +30,16 @@ type Part = (inputs: TBuildInputs, config: TPipelineConfig) => unknown;
 const ragOnly = (config: TPipelineConfig) => (config.agent_type === 'rag' ? config : undefined);
 const sqlOnly = (config: TPipelineConfig) => (config.agent_type === 'sql' ? config : undefined);
 
-/** The parts of an agent a user can change between builds, in the wizard's order. */
+/**
+ * The parts of an agent a user can change between builds, in the wizard's order. A build that
+ * names its knowledge sources says what changed in them itself (knowledgeChangesOf), so its
+ * wizard's source is not compared a second time.
+ */
 const PARTS: readonly [string, Part][] = [
-  ['Source', (i, c) => [c.source_type, c.file, c.database, i.source_uri, i.source_file]],
+  [
+    'Source',
+    (i, c) => (i.sources ? null : [c.source_type, c.file, c.database, i.source_uri, i.source_file]),
+  ],
   ['Embedding model', (_, c) => ragOnly(c)?.embedding_model],
   ['Vector store', (i, c) => [ragOnly(c)?.vector_store, i.vector_db_key]],
   ['LLM provider', (_, c) => c.llm?.provider],
@@ -46,4 +58,29 @@ export function changesBetween(previous: TBuildInputs | null, current: TBuildInp
     ([, part]) =>
       !isDeepStrictEqual(part(previous, previous.config), part(current, current.config)),
   ).map(([label]) => label);
+}
+
+/**
+ * What a build changed in the agent's knowledge, in words: "added stations.csv", "new version
+ * of prices.pdf", "removed faq.txt", "refreshed parts: 10 rows changed".
+ */
+export function knowledgeChangesOf(build: Pick<Build, 'knowledgeChanges'>): string[] {
+  const parsed = ZKnowledgeChanges.safeParse(build.knowledgeChanges);
+  return parsed.success ? parsed.data.map(describeKnowledgeChange) : [];
+}
+
+function describeKnowledgeChange({ name, change }: TKnowledgeChange): string {
+  if (change.startsWith('refreshed: ')) return `refreshed ${name}: ${change.slice(11)}`;
+  switch (change) {
+    case 'added':
+      return `added ${name}`;
+    case 'removed':
+      return `removed ${name}`;
+    case 'new version':
+      return `new version of ${name}`;
+    case 'read again':
+      return `read ${name} again`;
+    default:
+      return `${name}: ${change}`;
+  }
 }

@@ -242,6 +242,8 @@ describe('Builds (gateway side)', () => {
         finished_at: null,
         error: null,
         changes: ['System prompt'],
+        trigger: 'wizard',
+        published: false,
         download_url: null,
       },
       {
@@ -252,6 +254,8 @@ describe('Builds (gateway side)', () => {
         finished_at: expect.any(String),
         error: null,
         changes: ['First build'],
+        trigger: 'wizard',
+        published: false,
         download_url: buildPaths.download('rag', id, first),
       },
     ]);

@@ -1,4 +1,3 @@
-import type { THostedIndex } from '@agentloom/contracts';
 import { Build, Pipeline, PipelineStatus, Prisma } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -79,23 +78,19 @@ export class BuildsRepository {
   }
 
   /** The newest build that produced a zip. */
+  /** The build the agent's visitors are served, when it is published. */
+  async publishedBuildId(pipelineId: string): Promise<string | null> {
+    const publication = await this.prisma.client.publication.findUnique({
+      where: { pipelineId },
+      select: { buildId: true },
+    });
+    return publication?.buildId ?? null;
+  }
+
   latestBuiltOwned(pipelineId: string, userId: string): Promise<Build | null> {
     return this.prisma.client.build.findFirst({
       where: { pipelineId, userId, status: 'Built', artifact: { not: null } },
       orderBy: { createdAt: 'desc' },
     });
-  }
-
-  /** A hosted index made on first use (table sources, older builds), recorded with its build. */
-  async recordHostedIndex(buildId: string, hostedIndex: THostedIndex): Promise<void> {
-    await this.prisma.client.build.update({ where: { id: buildId }, data: { hostedIndex } });
-  }
-
-  async hostedIndexOf(buildId: string): Promise<unknown> {
-    const build = await this.prisma.client.build.findUnique({
-      where: { id: buildId },
-      select: { hostedIndex: true },
-    });
-    return build?.hostedIndex ?? null;
   }
 }

@@ -27,7 +27,8 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
-import { buildInputsOf, changesBetween } from './build-changes';
+import { KnowledgeRepository } from '../knowledge/knowledge.repository';
+import { buildInputsOf, changesBetween, knowledgeChangesOf } from './build-changes';
 import { BuildQueue, QueueUnavailableError } from './build-queue';
 import { BuildsRepository } from './builds.repository';
 
@@ -45,6 +46,7 @@ export class BuildsService {
     private readonly builds: BuildsRepository,
     private readonly queue: BuildQueue,
     private readonly storage: PipelineStorage,
+    private readonly knowledge: KnowledgeRepository,
   ) {}
 
   /**
@@ -61,10 +63,13 @@ export class BuildsService {
       );
     }
     const maxRunning = this.config.MAX_CONCURRENT_BUILDS_PER_USER;
+    // A RAG agent's build is made of every knowledge source it has now (the wizard's first).
+    const sources =
+      pipeline.agentType === 'rag' ? await this.knowledge.forSnapshot(pipeline) : undefined;
     const build = await this.builds.startBuild(
       pipeline.id,
       userId,
-      buildInputsOf(pipeline),
+      { ...buildInputsOf(pipeline), ...(sources && { sources }) },
       maxRunning,
     );
     if (build === 'over-quota') {
@@ -105,6 +110,7 @@ export class BuildsService {
   async history(userId: string, sessionId: string): Promise<TBuildHistoryItem[]> {
     const pipeline = await this.pipelines.findOwned(userId, sessionId);
     const builds = await this.builds.listOwned(pipeline.id, userId);
+    const served = await this.builds.publishedBuildId(pipeline.id);
     const inputs = builds.map((build) => readBuildInputs(build.snapshot, pipeline.agentType));
     return builds
       .map((build, index) => ({
@@ -114,7 +120,12 @@ export class BuildsService {
         created_at: build.createdAt.toISOString(),
         finished_at: build.finishedAt?.toISOString() ?? null,
         error: build.error,
-        changes: changesBetween(index > 0 ? inputs[index - 1]! : null, inputs[index]!),
+        changes: [
+          ...changesBetween(index > 0 ? inputs[index - 1]! : null, inputs[index]!),
+          ...knowledgeChangesOf(build),
+        ],
+        trigger: build.trigger,
+        published: build.id === served,
         download_url:
           build.status === 'Built' && build.artifact
             ? buildPaths.download(pipeline.agentType, pipeline.id, build.id)

@@ -45,6 +45,11 @@ import {
   ZPreviewStarted,
   ZPublication,
   ZPublicationSettings,
+  ZPublishRequest,
+  ZAddSourceRequest,
+  ZKnowledgeSource,
+  ZKnowledgeSources,
+  ZSourceScheduleRequest,
   ZRagDatabaseSourceRequest,
   ZRagSourceRequest,
   ZRagSourceTypeSaved,
@@ -161,6 +166,12 @@ export class UiSavedDto extends createZodDto(ZUiSaved) {}
 
 export class PublicationDto extends createZodDto(ZPublication) {}
 export class PublicationSettingsDto extends createZodDto(ZPublicationSettings) {}
+export class PublishRequestDto extends createZodDto(ZPublishRequest) {}
+export class AddTableSourceDto extends createZodDto(ZAddSourceRequest.options[0]) {}
+export class AddWebSourceDto extends createZodDto(ZAddSourceRequest.options[1]) {}
+export class KnowledgeSourceDto extends createZodDto(ZKnowledgeSource) {}
+export class KnowledgeSourcesDto extends createZodDto(ZKnowledgeSources) {}
+export class SourceScheduleRequestDto extends createZodDto(ZSourceScheduleRequest) {}
 export class AccessKeyDto extends createZodDto(ZAccessKey) {}
 export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}

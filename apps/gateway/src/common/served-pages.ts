@@ -53,3 +53,29 @@ export function setPagePolicy(
     ].join('; '),
   );
 }
+
+export const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (character) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ??
+      character,
+  );
+
+/** JSON inside <script type="application/json">: `<` escaped so no text can close the tag. */
+export const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * Doctype and the head every gateway-served page shares (previews, share page, widget frame), up
+ * to where each adds its own; `title` is escaped already.
+ */
+export function documentStart(title: string, stylesheet = '/p/_assets/preview.css'): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="stylesheet" href="${stylesheet}">`;
+}

@@ -94,6 +94,11 @@ describe('gateway configuration', () => {
     const dev = loadConfig({ DATA_DIR: dir(), PORT: '8123' }, quiet);
     expect(dev.PUBLIC_URL).toBe('http://localhost:5173');
     expect(dev.CORS_ORIGINS).toEqual(['http://localhost:5173']);
+    const moved = loadConfig({ DATA_DIR: dir(), WEB_PORT: '5174' }, quiet);
+    expect(moved.PUBLIC_URL).toBe('http://localhost:5174');
+    expect(() => loadConfig({ DATA_DIR: dir(), WEB_PORT: 'web' }, quiet)).toThrow(
+      /^Invalid setting WEB_PORT/,
+    );
   });
 
   it("allows CORS for PUBLIC_URL's origin unless a list is configured", () => {

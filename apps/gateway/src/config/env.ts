@@ -1,5 +1,8 @@
 import {
+  booleanFlag,
+  commaList,
   ConfigError,
+  DATA_SOURCE_SETTINGS,
   defaultDataDir,
   generateJwtSecret,
   loadOrCreateDevSecret,
@@ -12,17 +15,6 @@ import {
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxy } from '../common/client-address';
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
-
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
 
 /** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
 const proxyList = commaList.superRefine((entries, context) => {
@@ -128,31 +120,22 @@ export const ZGatewayEnv = z.object({
   PARSE_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
   /** Heap of one workbook's parse, in MB: a workbook whose shared strings need more is refused. */
   XLSX_PARSE_MAX_HEAP_MB: z.coerce.number().int().min(32).max(16_384).default(512),
-  /**
-   * Refuse data sources on loopback, private and link-local addresses. Unset: on in production
-   * (a hosted gateway must not reach the services beside it), off in development and tests.
-   */
-  DATA_SOURCE_STRICT: booleanFlag.optional(),
-  /**
-   * Hosts (names as written in the URI, IP addresses or CIDR ranges, comma-separated) a data
-   * source may use even in strict mode: an on-premises database on a private network.
-   */
-  DATA_SOURCE_ALLOWED_HOSTS: commaList.default([]),
+  ...DATA_SOURCE_SETTINGS,
   /**
    * How long a preview waits for the model provider: for its first words, and between two parts
    * of the answer. Past it the question ends with an error and the call is cancelled.
    */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** How long the wizard waits for a user's database to answer, in milliseconds. */
-  DATA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /**
    * The one origin browsers reach Agentloom at: the web app, whose web server forwards the API,
    * Socket.IO and the /p/ preview pages to the gateway. Every absolute link the gateway writes
    * (reset mail, preview and image-agent pages) starts with it. Required in production: a link is
    * never built from a request's Host header, which the client chooses. Elsewhere
-   * http://localhost:5173, the web app under `npm start`.
+   * http://localhost:<WEB_PORT>, the web app under `npm start`.
    */
   PUBLIC_URL: z.url().optional(),
+  /** The web app's port under `npm start` (its web server reads it too): PUBLIC_URL's default. */
+  WEB_PORT: z.coerce.number().int().min(1).max(65535).default(5173),
   /** How long a preview link works after it was started. */
   PREVIEW_TTL_MINUTES: z.coerce
     .number()
@@ -211,11 +194,6 @@ export const ZGatewayEnv = z.object({
    * questions, shared by every agent this process answers for (least recently used out first).
    */
   HOSTED_INDEX_CACHE_MB: z.coerce.number().int().min(16).max(65536).default(512),
-  /**
-   * A folder of SQLite files the gateway may open for live previews of SQLite agents. Unset (the
-   * default): the file lives where the agent runs, and such agents are not previewed.
-   */
-  SQLITE_PREVIEW_DIR: z.string().optional(),
   /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -251,9 +229,6 @@ export interface AppConfig extends Omit<
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
-
-/** The web app under `npm start` (vite preview), which forwards the API to this gateway. */
-const DEV_PUBLIC_URL = 'http://localhost:5173';
 
 export function loadConfig(
   source: NodeJS.ProcessEnv = process.env,
@@ -293,7 +268,8 @@ export function loadConfig(
       'replacing it signs everyone out',
     );
   const masterKey = resolveMasterKey(env.VAULT_MASTER_KEY, dataDir, warn);
-  const publicUrl = env.PUBLIC_URL ?? DEV_PUBLIC_URL;
+  // The web app under `npm start` (vite preview), which forwards the API to this gateway.
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.WEB_PORT}`;
 
   return {
     ...env,

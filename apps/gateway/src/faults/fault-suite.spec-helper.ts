@@ -144,6 +144,7 @@ async function startFaultSuiteApp(): Promise<FaultSuiteApp> {
     t.config.DATA_DIR,
     { id: previewed, userId: user.id, type: 'rag' },
     csvChunks('sales.csv', HEADER, ROWS),
+    t.config,
   );
   const started = await t.http.post(`/rag/previews/${previewed}/start`).set(user.auth).expect(200);
   const { preview_url } = started.body as { preview_url: string };

@@ -46,6 +46,11 @@ export class PipelineStorage {
     return this.store.folderLocation(storeKeys.hostedIndex(pipelineId, buildId));
   }
 
+  /** One segment of the pipeline's hosted index (docs/knowledge.md). */
+  segmentLocation(pipelineId: string, segmentId: string): StoreFolderLocation {
+    return this.store.folderLocation(storeKeys.indexSegment(pipelineId, segmentId));
+  }
+
   /** Everything the pipeline left in storage: its uploads, build artifacts and hosted indexes. */
   async removeAll(pipelineId: string): Promise<void> {
     await this.store.removeAll(storeKeys.uploads(pipelineId));

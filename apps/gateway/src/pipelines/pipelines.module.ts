@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
-import { PipelineSecrets } from './pipeline-secrets';
-import { PipelineStorage } from './pipeline-storage';
 import { PipelinesController } from './pipelines.controller';
-import { PipelinesRepository } from './pipelines.repository';
-import { PipelinesService } from './pipelines.service';
+import { PipelinesCoreModule } from './pipelines-core.module';
 
 @Module({
+  imports: [PipelinesCoreModule],
   controllers: [PipelinesController],
-  providers: [PipelinesRepository, PipelinesService, PipelineSecrets, PipelineStorage],
-  exports: [PipelinesRepository, PipelinesService, PipelineSecrets, PipelineStorage],
+  exports: [PipelinesCoreModule],
 })
 export class PipelinesModule {}

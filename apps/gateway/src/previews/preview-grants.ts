@@ -1,11 +1,20 @@
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  HttpException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { withDeadline } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
 
 export type PreviewKind = 'rag' | 'sql' | 'image';
 
 export const PREVIEW_NOT_FOUND = 'This preview link has expired or does not exist.';
+export const PREVIEWS_UNAVAILABLE =
+  'Previews are unavailable right now (their store does not answer). Please try again in a minute.';
 
 /**
  * What a preview link lets its holder do: talk to one build of one agent (or use the image
@@ -61,6 +70,24 @@ export class PreviewGrantStore {
         .exec(),
     );
     return grant;
+  }
+
+  /**
+   * `grant`, within two seconds or a 503 (Redis away), with the page's address: from PUBLIC_URL,
+   * never from the request's Host header, which the client chooses.
+   */
+  async link(
+    request: Omit<PreviewGrant, 'token' | 'expiresAt'>,
+  ): Promise<{ grant: PreviewGrant; url: string }> {
+    const grant = await withDeadline(
+      this.grant(request),
+      2000,
+      () => new ServiceUnavailableException(PREVIEWS_UNAVAILABLE),
+    ).catch((error: unknown) => {
+      if (error instanceof HttpException) throw error;
+      throw new ServiceUnavailableException(PREVIEWS_UNAVAILABLE);
+    });
+    return { grant, url: new URL(`/p/${grant.token}/`, this.config.PUBLIC_URL).toString() };
   }
 
   /** The grant behind a token, or null when it is made up, malformed or expired. */

@@ -1,21 +1,12 @@
 /** HTML of the preview pages. Every value is escaped; configuration travels as JSON data. */
 
+import { documentStart, escapeHtml, jsonData } from '../common/served-pages';
+
 export interface PreviewPageModel {
   kind: 'rag' | 'sql' | 'image';
   name: string;
   ui: 'gradio' | 'streamlit';
 }
-
-export const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ??
-      character,
-  );
-
-/** JSON inside <script type="application/json">: `<` escaped so no text can close the tag. */
-export const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const SUBTITLES: Record<PreviewPageModel['kind'], string> = {
   rag: 'Ask questions about your data. Answers cite the passages they come from.',
@@ -70,19 +61,4 @@ export function renderMissingPage(detail: string): string {
 </body>
 </html>
 `;
-}
-
-/**
- * Doctype and the head every gateway-served page shares (previews, share page, widget frame), up
- * to where each adds its own; `title` is escaped already.
- */
-export function documentStart(title: string, stylesheet = '/p/_assets/preview.css'): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<link rel="stylesheet" href="${stylesheet}">`;
 }

@@ -16,11 +16,11 @@ import { openEventStream, writeEvent } from '../common/event-stream';
 import { Public } from '../common/public.decorator';
 import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { plainError } from './plain-errors';
+import { plainError } from '../agents/plain-errors';
+import { ProviderWatchdog, relayEvents } from '../agents/provider-watchdog';
 import { PREVIEW_NOT_FOUND, PreviewGrantStore } from './preview-grants';
 import { renderMissingPage, renderPreviewPage } from './preview-page';
-import { PreviewSessions } from './preview-sessions';
-import { ProviderWatchdog, relayEvents } from './provider-watchdog';
+import { PreviewsService } from './previews.service';
 
 /** The page's script and styles; only these names are served. */
 const ASSETS = ['common.js', 'preview.js', 'image.js', 'preview.css'];
@@ -37,7 +37,7 @@ export class PreviewPagesController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly grants: PreviewGrantStore,
-    private readonly sessions: PreviewSessions,
+    private readonly previews: PreviewsService,
   ) {}
 
   @Get('_assets/:file')
@@ -64,7 +64,7 @@ export class PreviewPagesController {
       return;
     }
     try {
-      const agent = await this.sessions.agentFor(grant);
+      const agent = await this.previews.agentFor(grant);
       response
         .type('html')
         .send(renderPreviewPage({ kind: agent.kind, name: agent.name, ui: agent.ui }));
@@ -77,7 +77,7 @@ export class PreviewPagesController {
   @Get(':token/info')
   async info(@Param('token') token: string): Promise<TPreviewInfo> {
     const grant = await this.grants.require(token, ['rag', 'sql']);
-    const agent = await this.sessions.agentFor(grant);
+    const agent = await this.previews.agentFor(grant);
     return {
       kind: agent.kind,
       name: agent.name,
@@ -106,7 +106,7 @@ export class PreviewPagesController {
     if (!parsed.success) {
       throw new BadRequestException(parsed.error.issues[0]?.message ?? 'Type a question first.');
     }
-    const agent = await this.sessions.agentFor(grant);
+    const agent = await this.previews.agentFor(grant);
     const watchdog = new ProviderWatchdog(this.config.PROVIDER_TIMEOUT_MS);
     response.on('close', () => watchdog.stop());
     openEventStream(response);

@@ -54,6 +54,7 @@ describe('previews when the provider is slow, cuts the stream, or the page goes 
       t.config.DATA_DIR,
       { id, userId: user.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     const started = await t.http.post(`/rag/previews/${id}/start`).set(user.auth).expect(200);
     token = new URL(started.body.preview_url as string).pathname.split('/')[2] ?? '';

@@ -1,8 +1,8 @@
-import type { TImageAgentLaunched, TPreviewStarted } from '@agentloom/contracts';
+import type { TPreviewStarted } from '@agentloom/contracts';
 import { Controller, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { ImageAgentLaunchedDto, PreviewStartedDto } from '../common/api-dtos';
+import { PreviewStartedDto } from '../common/api-dtos';
 import { CurrentUser } from '../common/current-user.decorator';
 import { PreviewsService } from './previews.service';
 
@@ -31,12 +31,5 @@ export class PreviewsController {
     @Param('sessionId') sessionId: string,
   ): Promise<TPreviewStarted> {
     return this.previews.start(user.id, sessionId, 'sql');
-  }
-
-  @Post('img/launch-streamlit-app')
-  @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ type: ImageAgentLaunchedDto })
-  launchImageAgent(@CurrentUser() user: AuthenticatedUser): Promise<TImageAgentLaunched> {
-    return this.previews.launchImageAgent(user.id);
   }
 }

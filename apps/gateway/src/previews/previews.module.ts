@@ -1,37 +1,18 @@
 import { Module } from '@nestjs/common';
-import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AgentsModule } from '../agents/agents.module';
 import { BuildsModule } from '../builds/builds.module';
-import { incomingUploadsModule } from '../files/incoming-uploads.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
-import { DataSourcesService } from '../sources/data-sources.service';
-import { HostedIndexes } from './hosted-indexes';
-import { ImageAgentController } from './image-agent.controller';
-import { ImageAgentService } from './image-agent.service';
-import { PreviewAgentLoader } from './preview-agents';
 import { PreviewGrantStore } from './preview-grants';
 import { PreviewPagesController } from './preview-pages.controller';
-import { PreviewSessions } from './preview-sessions';
 import { PreviewsController } from './previews.controller';
 import { PreviewsService } from './previews.service';
 
-/** Live previews of built agents and the image generation agent (issue 6). */
+/** Live previews of built agents: a `/p/{token}/` link per agent build, its page and answers. */
 @Module({
-  imports: [
-    PipelinesModule,
-    BuildsModule,
-    ApiKeysModule,
-    incomingUploadsModule({ fields: 10, fieldSize: 16 * 1024, parts: 12 }),
-  ],
-  controllers: [PreviewsController, PreviewPagesController, ImageAgentController],
-  exports: [PreviewSessions, PreviewAgentLoader],
-  providers: [
-    PreviewGrantStore,
-    PreviewAgentLoader,
-    HostedIndexes,
-    PreviewSessions,
-    PreviewsService,
-    ImageAgentService,
-    DataSourcesService,
-  ],
+  imports: [PipelinesModule, BuildsModule, AgentsModule],
+  controllers: [PreviewsController, PreviewPagesController],
+  // The image agent's page is a link of the same kind (image-agent/).
+  exports: [PreviewGrantStore],
+  providers: [PreviewGrantStore, PreviewsService],
 })
 export class PreviewsModule {}

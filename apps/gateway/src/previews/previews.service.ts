@@ -1,34 +1,32 @@
-import type { TAgentType, TImageAgentLaunched, TPreviewStarted } from '@agentloom/contracts';
+import type { TAgentType, TPreviewStarted } from '@agentloom/contracts';
 import {
   HttpException,
-  Inject,
   Injectable,
   Logger,
-  ServiceUnavailableException,
+  NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { AgentLoader, type LoadedAgent } from '../agents/agent-loader';
+import { LoadedAgents } from '../agents/loaded-agents';
 import { BuildsRepository } from '../builds/builds.repository';
-import { withDeadline } from '../common/deadline';
-import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { PreviewGrantStore, type PreviewGrant } from './preview-grants';
-import { PreviewSessions } from './preview-sessions';
 
 export const PREVIEW_NEEDS_BUILD = 'Build the agent first: only a built agent can be previewed.';
-export const PREVIEWS_UNAVAILABLE =
-  'Previews are unavailable right now (their store does not answer). Please try again in a minute.';
+export const PREVIEW_OUTDATED =
+  'This preview is of an older build of the agent. Start the preview again from the agent.';
 
-/** Starting previews and the image agent: owner checks, links, and a warm agent. */
+/** Starting previews and the agent behind a preview link: owner checks, links, a warm agent. */
 @Injectable()
 export class PreviewsService {
   private readonly logger = new Logger(PreviewsService.name);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pipelines: PipelinesService,
     private readonly builds: BuildsRepository,
     private readonly grants: PreviewGrantStore,
-    private readonly sessions: PreviewSessions,
+    private readonly loader: AgentLoader,
+    private readonly loaded: LoadedAgents,
   ) {}
 
   /**
@@ -40,9 +38,14 @@ export class PreviewsService {
     const pipeline = await this.pipelines.findOwned(userId, sessionId, kind);
     const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
     if (!build) throw new UnprocessableEntityException(PREVIEW_NEEDS_BUILD);
-    const grant = await this.grant({ kind, userId, pipelineId: pipeline.id, buildId: build.id });
+    const { grant, url } = await this.grants.link({
+      kind,
+      userId,
+      pipelineId: pipeline.id,
+      buildId: build.id,
+    });
     try {
-      await this.sessions.agentFor(grant);
+      await this.agentFor(grant);
     } catch (error) {
       if (error instanceof HttpException) throw error;
       this.logger.warn(`Preview of ${pipeline.id} did not start: ${(error as Error).message}`);
@@ -50,28 +53,22 @@ export class PreviewsService {
         `The preview could not start: ${(error as Error).message}`,
       );
     }
-    return { preview_url: this.pageUrl(grant) };
+    return { preview_url: url };
   }
 
-  /** The image generation agent's page for the caller (SPEC: POST /img/launch-streamlit-app). */
-  async launchImageAgent(userId: string): Promise<TImageAgentLaunched> {
-    const grant = await this.grant({ kind: 'image', userId });
-    return { url: this.pageUrl(grant) };
-  }
-
-  private async grant(request: Omit<PreviewGrant, 'token' | 'expiresAt'>): Promise<PreviewGrant> {
-    return withDeadline(
-      this.grants.grant(request),
-      2000,
-      () => new ServiceUnavailableException(PREVIEWS_UNAVAILABLE),
-    ).catch((error: unknown) => {
-      if (error instanceof HttpException) throw error;
-      throw new ServiceUnavailableException(PREVIEWS_UNAVAILABLE);
+  /**
+   * The agent a preview link answers with, loaded once per link and process: the link's build,
+   * while it is still the agent's latest Built build.
+   */
+  agentFor(grant: PreviewGrant): Promise<LoadedAgent> {
+    return this.loaded.agent(grant.token, grant.userId, async () => {
+      if (grant.kind === 'image' || !grant.pipelineId) {
+        throw new NotFoundException('This link is not an agent preview.');
+      }
+      const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
+      const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
+      if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
+      return this.loader.loadBuild(pipeline, build);
     });
-  }
-
-  /** From PUBLIC_URL: never from the request's Host header, which the client chooses. */
-  private pageUrl(grant: PreviewGrant): string {
-    return new URL(`/p/${grant.token}/`, this.config.PUBLIC_URL).toString();
   }
 }

@@ -34,6 +34,7 @@ describe('live previews', () => {
       t.config.DATA_DIR,
       { id, userId: user.id, type: 'rag' },
       csvChunks('sales.csv', SALES_HEADER, SALES_ROWS),
+      t.config,
     );
     return id;
   }

@@ -54,6 +54,7 @@ describe('published agents through OpenAI model listing and MCP', () => {
       t.config.DATA_DIR,
       { id, userId: user.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     const publication = await t.http.put(`/agents/${id}/publication`).set(user.auth).expect(200);
     const key = await t.http

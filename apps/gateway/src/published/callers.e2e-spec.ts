@@ -52,6 +52,7 @@ describe('published agents: callers and their conversations', () => {
       t.config.DATA_DIR,
       { id, userId: alice.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     await t.http.put(`/agents/${id}/publication`).set(alice.auth).expect(200);
     await t.http

@@ -1,7 +1,7 @@
 import type { TAgentChatAnswer, TAnswerSource } from '@agentloom/contracts';
 import type { Response } from 'express';
 import { openEventStream, writeEvent } from '../common/event-stream';
-import { ProviderWatchdog, relayEvents, silenceDetail } from '../previews/provider-watchdog';
+import { ProviderWatchdog, relayEvents, silenceDetail } from '../agents/provider-watchdog';
 import type { ChatEvent } from './published-agents.service';
 
 /**

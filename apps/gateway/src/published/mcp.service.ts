@@ -38,9 +38,8 @@ export class McpAgentServers {
     key: AgentAccessKey,
     response: Response,
   ): Promise<McpServer> {
-    const agent = await this.published.agentOf(live);
-    if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
-    const { pipeline } = agent;
+    const pipeline = await this.published.pipelineOf(live);
+    if (!pipeline) throw new NotFoundException(AGENT_NOT_FOUND);
     const summary = describePipeline(pipeline, readConfig(pipeline));
     const server = new McpServer(
       { name: pipeline.name, title: pipeline.name, version: SERVER_VERSION },

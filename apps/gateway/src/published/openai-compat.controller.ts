@@ -25,7 +25,7 @@ import { openEventStream } from '../common/event-stream';
 import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { silenceDetail } from '../previews/provider-watchdog';
+import { silenceDetail } from '../agents/provider-watchdog';
 import { collectAnswer, startAnswer } from './chat-stream';
 import {
   MEMORY_CHARACTERS_PER_TURN,

@@ -1,4 +1,5 @@
 import {
+  ZPublishRequest,
   type TAccessKey,
   type TConversation,
   type TConversationSummary,
@@ -21,7 +22,13 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
   AccessKeyDto,
@@ -31,7 +38,9 @@ import {
   CreatedAccessKeyDto,
   PublicationDto,
   PublicationSettingsDto,
+  PublishRequestDto,
 } from '../common/api-dtos';
+import { describeZodError } from '../common/http-exception.filter';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ConversationsService } from './conversations.service';
@@ -56,11 +65,21 @@ export class PublicationsController {
     return this.publications.get(user.id, id);
   }
 
-  /** Publishes the newest Built build (again: moves the published agent to a newer build). */
+  /**
+   * Publishes the newest Built build, or the one `build_id` names (an older one: a rollback).
+   * The body is optional.
+   */
   @Put('publication')
+  @ApiBody({ type: PublishRequestDto, required: false })
   @ApiOkResponse({ type: PublicationDto })
-  publish(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TPublication> {
-    return this.publications.publish(user.id, id);
+  publish(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<TPublication> {
+    const parsed = ZPublishRequest.safeParse(body ?? {});
+    if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
+    return this.publications.publish(user.id, id, parsed.data);
   }
 
   @Patch('publication')

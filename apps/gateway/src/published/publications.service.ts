@@ -6,8 +6,9 @@ import {
   type TCreatedAccessKey,
   type TPublication,
   type TPublicationSettings,
+  type TPublishRequest,
 } from '@agentloom/contracts';
-import type { AgentAccessKey, Pipeline, Publication } from '@agentloom/db';
+import type { AgentAccessKey, Build, Pipeline, Publication } from '@agentloom/db';
 import {
   Inject,
   Injectable,
@@ -19,20 +20,21 @@ import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
-import { PreviewSessions } from '../previews/preview-sessions';
+import { LoadedAgents } from '../agents/loaded-agents';
+import { publishedAgentKey } from '../agents/local-answers';
 import { AccessKeyUses } from './access-key-uses';
 import { PublishedRepository } from './published.repository';
 import { RefusedOrigins } from './refused-origins';
 
 export const PUBLISH_NEEDS_BUILD = 'Build the agent first: only a built agent can be published.';
+export const BUILD_NOT_FOUND = 'This agent has no build with that id.';
+export const BUILD_NOT_BUILT =
+  'Only a build that finished (Built) can be published; pick another one from the agent’s builds.';
 export const NOT_PUBLISHED = 'This agent is not published. Publish it first.';
 export const ACCESS_KEY_NOT_FOUND = 'Access key not found.';
 
 /** SHA-256 of an access key: what is stored and looked up; the key itself never is. */
 export const hashAccessKey = (key: string) => createHash('sha256').update(key).digest('hex');
-
-/** The cache key of a published build's loaded agent (shared with previews' slots). */
-export const publishedAgentKey = (buildId: string) => `published:${buildId}`;
 
 /** The owner's side of publishing: publish, unpublish, share and widget settings, access keys. */
 @Injectable()
@@ -42,31 +44,56 @@ export class PublicationsService {
     private readonly pipelines: PipelinesService,
     private readonly builds: BuildsRepository,
     private readonly published: PublishedRepository,
-    private readonly sessions: PreviewSessions,
+    private readonly loaded: LoadedAgents,
     private readonly keyUses: AccessKeyUses,
     private readonly refused: RefusedOrigins,
   ) {}
 
   async get(userId: string, pipelineId: string): Promise<TPublication> {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
-    const latest = await this.builds.latestBuiltOwned(pipeline.id, userId);
     const publication = await this.published.findOwned(pipeline.id, userId);
-    return this.view(pipeline, publication, latest?.id ?? null);
+    return this.view(pipeline, publication);
   }
 
-  /** Serves the agent's newest Built build from now on (publishing again moves to a newer one). */
-  async publish(userId: string, pipelineId: string): Promise<TPublication> {
+  /**
+   * Serves a Built build of the agent from now on: the newest, or the one named — an older one
+   * too (a rollback). Publishing again moves the published agent; a rollback stays until the
+   * owner publishes another build (knowledge-only builds made from the rolled-back one follow).
+   */
+  async publish(
+    userId: string,
+    pipelineId: string,
+    request: TPublishRequest = {},
+  ): Promise<TPublication> {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
-    const build = await this.builds.latestBuiltOwned(pipeline.id, userId);
-    if (!build) throw new UnprocessableEntityException(PUBLISH_NEEDS_BUILD);
+    const build = await this.buildToServe(pipeline, userId, request.build_id);
     const previous = await this.published.findOwned(pipeline.id, userId);
     // A first publication of a table hides its rows from visitors until the owner shows them.
     const showSources = !isTableSourceType(readConfig(pipeline).source_type);
     const publication = await this.published.upsert(pipeline.id, userId, build.id, showSources);
     if (previous && previous.buildId !== build.id) {
-      await this.sessions.drop(publishedAgentKey(previous.buildId));
+      await this.loaded.drop(publishedAgentKey(previous.buildId));
     }
-    return this.view(pipeline, publication, build.id);
+    return this.view(pipeline, publication);
+  }
+
+  private async buildToServe(
+    pipeline: Pipeline,
+    userId: string,
+    buildId: string | undefined,
+  ): Promise<Build> {
+    if (buildId === undefined) {
+      const latest = await this.builds.latestBuiltOwned(pipeline.id, userId);
+      if (!latest) throw new UnprocessableEntityException(PUBLISH_NEEDS_BUILD);
+      return latest;
+    }
+    const builds = await this.builds.listOwned(pipeline.id, userId);
+    const named = builds.find((build) => build.id === buildId);
+    if (!named) throw new NotFoundException(BUILD_NOT_FOUND);
+    if (named.status !== 'Built' || !named.artifact) {
+      throw new UnprocessableEntityException(BUILD_NOT_BUILT);
+    }
+    return named;
   }
 
   async unpublish(userId: string, pipelineId: string): Promise<void> {
@@ -78,7 +105,7 @@ export class PublicationsService {
     // Keys end with the publication: a key handed out (or leaked) while it was live must not work
     // again when the agent is published later. The owner makes new ones then (issue 27).
     await this.published.revokeAllKeys(pipeline.id, userId);
-    await this.sessions.drop(publishedAgentKey(publication.buildId));
+    await this.loaded.drop(publishedAgentKey(publication.buildId));
   }
 
   async updateSettings(
@@ -89,6 +116,7 @@ export class PublicationsService {
     const pipeline = await this.pipelines.findOwned(userId, pipelineId);
     const changed = await this.published.updateSettings(pipeline.id, userId, {
       shareEnabled: settings.share_enabled,
+      followKnowledge: settings.follow_knowledge,
       showSources: settings.show_sources,
       allowedOrigins: settings.allowed_origins && [...new Set(settings.allowed_origins)],
     });
@@ -131,19 +159,24 @@ export class PublicationsService {
     return accessKeyView(revoked);
   }
 
-  private async view(
-    pipeline: Pipeline,
-    publication: Publication | null,
-    latestBuildId: string | null,
-  ): Promise<TPublication> {
+  private async view(pipeline: Pipeline, publication: Publication | null): Promise<TPublication> {
     const pipelineId = pipeline.id;
+    // Builds are numbered from 1, oldest first, as the agent's history numbers them.
+    const builds = await this.builds.listOwned(pipeline.id, pipeline.userId);
+    const numberOf = (id: string | null) =>
+      id === null ? null : builds.findIndex((build) => build.id === id) + 1 || null;
+    const latestBuildId =
+      builds.findLast((build) => build.status === 'Built' && build.artifact)?.id ?? null;
     const sourceIsTable = isTableSourceType(readConfig(pipeline).source_type);
     const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
     return {
       published: publication !== null,
       build_id: publication?.buildId ?? null,
       latest_build_id: latestBuildId,
+      build_number: numberOf(publication?.buildId ?? null),
+      latest_build_number: numberOf(latestBuildId),
       published_at: publication?.publishedAt.toISOString() ?? null,
+      follow_knowledge: publication?.followKnowledge ?? true,
       share_enabled: publication?.shareEnabled ?? false,
       show_sources: publication?.showSources ?? !sourceIsTable,
       source_is_table: sourceIsTable,

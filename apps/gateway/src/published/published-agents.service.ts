@@ -17,7 +17,7 @@ import {
   type Caller,
   type ConversationStart,
 } from './conversations.repository';
-import { AGENT_NOT_FOUND, LocalAnswers } from './local-answers';
+import { AGENT_NOT_FOUND, LocalAnswers } from '../agents/local-answers';
 import { hashAccessKey } from './publications.service';
 import {
   PublishedRepository,

@@ -1,6 +1,6 @@
 /** HTML of the share page and of the widget's chat frame. Every value is escaped. */
 
-import { documentStart, escapeHtml, jsonData } from '../previews/preview-page';
+import { documentStart, escapeHtml, jsonData } from '../common/served-pages';
 
 export interface PublishedPageModel {
   agentId: string;

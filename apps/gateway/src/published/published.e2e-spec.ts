@@ -56,6 +56,7 @@ describe('published agents', () => {
       t.config.DATA_DIR,
       { id, userId: user.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     return id;
   }

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { BuildsModule } from '../builds/builds.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
-import { PreviewsModule } from '../previews/previews.module';
+import { AgentsModule } from '../agents/agents.module';
 import { AgentApiController } from './agent-api.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { LocalAnswers } from './local-answers';
 import { McpController } from './mcp.controller';
 import { McpAgentServers } from './mcp.service';
 import { ModelsController } from './models.controller';
@@ -27,7 +26,7 @@ import { WidgetController } from './widget.controller';
  * API, an OpenAI-compatible endpoint, a share page and a chat widget, with the preview's runtime.
  */
 @Module({
-  imports: [PipelinesModule, BuildsModule, PreviewsModule],
+  imports: [PipelinesModule, BuildsModule, AgentsModule],
   controllers: [
     PublicationsController,
     AgentApiController,
@@ -44,7 +43,6 @@ import { WidgetController } from './widget.controller';
     PublishedAgentsService,
     ConversationsService,
     RateLimiter,
-    LocalAnswers,
     RuntimeReplicas,
     PublishedModelsService,
     McpAgentServers,

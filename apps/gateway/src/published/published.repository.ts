@@ -1,4 +1,4 @@
-import type { AgentAccessKey, Build, Pipeline, Publication } from '@agentloom/db';
+import type { AgentAccessKey, Pipeline, Publication } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -11,6 +11,7 @@ type KeyWithPublicationRow = AgentAccessKey & {
   liveShareEnabled: boolean | null;
   liveAllowedOrigins: string[] | null;
   liveShowSources: boolean | null;
+  liveFollowKnowledge: boolean | null;
   livePublishedAt: Date | null;
   liveUpdatedAt: Date | null;
 };
@@ -38,15 +39,15 @@ export class PublishedRepository {
     });
   }
 
-  /** The pipeline and build a published agent is loaded from (once per process and build). */
-  async agentOf(
+  /** The agent a live publication serves (MCP describes it by its name and configuration). */
+  async pipelineOf(
     live: Pick<LivePublication, 'pipelineId' | 'buildId'>,
-  ): Promise<{ pipeline: Pipeline; build: Build } | null> {
+  ): Promise<Pipeline | null> {
     const found = await this.prisma.client.publication.findUnique({
       where: { pipelineId: live.pipelineId },
-      include: { pipeline: true, build: true },
+      include: { pipeline: true },
     });
-    return found && found.buildId === live.buildId ? found : null;
+    return found && found.buildId === live.buildId ? found.pipeline : null;
   }
 
   /** `showSources` is the first publication's; publishing again keeps the owner's choice. */
@@ -73,7 +74,12 @@ export class PublishedRepository {
   async updateSettings(
     pipelineId: string,
     userId: string,
-    data: { shareEnabled?: boolean; showSources?: boolean; allowedOrigins?: string[] },
+    data: {
+      shareEnabled?: boolean;
+      showSources?: boolean;
+      followKnowledge?: boolean;
+      allowedOrigins?: string[];
+    },
   ): Promise<boolean> {
     const { count } = await this.prisma.client.publication.updateMany({
       where: { pipelineId, userId },
@@ -141,6 +147,7 @@ export class PublishedRepository {
       liveShareEnabled,
       liveAllowedOrigins,
       liveShowSources,
+      liveFollowKnowledge,
       ...key
     } = row;
     const live: LivePublication | null =
@@ -152,6 +159,7 @@ export class PublishedRepository {
             shareEnabled: liveShareEnabled ?? false,
             allowedOrigins: liveAllowedOrigins ?? [],
             showSources: liveShowSources ?? true,
+            followKnowledge: liveFollowKnowledge ?? true,
             publishedAt: row.livePublishedAt!,
             updatedAt: row.liveUpdatedAt!,
           }
@@ -182,7 +190,7 @@ const KEY_WITH_PUBLICATION = {
              k.created_at AS "createdAt",
              p.user_id AS "liveUserId", p.build_id AS "liveBuildId",
              p.share_enabled AS "liveShareEnabled", p.allowed_origins AS "liveAllowedOrigins",
-             p.show_sources AS "liveShowSources",
+             p.show_sources AS "liveShowSources", p.follow_knowledge AS "liveFollowKnowledge",
              p.published_at AS "livePublishedAt", p.updated_at AS "liveUpdatedAt"
       FROM agent_access_keys k
       LEFT JOIN publications p ON p.pipeline_id = k.pipeline_id

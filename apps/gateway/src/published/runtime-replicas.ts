@@ -10,7 +10,7 @@ import {
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import type { AnswerRequest } from './local-answers';
+import type { AnswerRequest } from '../agents/local-answers';
 
 /** The header that carries RUNTIME_SHARED_SECRET on the gateway's requests to a replica. */
 export const RUNTIME_SECRET_HEADER = 'x-agentloom-runtime-secret';

@@ -43,6 +43,7 @@ describe('share page and widget of a published agent', () => {
       t.config.DATA_DIR,
       { id, userId: alice.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     await t.http.put(`/agents/${id}/publication`).set(alice.auth).expect(200);
   });

@@ -16,7 +16,7 @@ import type { Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { describeZodError } from '../common/http-exception.filter';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { LocalAnswers } from '../published/local-answers';
+import { LocalAnswers } from '../agents/local-answers';
 import { RUNTIME_ANSWERS_PATH, RUNTIME_SECRET_HEADER } from '../published/runtime-replicas';
 
 /**

@@ -1,6 +1,7 @@
 import { sqliteFileSqlEngine } from '@agentloom/agent-runtime';
 import type { TDatabaseSourceType } from '@agentloom/contracts';
 import {
+  checkWebSource,
   DataSourceAccess,
   InvalidDataSourceError,
   MAX_LISTED_TABLES,
@@ -57,6 +58,23 @@ export class DataSourcesService {
     table: string,
   ): Promise<CheckedDatabaseSource> {
     return asHttp(this.access.check(type, uri, database, table));
+  }
+
+  /**
+   * A web source's address, checked before anything connects to it: its form, then the network
+   * guard's decision on every address its host resolves to (the platform's own services always
+   * refused, private ranges in strict mode).
+   */
+  checkWeb(url: string): Promise<{ url: string }> {
+    return asHttp(
+      checkWebSource(url, {
+        platformUrls: { database: this.config.DATABASE_URL, redis: this.config.REDIS_URL },
+        platformHttpUrls: [this.config.PUBLIC_URL, `http://127.0.0.1:${this.config.PORT}`],
+        strict: this.config.DATA_SOURCE_STRICT,
+        allowedHosts: this.config.DATA_SOURCE_ALLOWED_HOSTS,
+        timeoutMs: this.config.DATA_SOURCE_TIMEOUT_MS,
+      }),
+    );
   }
 
   /** The tables a database offers, for the wizard's choice list. */

@@ -1,4 +1,4 @@
-import { TUploadKind, TUploadSummary } from '@agentloom/contracts';
+import type { TKnowledgeFileType, TUploadKind, TUploadSummary } from '@agentloom/contracts';
 import {
   HttpException,
   HttpStatus,
@@ -10,6 +10,7 @@ import {
 import { APP_CONFIG, AppConfig } from '../config/env';
 import {
   configureParsing,
+  inspectDocument,
   inspectUpload,
   UnreadableUploadError,
   UnsupportedUploadError,
@@ -36,22 +37,33 @@ export class UploadsService {
     });
   }
 
-  inspect(userId: string, filePath: string, kind: TUploadKind): Promise<TUploadSummary> {
+  inspect(
+    userId: string,
+    filePath: string,
+    kind: TUploadKind | TKnowledgeFileType,
+  ): Promise<TUploadSummary> {
     const inspect = () =>
-      inspectUpload(filePath, kind, {
-        xlsxMaxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
-      });
-    return kind === 'pdf' || kind === 'excel' ? this.parseFor(userId, inspect) : inspect();
+      kind === 'docx' || kind === 'markdown' || kind === 'html'
+        ? inspectDocument(filePath, kind)
+        : inspectUpload(filePath, kind, {
+            xlsxMaxUncompressedBytes: this.config.XLSX_MAX_UNCOMPRESSED_BYTES,
+          });
+    // Text, CSV, Markdown and HTML stream through cheaply; the others are parsed whole.
+    const heavy = kind === 'pdf' || kind === 'excel' || kind === 'docx';
+    return this.parseFor(userId, inspect, heavy);
   }
 
-  /** Runs a heavy parse for `userId`, within the user's limit; upload errors as 415 and 422. */
-  async parseFor<T>(userId: string, parse: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a parse for `userId` (a heavy one within the user's limit); upload errors as 415 and
+   * 422.
+   */
+  async parseFor<T>(userId: string, parse: () => Promise<T>, heavy = true): Promise<T> {
     const running = this.inFlight.get(userId) ?? 0;
     const limit = this.config.PARSE_MAX_PER_USER;
-    if (running >= limit) {
+    if (heavy && running >= limit) {
       throw new HttpException(TOO_MANY_PARSES(limit), HttpStatus.TOO_MANY_REQUESTS);
     }
-    this.inFlight.set(userId, running + 1);
+    if (heavy) this.inFlight.set(userId, running + 1);
     try {
       return await parse();
     } catch (error) {
@@ -63,9 +75,13 @@ export class UploadsService {
       }
       throw error;
     } finally {
-      const left = (this.inFlight.get(userId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(userId, left);
-      else this.inFlight.delete(userId);
+      if (heavy) this.release(userId);
     }
+  }
+
+  private release(userId: string): void {
+    const left = (this.inFlight.get(userId) ?? 1) - 1;
+    if (left > 0) this.inFlight.set(userId, left);
+    else this.inFlight.delete(userId);
   }
 }

@@ -39,6 +39,10 @@ export class SourceSampleService {
     const path = await this.storage.uploadFile(pipeline.id, pipeline.sourceFile);
     if (!path) throw new NotFoundException('The uploaded file is missing; upload it again.');
     const summary = file.summary;
+    // The wizard's source is one of its four kinds; prose documents are added as other sources.
+    if (summary.kind === 'docx' || summary.kind === 'markdown' || summary.kind === 'html') {
+      throw new NotFoundException('No file is uploaded for this agent yet.');
+    }
     const base = { kind: summary.kind, counts: countsOf(summary), columns: [], rows: [] };
     switch (summary.kind) {
       case 'csv':
@@ -70,6 +74,10 @@ function countsOf(summary: TUploadSummary): string {
       return `${number(summary.pages)} pages · ${number(summary.characters)} characters`;
     case 'text_file':
       return `${number(summary.lines)} lines · ${number(summary.characters)} characters`;
+    case 'docx':
+    case 'markdown':
+    case 'html':
+      return `${number(summary.sections)} sections · ${number(summary.characters)} characters`;
   }
 }
 

@@ -8,6 +8,7 @@ export { parseDatabaseUri, redactSecret, splitDatabaseUri } from './database-uri
 export type { ParsedDatabaseUri } from './database-uri';
 export { checkDataSourceTarget } from './network-guard';
 export type { CheckedTarget, NetworkGuardOptions } from './network-guard';
-export { listDatabaseTables, probeDatabase } from './probe-database';
-export type { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-database';
+export { listDatabaseTables, probeDatabase, readTableRows } from './probe-database';
+export type { DatabaseProbeReport, ProbeOptions, ProbeTarget, RowBatch } from './probe-database';
 export { MAX_LISTED_TABLES } from './probe-support';
+export { readSqliteRows } from './sqlite-rows';

@@ -3,9 +3,15 @@ import { InvalidDataSourceError, UnreachableDataSourceError } from './errors';
 import { mongoDriver } from './probe-mongo';
 import { mysqlDriver } from './probe-mysql';
 import { postgresDriver } from './probe-postgres';
-import { DatabaseDriver, DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
+import {
+  DatabaseDriver,
+  DatabaseProbeReport,
+  ProbeOptions,
+  ProbeTarget,
+  RowBatch,
+} from './probe-support';
 
-export type { DatabaseProbeReport, ProbeOptions, ProbeTarget } from './probe-support';
+export type { DatabaseProbeReport, ProbeOptions, ProbeTarget, RowBatch } from './probe-support';
 
 /**
  * Connects to the first checked address (IPv4 first), confirms the table or collection exists and
@@ -59,6 +65,33 @@ export async function listDatabaseTables(
   const driver = driverFor(parsed.type);
   return driver.open(parsed, name, options, endpoint, (session, deadline) =>
     driver.listTables(session, name, deadline),
+  );
+}
+
+/**
+ * Every row of a table (or document of a collection), streamed a batch at a time to `each` in a
+ * read-only session on the first checked address: the builder reads a table source this way.
+ * Same rules as probeDatabase: pass checkDataSourceTarget's addresses; the name is never
+ * resolved here. `options.sessionMs` bounds the whole read, `timeoutMs` each step of it.
+ */
+export async function readTableRows(
+  parsed: ParsedDatabaseUri,
+  target: ProbeTarget,
+  options: ProbeOptions,
+  each: (batch: RowBatch) => Promise<void>,
+): Promise<void> {
+  if (parsed.type === 'sqlite') {
+    throw new Error('SQLite tables are read from their file: see readSqliteRows.');
+  }
+  const checked = checkTarget(target);
+  const endpoint = options.addresses[0];
+  if (!endpoint) {
+    throw new Error('readTableRows needs the addresses returned by checkDataSourceTarget.');
+  }
+  const driver = driverFor(parsed.type);
+  driver.checkTableName?.(checked);
+  await driver.open(parsed, checked.database, options, endpoint, (session) =>
+    driver.readRows(session, checked, each),
   );
 }
 

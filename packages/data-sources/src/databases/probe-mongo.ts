@@ -14,6 +14,7 @@ import {
   MAX_LISTED_TABLES,
   ProbeOptions,
   ProbeTarget,
+  RowBatch,
   runProbe,
   tableNotFound,
   DatabaseDriver,
@@ -39,11 +40,51 @@ const BSON_TYPE_NAMES: Record<string, string> = {
   MaxKey: 'maxKey',
 };
 
+/** Documents handed on at a time (and fetched per round trip). */
+const BATCH_ROWS = 1000;
+
 export const mongoDriver: DatabaseDriver<Db> = {
   open: withMongo,
   inspect,
   listTables,
+  readRows,
 };
+
+/**
+ * Every document of the collection through a cursor, BATCH_ROWS per round trip: never the whole
+ * collection in memory. Columns are the fields seen so far, in order of appearance; `_id` keys a
+ * document.
+ */
+async function readRows(
+  db: Db,
+  target: ProbeTarget,
+  each: (batch: RowBatch) => Promise<void>,
+): Promise<void> {
+  const [info] = await db.listCollections({ name: target.table }, { nameOnly: true }).toArray();
+  if (!info) throw tableNotFound(target, 'collection');
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  let rows: Record<string, unknown>[] = [];
+  const cursor = db.collection(target.table).find({}, { batchSize: BATCH_ROWS });
+  try {
+    for await (const document of cursor) {
+      for (const field of Object.keys(document)) {
+        if (!seen.has(field)) {
+          seen.add(field);
+          columns.push(field);
+        }
+      }
+      rows.push(document);
+      if (rows.length === BATCH_ROWS) {
+        await each({ columns: [...columns], keyColumns: ['_id'], rows });
+        rows = [];
+      }
+    }
+    if (rows.length > 0) await each({ columns: [...columns], keyColumns: ['_id'], rows });
+  } finally {
+    await cursor.close().catch(() => undefined);
+  }
+}
 
 /** The collections and views of the database, without MongoDB's own system collections. */
 async function listTables(db: Db): Promise<string[]> {
@@ -76,7 +117,7 @@ async function withMongo<T>(
   let client: MongoClient | null = null;
   return runProbe(
     { label: 'MongoDB', endpoint, credentials: parts },
-    options.timeoutMs,
+    options,
     async (step) => {
       const srvOptions = srv ? await srvTxtOptions(parts.hosts[0]?.host ?? '') : null;
       client = new MongoClient(

@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import type { Connection as CoreConnection } from 'mysql2';
 import { Connection, createConnection, RowDataPacket, SslOptions } from 'mysql2/promise';
 import { z } from 'zod';
 import { DatabaseUriParts, ParsedDatabaseUri, splitDatabaseUri } from './database-uri';
@@ -13,6 +14,7 @@ import {
   ProbeOptions,
   privilegeWarning,
   ProbeTarget,
+  RowBatch,
   runProbe,
   tableNotFound,
   DatabaseDriver,
@@ -46,11 +48,65 @@ const ZColumn = z.object({ name: z.string(), type: z.string() });
 
 type SslMode = 'disabled' | 'required' | 'verify-ca' | 'verify-identity';
 
+// The columns of the table's primary key, in key order.
+const PRIMARY_KEY_SQL = `
+  SELECT COLUMN_NAME AS name
+  FROM information_schema.KEY_COLUMN_USAGE
+  WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_NAME = 'PRIMARY'
+  ORDER BY ORDINAL_POSITION`;
+
+/** Rows handed on at a time while the server streams them. */
+const BATCH_ROWS = 1000;
+
 export const mysqlDriver: DatabaseDriver<Connection> = {
   open: withMysql,
   inspect,
   listTables,
+  readRows,
 };
+
+/**
+ * Every row in one read-only transaction, streamed as the server sends it (mysql2's row stream,
+ * paused while a batch is handed on): the table is never held whole. `??` has mysql2 quote the
+ * table's name as an identifier.
+ */
+async function readRows(
+  connection: Connection,
+  target: ProbeTarget,
+  each: (batch: RowBatch) => Promise<void>,
+): Promise<void> {
+  const values = [target.database, target.table];
+  const [columnRows] = await connection.execute<RowDataPacket[]>({ sql: COLUMNS_SQL, values });
+  const columns = z
+    .array(ZColumn)
+    .parse(columnRows)
+    .map((column) => column.name);
+  if (columns.length === 0) throw tableNotFound(target);
+  const [keyRows] = await connection.execute<RowDataPacket[]>({ sql: PRIMARY_KEY_SQL, values });
+  const keyColumns = z
+    .array(ZListed)
+    .parse(keyRows)
+    .map((row) => row.name);
+  await connection.query('START TRANSACTION READ ONLY');
+  try {
+    // The promise wrapper does not stream; its callback connection (untyped there) does.
+    const core = (connection as unknown as { connection: CoreConnection }).connection;
+    const stream = core
+      .query({ sql: 'SELECT * FROM ??', values: [target.table] })
+      .stream({ highWaterMark: BATCH_ROWS });
+    let rows: Record<string, unknown>[] = [];
+    for await (const row of stream as AsyncIterable<Record<string, unknown>>) {
+      rows.push(row);
+      if (rows.length === BATCH_ROWS) {
+        await each({ columns, keyColumns, rows });
+        rows = [];
+      }
+    }
+    if (rows.length > 0) await each({ columns, keyColumns, rows });
+  } finally {
+    await connection.query('ROLLBACK').catch(() => undefined);
+  }
+}
 
 /** The tables and views of the database that the login can see. */
 async function listTables(
@@ -86,7 +142,7 @@ async function withMysql<T>(
   let connection: Connection | null = null;
   return runProbe(
     { label: 'MySQL', endpoint, credentials: parts },
-    options.timeoutMs,
+    options,
     async (step) => {
       const opened = await createConnection({
         host: endpoint.host,

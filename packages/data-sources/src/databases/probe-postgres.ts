@@ -14,6 +14,7 @@ import {
   ProbeOptions,
   privilegeWarning,
   ProbeTarget,
+  RowBatch,
   runProbe,
   splitQualifiedName,
   tableNotFound,
@@ -46,6 +47,7 @@ const SET_STATEMENT_TIMEOUT_SQL = `SELECT pg_catalog.set_config('statement_timeo
 
 const ZRelation = z.object({ oid: z.union([z.number(), z.string()]), reltuples: z.number() });
 const ZColumn = z.object({ name: z.string(), type: z.string() });
+const ZColumnName = z.object({ name: z.string() });
 const ZCount = z.object({ n: z.string().nullable() });
 
 // What the probe accepts, in the form it accepts it: a bare name in public, else schema.table.
@@ -62,12 +64,60 @@ const LIST_SQL = `
 
 const ZListed = z.object({ name: z.string() });
 
+// The columns of the relation's primary key, in key order.
+const PRIMARY_KEY_SQL = `
+  SELECT a.attname AS name
+  FROM pg_catalog.pg_index i
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+  WHERE i.indrelid = $1 AND i.indisprimary
+  ORDER BY pg_catalog.array_position(i.indkey::int2[], a.attnum)`;
+
+/** Rows fetched from the cursor at a time. */
+const FETCH_ROWS = 1000;
+
 export const postgresDriver: DatabaseDriver<Client> = {
   open: withPostgres,
   checkTableName: (target) => void splitQualifiedName(target.table, 'public'),
   inspect,
   listTables,
+  readRows,
 };
+
+/**
+ * Every row through a server-side cursor in a read-only transaction, FETCH_ROWS at a time: the
+ * table is never held whole, on either side. The names are quoted by pg's escapeIdentifier after
+ * the relation was found by name in the catalogue.
+ */
+async function readRows(
+  client: Client,
+  target: ProbeTarget,
+  each: (batch: RowBatch) => Promise<void>,
+): Promise<void> {
+  const { schema, table } = splitQualifiedName(target.table, 'public');
+  const found = await client.query(RELATION_SQL, [schema, table]);
+  const relation = found.rows[0] === undefined ? undefined : ZRelation.parse(found.rows[0]);
+  if (!relation) throw tableNotFound(target);
+  const keyRows = await client.query(PRIMARY_KEY_SQL, [relation.oid]);
+  const keyColumns = z
+    .array(ZColumnName)
+    .parse(keyRows.rows)
+    .map((row) => row.name);
+  const name = `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(table)}`;
+  await client.query('BEGIN TRANSACTION READ ONLY');
+  try {
+    await client.query(`DECLARE agentloom_rows NO SCROLL CURSOR FOR SELECT * FROM ${name}`);
+    for (;;) {
+      const result = await client.query<Record<string, unknown>>(
+        `FETCH ${FETCH_ROWS} FROM agentloom_rows`,
+      );
+      const columns = result.fields.map((field) => field.name);
+      if (result.rows.length > 0) await each({ columns, keyColumns, rows: result.rows });
+      if (result.rows.length < FETCH_ROWS) break;
+    }
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
 
 /** The tables and views the login can reach (the session's database), `schema.table` outside `public`. */
 async function listTables(client: Client): Promise<string[]> {
@@ -97,7 +147,7 @@ async function withPostgres<T>(
   client.on('error', () => undefined);
   return runProbe(
     { label: 'PostgreSQL', endpoint, credentials: parts },
-    options.timeoutMs,
+    options,
     async (step) => {
       await client.connect();
       step.connected = true;

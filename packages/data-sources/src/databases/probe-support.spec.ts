@@ -12,7 +12,7 @@ const COULD_NOT_CONNECT =
 
 async function failureOf(work: () => Promise<unknown>, timeoutMs = 1000): Promise<Error> {
   const release = jest.fn(() => Promise.resolve());
-  const error = await runProbe(SERVER, timeoutMs, work, release).then(
+  const error = await runProbe(SERVER, { timeoutMs }, work, release).then(
     () => new Error('expected a rejection'),
     (reason: unknown) => reason as Error,
   );
@@ -66,7 +66,9 @@ describe('runProbe', () => {
 
   it('releases with success once the work is done', async () => {
     const release = jest.fn(() => Promise.resolve());
-    await expect(runProbe(SERVER, 1000, () => Promise.resolve(42), release)).resolves.toBe(42);
+    await expect(
+      runProbe(SERVER, { timeoutMs: 1000 }, () => Promise.resolve(42), release),
+    ).resolves.toBe(42);
     expect(release).toHaveBeenCalledWith(true);
   });
 });

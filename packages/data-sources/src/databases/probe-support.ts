@@ -32,9 +32,21 @@ export interface ProbeTarget {
 }
 
 export interface ProbeOptions {
+  /** Connecting, signing in, and each statement: a dead or silent server fails within this. */
   timeoutMs: number;
   /** What checkDataSourceTarget returned: the probe connects to these addresses only. */
   addresses: CheckedTarget[];
+  /** The whole session (a table read from start to end); timeoutMs when not given. */
+  sessionMs?: number;
+}
+
+/** Rows of a table as a read hands them on, a batch at a time. */
+export interface RowBatch {
+  /** The columns in order (the same for every batch of one read). */
+  columns: string[];
+  /** The columns that identify a row (its primary key), when the table has one. */
+  keyColumns: string[];
+  rows: Record<string, unknown>[];
 }
 
 /** The server one probe talks to, for messages. */
@@ -118,6 +130,15 @@ export interface DatabaseDriver<Session> {
   inspect(session: Session, target: ProbeTarget, deadline: Deadline): Promise<DatabaseProbeReport>;
   /** The tables the login can see, named as `inspect` takes them, at most MAX_LISTED_TABLES. */
   listTables(session: Session, database: string, deadline: Deadline): Promise<string[]>;
+  /**
+   * Every row of the table, streamed (a server-side cursor, never the whole table in memory),
+   * read-only: each batch waits for `each` before the next is fetched.
+   */
+  readRows(
+    session: Session,
+    target: ProbeTarget,
+    each: (batch: RowBatch) => Promise<void>,
+  ): Promise<void>;
 }
 
 /**
@@ -127,11 +148,14 @@ export interface DatabaseDriver<Session> {
  */
 export async function runProbe<T>(
   server: ProbedServer,
-  timeoutMs: number,
+  options: Pick<ProbeOptions, 'timeoutMs' | 'sessionMs'>,
   work: (step: ProbeStep) => Promise<T>,
   release: (succeeded: boolean) => Promise<void>,
 ): Promise<T> {
-  const step: ProbeStep = { deadline: new Deadline(timeoutMs), connected: false };
+  const step: ProbeStep = {
+    deadline: new Deadline(options.sessionMs ?? options.timeoutMs),
+    connected: false,
+  };
   let succeeded = false;
   try {
     const result = await step.deadline.race(work(step));

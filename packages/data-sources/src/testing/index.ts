@@ -1,2 +1,3 @@
 export * from './source-databases';
 export * from './tcp-forwarder';
+export * from './web-site';

@@ -16,14 +16,16 @@ export const MARIADB = {
 export const POSTGRES_SOURCE_DB = 'agentloom_e2e_source';
 
 /** A MariaDB database with a read-only, password-protected user: its name and account. */
-interface MariaDbAccount {
+export interface MariaDbAccount {
   database: string;
   user: string;
   password: string;
 }
 
 /** A connection as MariaDB's root (no password over TCP, as Debian sets up local root). */
-async function withMariaDbRoot(work: (admin: mysql.Connection) => Promise<void>): Promise<void> {
+export async function withMariaDbRoot(
+  work: (admin: mysql.Connection) => Promise<void>,
+): Promise<void> {
   const admin = await mysql.createConnection({
     host: MARIADB.host,
     port: MARIADB.port,
@@ -37,7 +39,7 @@ async function withMariaDbRoot(work: (admin: mysql.Connection) => Promise<void>)
 }
 
 /** `database` dropped and created empty; `fill` then creates its tables as root. */
-async function freshMariaDb(
+export async function freshMariaDb(
   account: MariaDbAccount,
   fill: (admin: mysql.Connection) => Promise<void>,
 ): Promise<void> {
@@ -53,7 +55,10 @@ async function freshMariaDb(
   });
 }
 
-async function dropMariaDb(account: Pick<MariaDbAccount, 'database' | 'user'>): Promise<void> {
+/** The database and its user, gone. */
+export async function dropMariaDb(
+  account: Pick<MariaDbAccount, 'database' | 'user'>,
+): Promise<void> {
   await withMariaDbRoot(async (admin) => {
     await admin.query(`DROP DATABASE IF EXISTS ${account.database}`);
     for (const host of ['%', 'localhost'])

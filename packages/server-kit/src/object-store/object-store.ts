@@ -69,6 +69,12 @@ export const storeKeys = {
   /** The folder of a RAG build's hosted index (a LanceDB table). */
   hostedIndex: (pipelineId: string, buildId: string) =>
     `${storeFolders.indexes}/${pipelineId}/${buildId}`,
+  /**
+   * One segment of a pipeline's hosted index (a knowledge source's chunks, or a refresh's
+   * changes): written once, shared by every build that lists it.
+   */
+  indexSegment: (pipelineId: string, segmentId: string) =>
+    `${storeFolders.indexes}/${pipelineId}/segments/${segmentId}`,
   /** All of a pipeline's hosted indexes. */
   hostedIndexes: (pipelineId: string) => `${storeFolders.indexes}/${pipelineId}`,
 } as const;

@@ -1,6 +1,7 @@
 // Upload fixtures the tests write themselves (no binary files in the repository): PDFs,
 // workbooks, and zips written by hand so their headers can lie like a real zip bomb's.
 import ExcelJS from 'exceljs';
+export * from './document-fixtures';
 import path from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';

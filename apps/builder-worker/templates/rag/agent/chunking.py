@@ -1,7 +1,7 @@
 """Documents, chunks and the text splitter.
 
 A Document is a unit the source gives us (a PDF page, a CSV row, a database row, a whole text
-file); a Chunk is a piece of one small enough to embed, carrying what is needed to cite it.
+file, a section of a Word, Markdown or HTML document); a Chunk is a piece of one small enough to embed, carrying what is needed to cite it.
 The splitter is deliberately simple and deterministic: the Agentloom preview uses the same
 rules, so both index a source into the same chunks.
 """
@@ -26,6 +26,11 @@ class Document:
     page: Optional[int] = None
     row: Optional[int] = None
     ref: Optional[str] = None  # a database row's key, e.g. "id=42"
+    # Word, Markdown and HTML documents: the heading the text falls under, which heading of the
+    # document that is (1 for the first), and an HTML page's <title>.
+    section: Optional[str] = None
+    position: Optional[int] = None
+    title: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,9 @@ class Chunk:
     page: Optional[int] = None
     row: Optional[int] = None
     ref: Optional[str] = None
+    section: Optional[str] = None
+    position: Optional[int] = None
+    title: Optional[str] = None
 
     def citation(self) -> str:
         """Where the chunk comes from, as shown under an answer."""
@@ -45,11 +53,21 @@ class Chunk:
             return f"{self.source}, page {self.page}"
         if self.row is not None:
             return f"{self.source}, row {self.row}"
+        if self.section:
+            return f"{self.source} › {self.section}"
         return self.source
 
     def metadata(self) -> Dict[str, Any]:
         """Everything but id and text, without empty fields (vector stores refuse nulls)."""
-        fields = {"source": self.source, "page": self.page, "row": self.row, "ref": self.ref}
+        fields = {
+            "source": self.source,
+            "page": self.page,
+            "row": self.row,
+            "ref": self.ref,
+            "section": self.section,
+            "position": self.position,
+            "title": self.title,
+        }
         return {key: value for key, value in fields.items() if value is not None}
 
     @classmethod
@@ -65,6 +83,9 @@ class Chunk:
             page=optional_int("page"),
             row=optional_int("row"),
             ref=metadata.get("ref"),
+            section=metadata.get("section"),
+            position=optional_int("position"),
+            title=metadata.get("title"),
         )
 
 
@@ -121,6 +142,9 @@ def chunk_documents(documents: Iterable[Document], size: int, overlap: int) -> L
                     page=document.page,
                     row=document.row,
                     ref=document.ref,
+                    section=document.section,
+                    position=document.position,
+                    title=document.title,
                 )
             )
     return chunks

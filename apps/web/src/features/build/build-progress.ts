@@ -121,8 +121,20 @@ export function stageMessage(stage: TBuildStage | undefined): string {
   return work ? `${message} ${workText(work)}` : message;
 }
 
-/** "3,200 of 12,002 chunks embedded", in the reader's own number format. */
+/**
+ * "3,200 of 12,002 chunks embedded", "12,000 of 100,000 rows read from orders", in the reader's
+ * own number format; while the total is not known yet, the count alone.
+ */
 export function workText(work: TStageWork): string {
   const format = (n: number) => n.toLocaleString();
-  return `${format(work.done)} of ${format(work.of)} chunks embedded.`;
+  const count = work.of > 0 ? `${format(work.done)} of ${format(work.of)}` : format(work.done);
+  const from = work.source ? ` from ${work.source}` : '';
+  switch (work.unit) {
+    case 'rows':
+      return `${count} rows read${from}.`;
+    case 'pages':
+      return `${count} pages read${from}.`;
+    case 'chunks':
+      return `${count} chunks indexed${from}.`;
+  }
 }

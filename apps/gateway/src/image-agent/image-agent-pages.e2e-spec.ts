@@ -1,7 +1,7 @@
 import type { LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { launchImageAgent, type TestUser } from '@agentloom/test-kit';
 import type { TestApp } from '../testing/test-app';
-import { tokenOf, usePreviewsApp } from './previews.spec-helper';
+import { tokenOf, usePreviewsApp } from '../previews/previews.spec-helper';
 
 const GEMINI_KEY = 'AIzaSy-ImageAgentTestKey-0123456789abcdef';
 

@@ -3,19 +3,18 @@ import {
   fileSqlEngine,
   languageModel,
   mysqlSqlEngine,
-  parseChunksJsonl,
   postgresSqlEngine,
   RagAgent,
   SqlAgent,
   sqliteFileSqlEngine,
   type AgentEvent,
   type ChatTurn,
-  type Chunk,
   type ProviderBaseUrls,
   type RetrievalMode,
   type SqlEngine,
 } from '@agentloom/agent-runtime';
 import {
+  DEFAULT_EMBEDDING_MODEL,
   RAG_WIZARD_STEPS,
   readBuildInputs,
   SQL_WIZARD_STEPS,
@@ -32,21 +31,20 @@ import {
   UnprocessableEntityException,
 } from '@nestjs/common';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { BuildsRepository } from '../builds/builds.repository';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { providerBaseUrls } from '../config/provider-base-urls';
 import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
-import { PipelinesService } from '../pipelines/pipelines.service';
 import { DataSourcesService } from '../sources/data-sources.service';
 import { HostedIndexes } from './hosted-indexes';
 import type { AgentSetup } from './plain-errors';
-import type { PreviewGrant } from './preview-grants';
-import { readZipEntry } from './read-zip-entry';
 
-/** An agent loaded for a preview: what the page shows about it, and the agent itself. */
-export interface PreviewAgent {
+/**
+ * One Built build's agent, loaded in this process: what a preview page shows about it, and the
+ * agent itself (previews, published agents and runtime replicas all answer through it).
+ */
+export interface LoadedAgent {
   kind: 'rag' | 'sql';
   name: string;
   ui: TUiFramework;
@@ -64,25 +62,16 @@ export interface PreviewAgent {
   close(): Promise<void>;
 }
 
-export const PREVIEW_OUTDATED =
-  'This preview is of an older build of the agent. Start the preview again from the agent.';
-
-/** Database rows a RAG preview over a table reads (the built agent reads the table itself). */
-const TABLE_ROWS_FOR_RAG = 5000;
-
 /**
- * Loads the agent a preview grant points at: the pipeline's configuration, its Built build's
- * chunks or its SQL source, and the provider key decrypted in memory only — it never reaches the
- * page, the stream or a log.
+ * Loads a Built build's agent: the build's configuration, its hosted index or its SQL source, and
+ * the provider key decrypted in memory only — it never reaches the page, the stream or a log.
  */
 @Injectable()
-export class PreviewAgentLoader {
+export class AgentLoader {
   private readonly baseUrls: ProviderBaseUrls;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly pipelines: PipelinesService,
-    private readonly builds: BuildsRepository,
     private readonly secrets: PipelineSecrets,
     private readonly apiKeys: ApiKeysService,
     private readonly storage: PipelineStorage,
@@ -92,16 +81,6 @@ export class PreviewAgentLoader {
     this.baseUrls = providerBaseUrls(config);
   }
 
-  async load(grant: PreviewGrant): Promise<PreviewAgent> {
-    if (grant.kind === 'image' || !grant.pipelineId) {
-      throw new NotFoundException('This link is not an agent preview.');
-    }
-    const pipeline = await this.pipelines.findOwned(grant.userId, grant.pipelineId, grant.kind);
-    const build = await this.builds.latestBuiltOwned(pipeline.id, grant.userId);
-    if (!build || build.id !== grant.buildId) throw new NotFoundException(PREVIEW_OUTDATED);
-    return this.loadBuild(pipeline, build);
-  }
-
   /**
    * The agent of one Built build of a pipeline, whoever asks: previews load the latest build,
    * published agents the build their owner published (the caller has checked both). It is the
@@ -109,7 +88,7 @@ export class PreviewAgentLoader {
    * build's snapshot — whatever the draft has become since; only the provider key is the
    * pipeline's current one (a rotated key needs no rebuild).
    */
-  async loadBuild(pipeline: Pipeline, build: Build): Promise<PreviewAgent> {
+  async loadBuild(pipeline: Pipeline, build: Build): Promise<LoadedAgent> {
     // Builds from before snapshots were kept serve the configuration as it is.
     const config =
       readBuildInputs(build.snapshot, pipeline.agentType)?.config ?? readConfig(pipeline);
@@ -196,7 +175,7 @@ export class PreviewAgentLoader {
     throw new UnprocessableEntityException('The agent has no API key for its provider.');
   }
 
-  /** The build's hosted index, made now if the build could not make it (tables, older builds). */
+  /** The build's hosted index, as the worker made it. */
   private ragIndex(
     pipeline: Pipeline,
     build: Build,
@@ -204,41 +183,14 @@ export class PreviewAgentLoader {
     openaiKey: string | null,
   ) {
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
-    const model = config.embedding_model ?? 'all-MiniLM-L6-v2';
-    const embedder = () =>
+    const model = config.embedding_model ?? DEFAULT_EMBEDDING_MODEL;
+    return this.hostedIndexes.open(pipeline, build, () =>
       embedderOrKeyword(model, {
         openaiKey,
         baseUrl: this.baseUrls.openai,
         cacheDir: this.config.MODEL_CACHE_DIR,
-      });
-    return this.hostedIndexes.open(pipeline, build, model, embedder, () =>
-      this.ragChunks(pipeline, config, build.artifact ?? ''),
+      }),
     );
-  }
-
-  /** File sources: the chunks the build wrote. Tables: their rows, read now. */
-  private async ragChunks(
-    pipeline: Pipeline,
-    config: TPipelineConfig,
-    artifact: string,
-  ): Promise<Chunk[]> {
-    if (config.database) {
-      const engine = await this.databaseEngine(pipeline, config);
-      try {
-        return await tableChunks(engine, config.database.table);
-      } finally {
-        await engine.close();
-      }
-    }
-    const zip = await this.storage.artifactFile(pipeline.id, artifact);
-    const content =
-      zip && (await readZipEntry(zip, (name) => /^[^/]+\/data\/chunks\.jsonl$/.test(name)));
-    if (!content) {
-      throw new UnprocessableEntityException(
-        'The build has no data/chunks.jsonl to answer from; build the agent again.',
-      );
-    }
-    return parseChunksJsonl(content.toString('utf8'));
   }
 
   private async sqlEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {
@@ -321,28 +273,4 @@ async function* withoutSecret(
 function sourceLabel(config: TPipelineConfig): string {
   if (config.database) return `${config.database.table} (${config.database.type})`;
   return config.file?.original_name ?? 'data source';
-}
-
-/**
- * A table's rows as chunks ("column: value" lines), each cited by its key — the `id` column when
- * there is one, else the first column.
- */
-async function tableChunks(engine: SqlEngine, table: string): Promise<Chunk[]> {
-  const [schema] = await engine.describe();
-  if (!schema) throw new UnprocessableEntityException(`The table ${table} was not found.`);
-  const quote = engine.dialect === 'mysql' ? '`' : '"';
-  const quoted = `${quote}${schema.name.replaceAll(quote, quote + quote)}${quote}`;
-  const result = await engine.query(`SELECT * FROM ${quoted} LIMIT ${TABLE_ROWS_FOR_RAG}`, {
-    timeoutMs: 10_000,
-  });
-  const keyIndex = Math.max(
-    0,
-    result.columns.findIndex((column) => column.toLowerCase() === 'id'),
-  );
-  return result.rows.map((row, position) => ({
-    id: `row-${String(position).padStart(6, '0')}`,
-    source: schema.name,
-    ref: `${result.columns[keyIndex]}=${String(row[keyIndex])}`,
-    text: result.columns.map((column, index) => `${column}: ${String(row[index])}`).join('\n'),
-  }));
 }

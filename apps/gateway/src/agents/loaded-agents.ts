@@ -1,54 +1,45 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { PreviewAgentLoader, type PreviewAgent } from './preview-agents';
-import type { PreviewGrant } from './preview-grants';
+import type { LoadedAgent } from './agent-loader';
 
 interface Entry {
-  agent: Promise<PreviewAgent>;
+  agent: Promise<LoadedAgent>;
   /** Set once loading succeeded: what its memory is counted from. */
-  loaded?: PreviewAgent;
+  loaded?: LoadedAgent;
   userId: string;
   lastUsed: number;
 }
 
 /**
- * The previews loaded in this process, by token. Loading (reading chunks, embedding them,
- * opening a SQL engine) happens once per token and process; the index then stays in memory
+ * The agents loaded in this process — previews by their link's token, published agents by their
+ * build — each loaded once per key and process (opening its index, its SQL engine) and then kept
  * while it is used. At most PREVIEW_MAX_LOADED stay loaded — the least recently used is unloaded
- * first — and one idle for PREVIEW_IDLE_MINUTES is unloaded too. An unloaded preview whose link
- * is still valid simply loads again on its next question, on whichever replica gets it.
+ * first — and one idle for PREVIEW_IDLE_MINUTES is unloaded too. An unloaded agent simply loads
+ * again on its next question, on whichever replica gets it.
  *
  * The slots are shared by every user, so they are budgeted: one user holds at most
  * PREVIEW_MAX_PER_USER of them (their own least recently used makes room, never someone else's),
- * and together the loaded previews hold at most PREVIEW_MAX_MEMORY_MB (each agent reports what it
+ * and together the loaded agents hold at most PREVIEW_MAX_MEMORY_MB (each agent reports what it
  * may hold; the least recently used others are unloaded after a load goes over).
  */
 @Injectable()
-export class PreviewSessions implements OnModuleDestroy {
-  private readonly logger = new Logger(PreviewSessions.name);
+export class LoadedAgents implements OnModuleDestroy {
+  private readonly logger = new Logger(LoadedAgents.name);
   /** Insertion order is recency order: a use moves the entry to the end. */
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly loader: PreviewAgentLoader,
-  ) {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.sweeper = setInterval(() => this.unloadIdle(), 60_000);
     this.sweeper.unref();
   }
 
-  /** The loaded agent of a grant, loading it first if needed. A failed load is not kept. */
-  agentFor(grant: PreviewGrant): Promise<PreviewAgent> {
-    return this.agent(grant.token, grant.userId, () => this.loader.load(grant));
-  }
-
   /**
    * The agent loaded under `key` (a preview token, or a published build), loaded by `load` when
-   * it is not. Published agents share these slots and budgets with previews: one runtime, one
-   * memory limit per process.
+   * it is not; a failed load is not kept. Published agents share these slots and budgets with
+   * previews: one runtime, one memory limit per process.
    */
-  agent(key: string, userId: string, load: () => Promise<PreviewAgent>): Promise<PreviewAgent> {
+  agent(key: string, userId: string, load: () => Promise<LoadedAgent>): Promise<LoadedAgent> {
     const existing = this.entries.get(key);
     if (existing) {
       this.entries.delete(key);
@@ -75,7 +66,7 @@ export class PreviewSessions implements OnModuleDestroy {
     return this.unload(key);
   }
 
-  /** Bytes the loaded previews may hold together (for the budget, the bench and tests). */
+  /** Bytes the loaded agents may hold together (for the budget, the bench and tests). */
   memoryBytes(): number {
     let total = 0;
     for (const entry of this.entries.values()) total += entry.loaded?.memoryBytes() ?? 0;
@@ -122,7 +113,7 @@ export class PreviewSessions implements OnModuleDestroy {
     try {
       await (await entry.agent).close();
     } catch (error) {
-      this.logger.debug(`Unloading a preview: ${(error as Error).message}`);
+      this.logger.debug(`Unloading an agent: ${(error as Error).message}`);
     }
   }
 }

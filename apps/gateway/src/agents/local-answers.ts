@@ -5,15 +5,21 @@ import {
   NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { PreviewAgentLoader, type PreviewAgent } from '../previews/preview-agents';
-import { PreviewSessions } from '../previews/preview-sessions';
-import { publishedAgentKey } from './publications.service';
-import { PublishedRepository, type LivePublication } from './published.repository';
+import { AgentLoader, type LoadedAgent } from './agent-loader';
+import { AgentsRepository } from './agents.repository';
+import { LoadedAgents } from './loaded-agents';
 
 export const AGENT_NOT_FOUND = 'No published agent has this id.';
 
+/** The key a published build's agent is loaded under (beside previews' tokens). */
+export const publishedAgentKey = (buildId: string) => `published:${buildId}`;
+
 /** The publication fields an answer needs: which build to load, and whose agent it is. */
-export type AnswerTarget = Pick<LivePublication, 'pipelineId' | 'buildId' | 'userId'>;
+export interface AnswerTarget {
+  pipelineId: string;
+  buildId: string;
+  userId: string;
+}
 
 /** A question as the answering side gets it: the caller is checked, the memory gathered. */
 export interface AnswerRequest {
@@ -30,9 +36,9 @@ export interface AnswerRequest {
 @Injectable()
 export class LocalAnswers {
   constructor(
-    private readonly published: PublishedRepository,
-    private readonly loader: PreviewAgentLoader,
-    private readonly sessions: PreviewSessions,
+    private readonly agents: AgentsRepository,
+    private readonly loader: AgentLoader,
+    private readonly loaded: LoadedAgents,
   ) {}
 
   /**
@@ -40,14 +46,14 @@ export class LocalAnswers {
    * cannot start is an HTTP error (404, 422), not an event in a stream.
    */
   async open(request: AnswerRequest, signal: AbortSignal): Promise<AsyncGenerator<AgentEvent>> {
-    const agent = await this.loaded(request.target);
+    const agent = await this.agentOf(request.target);
     return agent.ask(request.message, signal, request.history);
   }
 
-  private loaded(target: AnswerTarget): Promise<PreviewAgent> {
-    return this.sessions
+  private agentOf(target: AnswerTarget): Promise<LoadedAgent> {
+    return this.loaded
       .agent(publishedAgentKey(target.buildId), `published:${target.userId}`, async () => {
-        const agent = await this.published.agentOf(target);
+        const agent = await this.agents.publishedBuild(target);
         // Unpublished or moved to another build since this question began.
         if (!agent) throw new NotFoundException(AGENT_NOT_FOUND);
         return this.loader.loadBuild(agent.pipeline, agent.build);

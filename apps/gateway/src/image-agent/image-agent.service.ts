@@ -1,5 +1,10 @@
 import { generateImage } from '@agentloom/agent-runtime';
-import type { TImageAgentKey, TImageRequest, TImageResult } from '@agentloom/contracts';
+import type {
+  TImageAgentKey,
+  TImageAgentLaunched,
+  TImageRequest,
+  TImageResult,
+} from '@agentloom/contracts';
 import {
   BadRequestException,
   Inject,
@@ -11,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { sniffMimeTypes } from '../files/detect-file-type';
+import { PreviewGrantStore } from '../previews/preview-grants';
 
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -31,7 +37,14 @@ export class ImageAgentService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly apiKeys: ApiKeysService,
+    private readonly grants: PreviewGrantStore,
   ) {}
+
+  /** The caller's image agent page: a link of its own, like a preview's. */
+  async launch(userId: string): Promise<TImageAgentLaunched> {
+    const { url } = await this.grants.link({ kind: 'image', userId });
+    return { url };
+  }
 
   /** The owner's saved Gemini keys, by name and mask only: the page offers them by name. */
   async geminiKeys(userId: string): Promise<TImageAgentKey[]> {

@@ -20,7 +20,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../common/public.decorator';
 import { SingleFileUpload } from '../files/single-file-upload.interceptor';
 import { IMAGE_MAX_BYTES, ImageAgentService } from './image-agent.service';
-import { PreviewGrantStore } from './preview-grants';
+import { PreviewGrantStore } from '../previews/preview-grants';
 
 /**
  * The calls the image agent's page (`/p/{token}/`, preview-assets/image.js) makes. Like every
@@ -29,7 +29,7 @@ import { PreviewGrantStore } from './preview-grants';
 @Public()
 @ApiExcludeController()
 @Controller('p/:token')
-export class ImageAgentController {
+export class ImageAgentPagesController {
   constructor(
     private readonly grants: PreviewGrantStore,
     private readonly images: ImageAgentService,
