@@ -9,6 +9,7 @@
 // BENCH_LARGE_BYTES (7 MB, ~120k chunks) sizes the large source, BENCH_MANY_AGENTS (200) the memory run,
 // BENCH_CONVERSATIONS (50) × BENCH_TURNS (4) the load. Prints every figure; never fails on one.
 import { buildPaths } from '@agentloom/contracts';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { startGateway } from './bench-gateway.mjs';
 import { healthWhile, recallAt4 } from './bench-probes.mjs';
@@ -31,7 +32,8 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 4);
 const PORT = Number(process.env.BENCH_PORT ?? 18320);
 /** Questions each of the 8 askers sends while /health is probed. */
 const HEALTH_QUESTIONS = 200;
-const JWT_SECRET = 'bench-hosted-jwt-secret-0123456789-0123456789-0123456789';
+// Every gateway of the run signs with it; a repeated pattern would be refused at start.
+const JWT_SECRET = randomBytes(48).toString('base64url');
 
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

@@ -33,9 +33,12 @@ parentPort.on('message', () => { done = true; });
 })();
 `;
 
-/** GET /health asked every 20 ms from a thread of its own while `busy` runs: p95 and count. */
-export async function healthWhile(base, busy) {
-  const probe = new Worker(HEALTH_PROBE, { eval: true, workerData: { url: `${base}/health` } });
+/**
+ * GET /health (or `route`) asked every 20 ms from a thread of its own while `busy` runs: its
+ * latency's p50, p95, p99 and max, and the count.
+ */
+export async function healthWhile(base, busy, route = '/health') {
+  const probe = new Worker(HEALTH_PROBE, { eval: true, workerData: { url: `${base}${route}` } });
   const next = () => new Promise((resolve) => probe.once('message', resolve));
   await next(); // 'warm': its first request made, untimed
   const times = next();
@@ -43,7 +46,13 @@ export async function healthWhile(base, busy) {
   probe.postMessage('stop');
   const sorted = (await times).sort((a, b) => a - b);
   await probe.terminate();
-  return { p95: percentile(sorted, 0.95), count: sorted.length };
+  return {
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? 0,
+    count: sorted.length,
+  };
 }
 
 /**

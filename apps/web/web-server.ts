@@ -4,6 +4,7 @@
  * nginx (the image) the snippets the build writes beside the bundle. Each rule holds for both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { posix } from 'node:path';
 
 // ---- Security headers -------------------------------------------------------------------------
 
@@ -93,10 +94,26 @@ type Next = (error?: unknown) => void;
  */
 export function webServerGuard(req: IncomingMessage, res: ServerResponse, next: Next): void {
   const path = prepareRequest(req);
-  const status = path === null ? 400 : NGINX_FILES.some((file) => path === `/${file}`) ? 404 : 0;
+  const status = path === null ? 400 : namesNginxFile(path) ? 404 : 0;
   if (!status) return next();
   res.statusCode = status;
   res.end();
+}
+
+/**
+ * Whether a path names one of the nginx files under any spelling: the file server decodes
+ * `%2D`, `%67` and `%2F` and ignores a trailing slash, so the path is compared decoded,
+ * normalised again and without case (a case-insensitive disk would serve `/Gateway-…`).
+ */
+export function namesNginxFile(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is not decoded by the file server either: the path as it is.
+  }
+  const segments = posix.normalize(decoded.replaceAll('\\', '/')).toLowerCase().split('/');
+  return segments.some((segment) => NGINX_FILES.includes(segment));
 }
 
 /**

@@ -13,7 +13,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxGatewayLocations } from '../gateway-routes.ts';
 import { nginxSecurityHeaders } from '../web-server.ts';
-import { fakeBundle, rawGet, startStubGateway, type Forwarded } from './stub-gateway.ts';
+import {
+  fakeBundle,
+  rawGet,
+  startStubGateway,
+  type Forwarded,
+  NGINX_FILE_SPELLINGS,
+} from './stub-gateway.ts';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
@@ -122,11 +128,12 @@ describe('nginx (the web image)', () => {
     expect(res.headers['x-frame-options']).toBe('DENY');
   });
 
-  it.each(['/security-headers.conf', '/gateway-locations.conf'])(
+  it.each(['/security-headers.conf', '/gateway-locations.conf', ...NGINX_FILE_SPELLINGS])(
     'does not serve the nginx file %s',
     async (target) => {
       const res = await rawGet(base, target);
       expect(res.status).toBe(404);
+      expect(res.body).not.toContain('add_header');
       expect(res.body).not.toContain('proxy_pass');
     },
   );

@@ -88,3 +88,18 @@ function unchunk(body: string): string {
     rest = rest.slice(at + 2 + size + 2);
   }
 }
+
+/** Issue 42, finding 6: other spellings of the nginx files' paths that the exact names missed. */
+export const NGINX_FILE_SPELLINGS = [
+  '/gateway-locations.conf/',
+  '/gateway%2Dlocations.conf',
+  '/%67ateway-locations.conf',
+  '/security-headers.conf/',
+  '/security%2dheaders.conf',
+  '//gateway-locations.conf',
+  '/./security-headers.conf',
+  '/gateway-locations.conf%2f',
+  '/Gateway-Locations.conf',
+  '/security-headers.conf?x=1',
+  '/w/%2e%2e/security%2Dheaders.conf/',
+];

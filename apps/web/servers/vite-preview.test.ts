@@ -8,7 +8,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeBundle, rawGet, startStubGateway, type Forwarded } from './stub-gateway.ts';
+import {
+  fakeBundle,
+  rawGet,
+  startStubGateway,
+  type Forwarded,
+  NGINX_FILE_SPELLINGS,
+} from './stub-gateway.ts';
 
 let gateway: Awaited<ReturnType<typeof startStubGateway>>;
 let server: PreviewServer;
@@ -77,15 +83,17 @@ describe('vite preview (npm start)', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it.each(['/security-headers.conf', '/gateway-locations.conf', '/w/../gateway-locations.conf'])(
-    'does not serve the nginx file %s',
-    async (target) => {
-      const res = await rawGet(base, target);
-      expect(res.status).toBe(404);
-      expect(res.body).not.toContain('add_header');
-      expect(res.body).not.toContain('proxy_pass');
-    },
-  );
+  it.each([
+    '/security-headers.conf',
+    '/gateway-locations.conf',
+    '/w/../gateway-locations.conf',
+    ...NGINX_FILE_SPELLINGS,
+  ])('does not serve the nginx file %s', async (target) => {
+    const res = await rawGet(base, target);
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain('add_header');
+    expect(res.body).not.toContain('proxy_pass');
+  });
 });
 
 describe("vite preview's ports (npm start)", () => {

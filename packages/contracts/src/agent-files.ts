@@ -65,8 +65,12 @@ export const ZAgentExportInfo = z.object({
   format: z.literal('agentloom-agent'),
   format_version: z.literal(AGENT_EXPORT_FORMAT_VERSION),
   exported_at: z.iso.datetime(),
-  /** Database sources: the connection URI without its password. */
+  /** Database sources: the connection URI without its password or credential parameters. */
   database_uri: name(2000).optional(),
+  /** The database URI had credential parameters (`?password=`): the import asks for it whole. */
+  database_uri_credentials: z.literal(true).optional(),
+  /** The vector store URL had a password or key the export left out: the import asks for it. */
+  vector_store_url_credentials: z.literal(true).optional(),
 });
 export type TAgentExportInfo = z.infer<typeof ZAgentExportInfo>;
 
@@ -76,6 +80,8 @@ export const ZAgentImportNeeds = z.object({
   llm_api_key: z.boolean(),
   /** Pinecone's API key. */
   vector_db_api_key: z.boolean(),
+  /** The vector store's whole URL: the file's lost its password or key. */
+  vector_store_url: z.boolean(),
   /** The whole connection URI (the file names the database and table, not where it is). */
   database_uri: z.boolean(),
   /** The password of the connection URI the file carries. */
@@ -118,6 +124,7 @@ export const ZAgentImportRequest = z.object({
   api_key: optionalField(500),
   api_key_id: optionalField(100),
   vector_db_api_key: optionalField(500),
+  vector_store_url: optionalField(2000),
   database_uri: optionalField(2000),
   database_password: optionalField(500),
   system_prompt: optionalField(8000),

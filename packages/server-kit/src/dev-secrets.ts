@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './environment';
+import { isPredictableSecret } from './secret-strength';
 
 export const MASTER_KEY_HINT =
   "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"";
@@ -10,12 +11,20 @@ export class MasterKeyError extends Error {
   override name = 'MasterKeyError';
 }
 
-/** Decodes VAULT_MASTER_KEY (32 bytes as base64). */
+/**
+ * Decodes VAULT_MASTER_KEY (32 bytes as base64), refusing bytes that are not random: the same
+ * byte 32 times, a word or a sequence repeated (the check of the other secrets, on the bytes).
+ */
 export function parseMasterKey(value: string): Buffer {
   const key = Buffer.from(value.trim(), 'base64');
   if (key.length !== 32) {
     throw new MasterKeyError(
       `VAULT_MASTER_KEY must be 32 random bytes encoded as base64 (got ${key.length} bytes). ${MASTER_KEY_HINT}`,
+    );
+  }
+  if (isPredictableSecret(key.toString('latin1'))) {
+    throw new MasterKeyError(
+      `VAULT_MASTER_KEY is too predictable: it must be 32 random bytes, not a repeated byte, word or sequence. ${MASTER_KEY_HINT}`,
     );
   }
   return key;

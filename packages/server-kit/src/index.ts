@@ -3,3 +3,4 @@ export * from './logging';
 export * from './dev-secrets';
 export * from './object-store';
 export * from './shared-settings';
+export * from './secret-strength';

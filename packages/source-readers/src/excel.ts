@@ -1,141 +1,179 @@
-import type ExcelJS from 'exceljs';
-import type { Readable } from 'node:stream';
-import type { TUploadSummary } from '@agentloom/contracts';
-import { UnreadableUploadError, reasonOf } from './upload-errors';
-import { openGuardedWorkbook } from './xlsx-guard';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ExcelSummary } from './excel-parse';
+import type { ExcelJob, ExcelWorkerMessage, ExcelWorkerRequest } from './excel-worker';
+import { acquireParseSlot, parsingLimits } from './parse-slots';
+import { UnreadableUploadError, UnsupportedUploadError } from './upload-errors';
 
-type ExcelSummary = Extract<TUploadSummary, { kind: 'excel' }>;
-type SheetReader = ExcelJS.stream.xlsx.WorksheetReader;
+/*
+ * Workbooks are read in worker threads (excel-worker.ts), each read in a parse slot of this process
+ * (parse-slots.ts): ExcelJS' XML parsing is CPU-bound and would hold a server's event loop (a
+ * workbook of 171 MB of shared strings held the gateway's for seconds), and the shared strings
+ * live in memory, which the thread's heap limit caps: a workbook that needs more is refused.
+ *
+ * Loading ExcelJS costs a thread about half a second, so threads that finished a read wait a
+ * little for the next one (at most one per slot, IDLE_MS). A thread that failed is not reused.
+ *
+ * The thread runs the compiled dist/excel-worker.js, also when these sources run under jest:
+ * build the package after changing the readers (turbo builds it before every test run).
+ */
+const WORKER_FILE = path.resolve(__dirname, '..', 'dist', 'excel-worker.js');
+const IDLE_MS = 30_000;
 
-/** Sheet names and the first sheet's header and data-row count, read as a stream. */
+/** Sheet names and the first sheet's header and data-row count. */
 export async function inspectExcel(
   filePath: string,
   maxUncompressedBytes: number,
 ): Promise<ExcelSummary> {
-  const source = await openGuardedWorkbook(filePath, maxUncompressedBytes);
-  // The guard verified every part, so the source should not fail; if the disk does, ExcelJS would
-  // not notice (it pipes without forwarding errors), hence the race.
-  const sourceFailed = new Promise<never>((_, reject) => source.once('error', reject));
+  const release = await acquireParseSlot();
+  const read = new WorkbookRead({ filePath, maxUncompressedBytes, mode: 'inspect' });
   try {
-    return await Promise.race([readWorkbook(source), sourceFailed]);
-  } catch (error) {
-    throw new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
+    const message = await read.next();
+    if (message.type !== 'summary') throw new Error('the workbook reader stopped unexpectedly');
+    read.done();
+    return message.summary;
   } finally {
-    source.destroy();
+    read.close();
+    release();
   }
 }
 
 /**
  * The data rows of one sheet (the first, unless named) as records keyed by the header row's
- * trimmed texts, streamed through the same zip-bomb guard as `inspectExcel`. Empty header cells
- * are named like pandas names them (`Unnamed: 3`), so the agent's own loader labels them alike.
+ * trimmed texts (empty header cells named like pandas names them, `Unnamed: 3`), streamed
+ * through the zip-bomb guard. The thread reads one batch ahead of the caller, no more.
  */
 export async function* readExcelRecords(
   filePath: string,
   maxUncompressedBytes: number,
   sheet?: string,
 ): AsyncGenerator<Record<string, string>> {
-  const source = await openGuardedWorkbook(filePath, maxUncompressedBytes);
-  const sourceFailed = new Promise<never>((_, reject) => source.once('error', reject));
-  sourceFailed.catch(() => undefined); // observed through the race below
-  const reader = new (excelJs().stream.xlsx.WorkbookReader)(source, READER_OPTIONS);
-  const worksheets = reader[Symbol.asyncIterator]();
-  const next = <T>(iterator: AsyncIterator<T>) => Promise.race([iterator.next(), sourceFailed]);
+  const release = await acquireParseSlot();
+  const read = new WorkbookRead({ filePath, maxUncompressedBytes, mode: 'records', sheet });
   try {
-    for (let sheetResult = await next(worksheets); !sheetResult.done;) {
-      const worksheet = sheetResult.value;
-      const wanted = sheet ?? sheetNames(reader)[0];
-      if (sheetName(worksheet) === wanted) {
-        let columns: string[] | undefined;
-        const rows = worksheet[Symbol.asyncIterator]();
-        for (let row = await next(rows); !row.done; row = await next(rows)) {
-          const cells = cellTexts(row.value);
-          if (!columns) {
-            columns = cells.map((text, index) => text || `Unnamed: ${index}`);
-            continue;
-          }
-          const record: Record<string, string> = {};
-          columns.forEach((column, index) => (record[column] = cells[index] ?? ''));
-          yield record;
-        }
-        return; // the rest of the workbook is not needed
-      }
-      sheetResult = await next(worksheets);
+    for (;;) {
+      const message = await read.next();
+      if (message.type === 'end') return read.done();
+      if (message.type !== 'batch') throw new Error('the workbook reader stopped unexpectedly');
+      yield* message.records;
+      read.send({ type: 'more' });
     }
-    throw new Error(`it has no sheet named "${sheet ?? sheetNames(reader)[0] ?? ''}"`);
-  } catch (error) {
-    throw new UnreadableUploadError(`The workbook could not be read: ${reasonOf(error)}`);
   } finally {
-    source.destroy();
+    await read.stop();
+    release();
   }
 }
 
-/**
- * ExcelJS, loaded on first use: it adds about 24 MB to a process, and most builds and previews
- * never read a workbook. `require`, not `import()`: jest's CommonJS loader, which runs the apps'
- * tests, cannot follow a dynamic import.
- */
-function excelJs(): typeof ExcelJS {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('exceljs') as typeof ExcelJS;
-}
+const idle: Worker[] = [];
 
-const READER_OPTIONS = {
-  sharedStrings: 'cache', // cells refer to shared strings by index; the guard bounds their size
-  worksheets: 'emit',
-  hyperlinks: 'ignore',
-  styles: 'ignore',
-  entries: 'ignore',
-} as const;
+/** One read on a worker thread: its messages as a queue, its failures as upload errors. */
+class WorkbookRead {
+  private readonly worker: Worker;
+  private readonly queue: ExcelWorkerMessage[] = [];
+  private failure?: Error;
+  private waiting?: { resolve: (message: ExcelWorkerMessage) => void; reject: (e: Error) => void };
+  private finished = false;
+  private readonly heapMb = parsingLimits().workbookHeapMb;
+  private readonly onMessage = (message: ExcelWorkerMessage) => {
+    if (message.type === 'error') this.fail(uploadError(message));
+    else if (this.waiting) this.settle(message);
+    else this.queue.push(message);
+  };
+  private readonly onError = (error: Error & { code?: string }) => {
+    this.finished = false; // a thread that failed is never reused
+    this.fail(
+      new UnreadableUploadError(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `The workbook could not be read: it needs more than the ${this.heapMb} MB of memory a workbook may use here. Save its sheets as separate, smaller workbooks, or as CSV.`
+          : `The workbook could not be read: ${error.message}`,
+      ),
+    );
+  };
+  private readonly onExit = () => {
+    this.finished = false;
+    this.fail(new UnreadableUploadError('The workbook could not be read: the reader stopped.'));
+  };
 
-async function readWorkbook(source: Readable): Promise<ExcelSummary> {
-  const reader = new (excelJs().stream.xlsx.WorkbookReader)(source, READER_OPTIONS);
-  let table: Table | undefined;
-  for await (const worksheet of reader) {
-    // workbook.xml precedes the worksheets in the guarded stream, so the tab order is known here.
-    // Other sheets are skipped unread; ExcelJS drains them.
-    if (!table && sheetName(worksheet) === sheetNames(reader)[0]) {
-      table = await readTable(worksheet);
+  constructor(job: ExcelJob) {
+    this.worker = idle.pop() ?? startWorker(this.heapMb);
+    this.worker.ref(); // a read in progress keeps the process alive; an idle thread does not
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
+    this.send({ type: 'job', job });
+  }
+
+  send(request: ExcelWorkerRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  next(): Promise<ExcelWorkerMessage> {
+    const queued = this.queue.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  /** The thread finished this read cleanly (its answer, or its end): it may serve another. */
+  done(): void {
+    this.finished = !this.failure;
+  }
+
+  /** Ends a read the caller left early: the thread closes the workbook and says so. */
+  async stop(): Promise<void> {
+    if (!this.finished && !this.failure) {
+      this.send({ type: 'stop' });
+      const last = await this.next().catch(() => undefined);
+      this.finished = last?.type === 'end';
+    }
+    this.close();
+  }
+
+  close(): void {
+    this.worker.off('message', this.onMessage);
+    this.worker.off('error', this.onError);
+    this.worker.off('exit', this.onExit);
+    if (this.finished && idle.length < parsingLimits().concurrent) {
+      this.worker.unref();
+      idle.push(this.worker);
+      setTimeout(() => retire(this.worker), IDLE_MS).unref();
+    } else {
+      void this.worker.terminate();
     }
   }
-  const sheets = sheetNames(reader);
-  const [sheet] = sheets;
-  if (sheet === undefined) throw new Error('the workbook lists no sheets');
-  return { kind: 'excel', sheet, sheets, ...(table ?? { columns: [], rows: 0 }) };
-}
 
-interface Table {
-  columns: string[];
-  rows: number;
-}
-
-/** The first row as trimmed column names, and how many rows follow it. */
-async function readTable(worksheet: SheetReader): Promise<Table> {
-  let columns: string[] | undefined;
-  let rows = 0;
-  for await (const row of worksheet) {
-    if (columns) rows++;
-    else columns = cellTexts(row);
+  private settle(message: ExcelWorkerMessage): void {
+    const waiting = this.waiting!;
+    this.waiting = undefined;
+    waiting.resolve(message);
   }
-  return { columns: columns ?? [], rows };
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.reject(this.failure);
+  }
 }
 
-function cellTexts(row: ExcelJS.Row): string[] {
-  const texts: string[] = [];
-  row.eachCell({ includeEmpty: true }, (cell) => texts.push(cell.text.trim()));
-  return texts;
+function startWorker(heapMb: number): Worker {
+  if (!existsSync(WORKER_FILE)) {
+    throw new Error(`${WORKER_FILE} is missing: build @agentloom/source-readers first.`);
+  }
+  return new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
 }
 
-/**
- * Sheet names in tab order. The streaming reader only has a model once it has read workbook.xml,
- * and a workbook.xml without <sheets> leaves the list out, whatever ExcelJS' types say.
- */
-function sheetNames(reader: ExcelJS.stream.xlsx.WorkbookReader): string[] {
-  const model = reader.model as Partial<ExcelJS.WorkbookModel> | undefined;
-  return (model?.sheets ?? []).map((sheet) => sheet.name);
+/** An idle thread that was not picked up in time is ended. */
+function retire(worker: Worker): void {
+  const index = idle.indexOf(worker);
+  if (index === -1) return;
+  idle.splice(index, 1);
+  void worker.terminate();
 }
 
-/** ExcelJS sets the tab name on each worksheet reader but does not declare it in its types. */
-function sheetName(worksheet: SheetReader): string | undefined {
-  return 'name' in worksheet && typeof worksheet.name === 'string' ? worksheet.name : undefined;
+function uploadError(message: Extract<ExcelWorkerMessage, { type: 'error' }>): Error {
+  return message.unsupported
+    ? new UnsupportedUploadError(message.message)
+    : new UnreadableUploadError(message.message);
 }

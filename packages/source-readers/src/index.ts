@@ -4,6 +4,7 @@ export { readExcelRecords } from './excel';
 export { readPdfPages } from './pdf';
 export { readTextFile } from './text';
 export { reasonOf } from './upload-errors';
+export { acquireParseSlot, configureParsing, parseSlotsInUse } from './parse-slots';
 export {
   DEFAULT_DOCUMENT_LIMITS,
   DOCUMENT_EXTENSIONS,

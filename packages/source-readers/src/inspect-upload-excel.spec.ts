@@ -81,7 +81,7 @@ describe('inspectUpload: excel', () => {
       rows.add(summary.kind === 'excel' ? summary.rows : -1);
     }
     expect([...rows]).toEqual([2]);
-  });
+  }, 120_000); // a worker thread a read
 
   it('refuses a CSV renamed to .xlsx as unsupported', async () => {
     const filePath = await fixture('table.xlsx', 'a,b\n1,2\n');

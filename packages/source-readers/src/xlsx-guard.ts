@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
@@ -40,9 +41,10 @@ const WORKBOOK_RELATIONSHIPS = 'xl/_rels/workbook.xml.rels';
 const NO_RELATIONSHIPS =
   'The workbook is damaged: it does not say which sheet is which tab. Open it in Excel or LibreOffice, save it as .xlsx again, and upload that file.';
 
-/** The parts ExcelJS' streaming reader uses, in the order that lets it stream sheets directly. */
-const PARSED_ENTRIES = [WORKBOOK_RELATIONSHIPS, 'xl/workbook.xml', 'xl/sharedStrings.xml'];
-const WORKSHEET_ENTRY = /^xl\/worksheets\/sheet(\d+)\.xml$/;
+const WORKBOOK = 'xl/workbook.xml';
+/** The relationships part is read whole to follow its targets: it lists a few parts a sheet. */
+const MAX_RELATIONSHIPS_BYTES = 1024 * 1024;
+const RELATIONSHIP_TYPES = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /**
  * Checks that the file is a zip that is safe to expand and returns the workbook parts as a stored
@@ -59,8 +61,11 @@ export async function openGuardedWorkbook(
   const zip = await openZip(filePath);
   try {
     const entries = await readCentralDirectory(zip, maxUncompressedBytes);
-    const parts = parsedParts(entries);
-    await verifyDeclaredSizes(zip, parts);
+    const parts = await partsForExcelJs(zip, entries);
+    await verifyDeclaredSizes(
+      zip,
+      parts.flatMap((part) => ('entry' in part ? [part.entry] : [])),
+    );
     const stream = Readable.from(storedZip(zip, parts), { objectMode: false });
     // On 'close' rather than in the generator: a stream destroyed before its first read never runs
     // the generator's cleanup.
@@ -123,14 +128,123 @@ function assertExpansionAllowed(entry: Entry, totalBytes: number, maxTotalBytes:
   }
 }
 
-/** The entries ExcelJS reads, workbook parts first and worksheets by number. */
-function parsedParts(entries: Entry[]): Entry[] {
-  const byName = (name: string) => entries.filter((entry) => entry.fileName === name);
-  const sheetNumber = (entry: Entry) => Number(WORKSHEET_ENTRY.exec(entry.fileName)?.[1]);
-  const worksheets = entries
-    .filter((entry) => WORKSHEET_ENTRY.test(entry.fileName))
-    .sort((a, b) => sheetNumber(a) - sheetNumber(b));
-  return [...PARSED_ENTRIES.flatMap(byName), ...worksheets];
+/** A part of the stored zip ExcelJS reads: an entry of the upload under a name, or bytes. */
+type Part = { name: string; entry: Entry } | { name: string; content: Buffer };
+
+/**
+ * The parts ExcelJS reads, in the order that lets it stream sheets directly: the workbook's
+ * relationships, the workbook, the shared strings, then each worksheet.
+ *
+ * ExcelJS finds a sheet's tab only when its relationship's target is `worksheets/sheet<N>.xml`
+ * and the part is named `xl/worksheets/sheet<N>.xml`, and finds the shared strings only as
+ * `xl/sharedStrings.xml`. The Open Packaging Conventions let a writer choose: openpyxl (and pandas
+ * through it) writes absolute targets (`/xl/worksheets/sheet1.xml`), others name parts their own
+ * way. So the targets are resolved here and the parts given the names ExcelJS expects, with a
+ * relationships part that says the same.
+ */
+async function partsForExcelJs(zip: ZipFile, entries: Entry[]): Promise<Part[]> {
+  const byName = new Map(entries.map((entry) => [entry.fileName, entry]));
+  const relationships = parseRelationships(
+    await readSmallPart(zip, byName.get(WORKBOOK_RELATIONSHIPS)),
+  );
+  const worksheets: Part[] = [];
+  const kept: string[] = [];
+  let sharedStrings: Entry | undefined;
+  for (const relationship of relationships) {
+    const entry = byName.get(resolveTarget(relationship.target) ?? '');
+    if (!entry) continue;
+    if (relationship.type === `${RELATIONSHIP_TYPES}/worksheet`) {
+      const number = worksheets.length + 1;
+      worksheets.push({ name: `xl/worksheets/sheet${number}.xml`, entry });
+      kept.push(
+        relationshipXml(relationship.id, relationship.type, `worksheets/sheet${number}.xml`),
+      );
+    } else if (relationship.type === `${RELATIONSHIP_TYPES}/sharedStrings`) {
+      sharedStrings = entry;
+    }
+  }
+  sharedStrings ??= byName.get(SHARED_STRINGS);
+  const rels = Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${kept.join('')}</Relationships>`,
+  );
+  return [
+    { name: WORKBOOK_RELATIONSHIPS, content: rels },
+    { name: WORKBOOK, entry: byName.get(WORKBOOK)! }, // required by readCentralDirectory
+    ...(sharedStrings ? [{ name: SHARED_STRINGS, entry: sharedStrings }] : []),
+    ...worksheets,
+  ];
+}
+
+/** A small part inflated whole (through yauzl's size check), or refused as damaged. */
+async function readSmallPart(zip: ZipFile, entry: Entry | undefined): Promise<string> {
+  if (!entry || entry.uncompressedSize > MAX_RELATIONSHIPS_BYTES) {
+    throw new UnsupportedUploadError(NO_RELATIONSHIPS);
+  }
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+}
+
+/** The relationships of a .rels part (attributes in any order and quotes; external ones left out). */
+function parseRelationships(xml: string): Relationship[] {
+  const found: Relationship[] = [];
+  for (const [, attributes = ''] of xml.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
+    const value: Record<string, string> = {};
+    for (const [, name = '', , doubleQuoted, singleQuoted] of attributes.matchAll(
+      /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g,
+    )) {
+      value[name] = decodeXmlText(doubleQuoted ?? singleQuoted ?? '');
+    }
+    if (value.TargetMode === 'External' || !value.Id || !value.Type || !value.Target) continue;
+    found.push({ id: value.Id, type: value.Type, target: value.Target });
+  }
+  return found;
+}
+
+/** The part name a target of xl/workbook.xml's relationships names, or null outside the zip. */
+function resolveTarget(target: string): string | null {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // not percent-encoded: the name as written
+  }
+  const name = decoded.startsWith('/')
+    ? posix.normalize(decoded.slice(1))
+    : posix.normalize(posix.join('xl', decoded));
+  return name.startsWith('../') || name === '..' ? null : name;
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeXmlText(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) {
+      return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+    }
+    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+    return XML_ENTITIES[name] ?? entity;
+  });
+}
+
+function relationshipXml(id: string, type: string, target: string): string {
+  const attribute = (text: string) =>
+    text.replace(
+      /[&<>"]/g,
+      (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[char]};`,
+    );
+  return `<Relationship Id="${attribute(id)}" Type="${attribute(type)}" Target="${target}"/>`;
 }
 
 /** Inflates every part once, discarding the bytes; yauzl fails if one exceeds its declared size. */
@@ -149,10 +263,10 @@ async function verifyDeclaredSizes(zip: ZipFile, parts: Entry[]): Promise<void> 
  * A zip stream of stored entries whose header sizes are the verified ones, with an empty
  * shared-strings part before the worksheets when the workbook has none.
  */
-async function* storedZip(zip: ZipFile, parts: Entry[]): AsyncGenerator<Buffer> {
-  let sharedStrings = parts.some((entry) => entry.fileName === SHARED_STRINGS);
-  for (const entry of parts) {
-    if (!sharedStrings && WORKSHEET_ENTRY.test(entry.fileName)) {
+async function* storedZip(zip: ZipFile, parts: Part[]): AsyncGenerator<Buffer> {
+  let sharedStrings = parts.some((part) => part.name === SHARED_STRINGS);
+  for (const part of parts) {
+    if (!sharedStrings && part.name.startsWith('xl/worksheets/')) {
       yield localFileHeader(
         SHARED_STRINGS,
         crc32(EMPTY_SHARED_STRINGS),
@@ -161,8 +275,13 @@ async function* storedZip(zip: ZipFile, parts: Entry[]): AsyncGenerator<Buffer> 
       yield EMPTY_SHARED_STRINGS;
       sharedStrings = true;
     }
-    yield localFileHeader(entry.fileName, entry.crc32, entry.uncompressedSize);
-    for await (const chunk of await zip.openReadStreamPromise(entry)) yield chunk as Buffer;
+    if ('content' in part) {
+      yield localFileHeader(part.name, crc32(part.content), part.content.length);
+      yield part.content;
+      continue;
+    }
+    yield localFileHeader(part.name, part.entry.crc32, part.entry.uncompressedSize);
+    for await (const chunk of await zip.openReadStreamPromise(part.entry)) yield chunk as Buffer;
   }
   yield endOfCentralDirectory();
 }

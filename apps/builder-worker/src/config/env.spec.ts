@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadWorkerConfig } from './env';
 
-const MASTER_KEY = Buffer.alloc(32, 9).toString('base64');
+const MASTER_KEY = '3341hUaYZYzZCm1rSAM5JsRb9cYPbWD6YKEbwP6cZsc=';
 
 describe('loadWorkerConfig', () => {
   it('runs a local checkout with no settings but a data folder', () => {

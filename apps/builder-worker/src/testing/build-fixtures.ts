@@ -23,7 +23,7 @@ export function testWorkerConfig(overrides: Record<string, string> = {}): Worker
       DATA_DIR: dataDir,
       // Its own health file: workers of parallel test runs must not share one.
       WORKER_HEALTH_FILE: path.join(dataDir, 'worker-health.json'),
-      VAULT_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'),
+      VAULT_MASTER_KEY: '8+aTXT4KzVZn4qE+N6odMlzlDTQJ+/w+gB0vqTQdFME=',
       QUEUE_PREFIX: `agentloom-worker-test-${process.pid}-${randomUUID().slice(0, 6)}`,
       WORKER_CONCURRENCY: '2',
       LOG_LEVEL: 'silent',

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { PipelinesService } from '../pipelines/pipelines.service';
+import { withoutCredentials } from './url-credentials';
 
 /** A zip on its way out, and the name to save it under. */
 export interface ExportedAgent {
@@ -26,7 +27,8 @@ export interface ExportedAgent {
  * My Agents' "Export": the agent as a zip laid out like its built project — agent.json,
  * prompts/system.txt and data/source.<ext> — plus agentloom-export.json with the database
  * reference. Read from the pipeline's configuration (readConfig), never from a secret column: keys
- * and the database password stay behind, and the import asks for them.
+ * and the database password stay behind, and the import asks for them. URLs lose their
+ * credentials too (url-credentials.ts): a password in the userinfo, `api_key=`-style parameters.
  */
 @Injectable()
 export class AgentExportService {
@@ -104,7 +106,7 @@ export function agentJson(
     embedding: { model: config.embedding_model },
     vector_store: store && {
       provider: store.vector_db,
-      url: store.url,
+      url: store.url && withoutCredentials(store.url, { keepUser: false }).url,
       dimensions: store.dimensions,
       distance_metric: store.distance_metric,
       environment: store.environment,
@@ -113,13 +115,22 @@ export function agentJson(
   };
 }
 
-/** The database reference without its password (`user:****@` becomes `user@`). */
+/**
+ * The database reference without its password (`user:****@` becomes `user@`, which the import
+ * asks for) or credential parameters (then the import asks for the whole URI), and whether the
+ * vector store URL lost credentials.
+ */
 function exportInfo(config: TPipelineConfig): TAgentExportInfo {
-  const uri = config.database?.uri.replace(/^([a-z][a-z0-9+.-]*:\/\/[^@/?#:]*):[^@/?#]*@/i, '$1@');
+  const uri = config.database?.uri;
+  const database = uri ? withoutCredentials(uri, { keepUser: true }) : undefined;
+  const storeUrl = config.agent_type === 'rag' ? config.vector_store?.url : undefined;
+  const store = storeUrl ? withoutCredentials(storeUrl, { keepUser: false }) : undefined;
   return {
     format: 'agentloom-agent',
     format_version: AGENT_EXPORT_FORMAT_VERSION,
     exported_at: new Date().toISOString(),
-    ...(uri ? { database_uri: uri } : {}),
+    ...(database ? { database_uri: database.url } : {}),
+    ...(database?.removedParameters ? { database_uri_credentials: true as const } : {}),
+    ...(store?.removed ? { vector_store_url_credentials: true as const } : {}),
   };
 }

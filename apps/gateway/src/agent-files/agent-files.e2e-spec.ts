@@ -131,6 +131,7 @@ describe('agents as files: export and import', () => {
       needs: {
         llm_api_key: true,
         vector_db_api_key: false,
+        vector_store_url: false,
         database_uri: false,
         database_password: false,
         system_prompt: false,
@@ -190,6 +191,51 @@ describe('agents as files: export and import', () => {
     const bare = Buffer.from(JSON.stringify(agentJson));
     const refused = await check(alice, bare, 'agent.json').expect(422);
     expect(refused.body.detail).toMatch(/only its zip carries/);
+  });
+
+  // Issue 42, finding 7: agent.json carried the vector store's password and API key verbatim.
+  it("leaves the vector store URL's password and key out of the export, and the import asks for the URL", async () => {
+    const secretUrl =
+      'http://admin:S3cretVecPass@qdrant.internal:6333/?api_key=QDRANT-SECRET-123&timeout=30';
+    const id = await configureRagAgent(t.url, alice, {
+      name: 'Vector secrets',
+      file: { name: 'sales.csv', content: CSV },
+      prompt: PROMPT,
+      vectorStore: { vector_db: 'qdrant', url: secretUrl },
+    });
+    const zip = await exportOf(alice, id);
+    const files = await readZip(zip);
+    for (const [name, content] of files) {
+      for (const secret of ['S3cretVecPass', 'QDRANT-SECRET-123', 'admin:']) {
+        expect([name, content.includes(Buffer.from(secret))]).toEqual([name, false]);
+      }
+    }
+    const agent = JSON.parse(files.get('agent.json')!.toString()) as {
+      vector_store: { url: string };
+    };
+    expect(agent.vector_store.url).toBe('http://qdrant.internal:6333/?timeout=30');
+    expect(JSON.parse(files.get('agentloom-export.json')!.toString())).toMatchObject({
+      vector_store_url_credentials: true,
+    });
+
+    const plan = await check(alice, zip).expect(200);
+    expect(plan.body.needs).toMatchObject({ vector_store_url: true, vector_db_api_key: false });
+    const asked = await importAgent(alice, zip, {
+      name: 'Vector secrets copy',
+      api_key: WIZARD_LLM_KEY,
+    }).expect(400);
+    expect(asked.body).toEqual({
+      detail: expect.stringMatching(/vector store's URL with its password or key/),
+    });
+    const created = await importAgent(alice, zip, {
+      name: 'Vector secrets copy',
+      api_key: WIZARD_LLM_KEY,
+      vector_store_url: secretUrl,
+    }).expect(201);
+    const copy = await t.prisma.pipeline.findUniqueOrThrow({
+      where: { id: created.body.session_id as string },
+    });
+    expect(JSON.stringify(copy.config)).toContain('QDRANT-SECRET-123');
   });
 
   describe('hostile files are refused with {detail} and create nothing', () => {

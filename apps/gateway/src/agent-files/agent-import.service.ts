@@ -33,7 +33,8 @@ export const importMaxBytes = (config: AppConfig) => config.UPLOAD_MAX_BYTES + E
  * "Import agent": a new draft from an agent file, through the wizard's own steps and checks
  * (AgentWizardReplay). The file never holds a secret, so the import asks for what it left out —
  * the LLM key, Pinecone's key, the database password (or the whole URI when the file names only
- * the database and table). A refused step removes the draft: a failed import creates nothing.
+ * the database and table, or its URI lost credential parameters), the vector store URL when it
+ * lost a password or key. A refused step removes the draft: a failed import creates nothing.
  */
 @Injectable()
 export class AgentImportService {
@@ -118,8 +119,14 @@ function planOf({ agent, prompt, info, dataPath }: AgentFileContents): TAgentImp
   const needs: TAgentImportNeeds = {
     llm_api_key: true,
     vector_db_api_key: agent.vector_store?.provider === 'pinecone',
-    database_uri: database !== null && uri === null,
-    database_password: database !== null && uri !== null && URI_WITH_USER.test(uri),
+    vector_store_url: info?.vector_store_url_credentials === true,
+    // The file names only the database and table, or its URI lost credential parameters.
+    database_uri: database !== null && (uri === null || info?.database_uri_credentials === true),
+    database_password:
+      database !== null &&
+      uri !== null &&
+      info?.database_uri_credentials !== true &&
+      URI_WITH_USER.test(uri),
     system_prompt: prompt === null,
   };
   const over = fileSource ? source.original_name : source.table;
@@ -150,6 +157,11 @@ function answersOf(
   if (plan.needs.vector_db_api_key && !request.vector_db_api_key) {
     throw missing(PINECONE_FIELDS_REQUIRED);
   }
+  if (plan.needs.vector_store_url && !request.vector_store_url) {
+    throw missing(
+      "Enter the vector store's URL with its password or key: the exported file leaves them out.",
+    );
+  }
   const prompt = contents.prompt ?? request.system_prompt;
   if (!prompt?.trim()) throw missing(SYSTEM_PROMPT_REQUIRED);
   let databaseUri: string | undefined;
@@ -157,7 +169,7 @@ function answersOf(
     const dbFieldsRequired =
       plan.agent_type === 'rag' ? RAG_DB_FIELDS_REQUIRED : SQL_DB_FIELDS_REQUIRED;
     if (request.database_uri) databaseUri = request.database_uri;
-    else if (plan.database.uri === null) throw missing(dbFieldsRequired);
+    else if (plan.needs.database_uri || plan.database.uri === null) throw missing(dbFieldsRequired);
     else if (plan.needs.database_password) {
       if (!request.database_password) {
         throw missing('Enter the password of the database this agent reads.');
@@ -169,6 +181,7 @@ function answersOf(
     apiKey: request.api_key,
     apiKeyId: request.api_key_id,
     vectorDbApiKey: request.vector_db_api_key,
+    vectorStoreUrl: request.vector_store_url,
     databaseUri,
     systemPrompt: prompt,
   };

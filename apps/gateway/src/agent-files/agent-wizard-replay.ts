@@ -30,6 +30,8 @@ export interface ImportAnswers {
   apiKey?: string;
   apiKeyId?: string;
   vectorDbApiKey?: string;
+  /** The vector store URL with the credentials the file left out. */
+  vectorStoreUrl?: string;
   /** Database sources: the whole connection URI, password included. */
   databaseUri?: string;
   systemPrompt: string;
@@ -150,7 +152,7 @@ export class AgentWizardReplay {
     }
     const local = form(ZLocalVectorDbRequest, {
       vector_db: store?.provider,
-      url: store?.url,
+      url: answers.vectorStoreUrl ?? store?.url,
       dimensions: store?.dimensions === undefined ? undefined : String(store.dimensions),
       distance_metric: store?.distance_metric,
     });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { AuthenticatedUser } from './authenticated-user';
 import { JwtStrategy } from './jwt.strategy';
@@ -22,6 +22,27 @@ export class AccessTokenVerifier {
       return await this.strategy.validate(payload);
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * Whether a token still holds, for a connection that was admitted with it: false when it is
+   * refused (expired, password changed, account gone), null when the account could not be looked
+   * up (its database or cache away), so a dependency's outage does not end live connections.
+   */
+  async holds(token: unknown): Promise<boolean | null> {
+    if (typeof token !== 'string' || token === '') return false;
+    let payload: unknown;
+    try {
+      payload = await this.jwt.verifyAsync(token, { algorithms: ['HS256'] });
+    } catch {
+      return false;
+    }
+    try {
+      await this.strategy.validate(payload);
+      return true;
+    } catch (error) {
+      return error instanceof UnauthorizedException ? false : null;
     }
   }
 }

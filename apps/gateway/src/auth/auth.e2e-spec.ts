@@ -128,6 +128,8 @@ describe('accounts: login throttling', () => {
   beforeAll(async () => {
     t = await createTestApp({
       LOGIN_MAX_FAILURES: '3',
+      // These tests are about how the two counts interact, so both stop at three.
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '3',
       LOGIN_FAILURE_WINDOW_SECONDS: '60',
       // The tests speak for several client addresses through X-Forwarded-For.
       TRUST_PROXY_HOPS: '1',
@@ -205,6 +207,46 @@ describe('accounts: login throttling', () => {
   });
 });
 
+// Issue 42, finding 10: with one limit for both, 35 strangers' failures behind one office address
+// (10 a window) locked a colleague's correct login out with 429.
+describe('accounts: many people behind one address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY_HOPS: '1' }); // the default limits: 10 and 100
+    await resetLoginThrottle(t.redis);
+  });
+  afterAll(async () => {
+    await resetLoginThrottle(t.redis);
+    await t.close();
+  });
+
+  const OFFICE = '203.0.113.77';
+  const login = (email: string, password: string) =>
+    t.http.post('/auth/login').set('X-Forwarded-For', OFFICE).send({ email, password });
+
+  it('lets a colleague in after 35 failures for other accounts from the same address, and still limits the address', async () => {
+    const colleague = await signUpAndLogIn(t.url, 'colleague');
+    const other = await signUpAndLogIn(t.url, 'other');
+    await resetLoginThrottle(t.redis);
+    const statuses: number[] = [];
+    for (let i = 0; i < 35; i += 1) {
+      // Typos at a real colleague's account and at e-mails that have none.
+      const email = i % 5 === 0 ? other.email : `stranger_${i}_${randomUUID()}@example.com`;
+      statuses.push((await login(email, 'wrong-password')).status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    await login(colleague.email, colleague.password).expect(200);
+
+    // The address has a limit of its own, ten times the account's: the 101st failure is refused.
+    for (let i = 35; i < 100; i += 1) {
+      await login(`stranger_${i}_${randomUUID()}@example.com`, 'wrong-password').expect(401);
+    }
+    const blocked = await login(`stranger_x_${randomUUID()}@example.com`, 'wrong-password');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(/^Too many failed login attempts\./);
+  });
+});
+
 // Issue 27, finding 7: thirty 409s in a row told anyone which e-mails have an account.
 describe('accounts: signup throttling', () => {
   let t: TestApp;
@@ -265,7 +307,7 @@ describe('client addresses: the product’s own proxy hop, and nobody else’s w
   };
 
   it('by default believes the web server on loopback: each client has its own count', async () => {
-    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2' });
+    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2', LOGIN_MAX_FAILURES_PER_ADDRESS: '2' });
     try {
       await resetLoginThrottle(t.redis);
       expect(await failures(t, ['203.0.113.40', '203.0.113.40', '203.0.113.40'])).toEqual([
@@ -280,7 +322,11 @@ describe('client addresses: the product’s own proxy hop, and nobody else’s w
   });
 
   it('takes a peer that is not a trusted proxy at its socket address', async () => {
-    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2', TRUSTED_PROXIES: '192.0.2.10' });
+    const t = await createTestApp({
+      LOGIN_MAX_FAILURES: '2',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '2',
+      TRUSTED_PROXIES: '192.0.2.10',
+    });
     try {
       await resetLoginThrottle(t.redis);
       expect(await failures(t, ['203.0.113.42', '203.0.113.43', '203.0.113.44'])).toEqual([

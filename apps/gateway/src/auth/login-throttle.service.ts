@@ -18,7 +18,9 @@ export interface ThrottleKeys {
  *
  * Failed logins are counted per address and per account: guessing one victim's password from
  * many addresses hits the account's limit, and an attacker's own successful logins clear only
- * their own account's count — never the address's, never the victim's.
+ * their own account's count — never the address's, never the victim's. The address's limit is
+ * well above the account's (as for password resets), so strangers' failures behind one shared
+ * address (an office, a school) do not lock a colleague out of their own account.
  */
 @Injectable()
 export class LoginThrottleService {
@@ -39,12 +41,16 @@ export class LoginThrottleService {
         insuranceLimiter: new RateLimiterMemory({ points, duration }),
       });
     const logins = [config.LOGIN_MAX_FAILURES, config.LOGIN_FAILURE_WINDOW_SECONDS] as const;
+    const addressLogins = [
+      config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      config.LOGIN_FAILURE_WINDOW_SECONDS,
+    ] as const;
     const resets = [config.RESET_MAX_REQUESTS, config.RESET_WINDOW_SECONDS] as const;
     const addressResets = [
       config.RESET_MAX_REQUESTS_PER_ADDRESS,
       config.RESET_WINDOW_SECONDS,
     ] as const;
-    this.byAddress = limiter('agentloom:auth-throttle:login-address', ...logins);
+    this.byAddress = limiter('agentloom:auth-throttle:login-address', ...addressLogins);
     this.byAccount = limiter('agentloom:auth-throttle:login-account', ...logins);
     this.resetsByAddress = limiter('agentloom:auth-throttle:reset-address', ...addressResets);
     this.resetsByEmail = limiter('agentloom:auth-throttle:reset-email', ...resets);

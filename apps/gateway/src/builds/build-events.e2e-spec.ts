@@ -10,6 +10,7 @@ import {
 import { storeKeys } from '@agentloom/server-kit';
 import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,41 @@ describe('Live build events (Socket.IO /builds)', () => {
       socket.once('connect_error', reject);
     });
 
+  /**
+   * A stand-in worker on the real queue: it reports progress the way builder-worker does and
+   * records the outcome in Postgres, so the relay path (Redis stream → room) is real.
+   */
+  function standInWorker(): { worker: Worker<TBuildJob>; connection: Redis } {
+    const connection = new Redis(t.config.REDIS_URL, { maxRetriesPerRequest: null });
+    const worker = new Worker<TBuildJob>(
+      BUILDS_QUEUE,
+      async (job: Job<TBuildJob>) => {
+        for (const [index, stage] of RAG_BUILD_STAGES.entries()) {
+          for (const state of ['started', 'finished'] as const) {
+            await job.updateProgress({
+              buildId: job.data.buildId,
+              stage,
+              index,
+              total: RAG_BUILD_STAGES.length,
+              state,
+              at: new Date().toISOString(),
+            });
+          }
+        }
+        await t.prisma.build.update({
+          where: { id: job.data.buildId },
+          data: {
+            status: 'Built',
+            artifact: storeKeys.artifactName(job.data.buildId),
+            finishedAt: new Date(),
+          },
+        });
+      },
+      { connection, prefix: t.config.QUEUE_PREFIX },
+    );
+    return { worker, connection };
+  }
+
   it.each([
     ['no token', ''],
     ['a malformed token', 'not.a.jwt'],
@@ -86,35 +122,7 @@ describe('Live build events (Socket.IO /builds)', () => {
     socket.on(BUILD_EVENTS.stage, (event: TBuildProgress) => stages.push(event));
     const completed = new Promise((resolve) => socket.once(BUILD_EVENTS.completed, resolve));
 
-    // A stand-in worker on the real queue: it reports progress the way builder-worker does
-    // and records the outcome in Postgres, so the relay path (Redis stream → room) is real.
-    const connection = new Redis(t.config.REDIS_URL, { maxRetriesPerRequest: null });
-    const worker = new Worker<TBuildJob>(
-      BUILDS_QUEUE,
-      async (job: Job<TBuildJob>) => {
-        for (const [index, stage] of RAG_BUILD_STAGES.entries()) {
-          for (const state of ['started', 'finished'] as const) {
-            await job.updateProgress({
-              buildId: job.data.buildId,
-              stage,
-              index,
-              total: RAG_BUILD_STAGES.length,
-              state,
-              at: new Date().toISOString(),
-            });
-          }
-        }
-        await t.prisma.build.update({
-          where: { id: job.data.buildId },
-          data: {
-            status: 'Built',
-            artifact: storeKeys.artifactName(job.data.buildId),
-            finishedAt: new Date(),
-          },
-        });
-      },
-      { connection, prefix: t.config.QUEUE_PREFIX },
-    );
+    const { worker, connection } = standInWorker();
     try {
       const started = await t.http
         .post(buildPaths.start('rag'))
@@ -142,6 +150,74 @@ describe('Live build events (Socket.IO /builds)', () => {
         status: 'Built',
         build_id: started.body.build_id,
       });
+    } finally {
+      await worker.close();
+      await connection.quit();
+    }
+  });
+  // Issue 42, finding 4: a socket opened before a password reset still subscribed and received a
+  // new build's 20 stage events, though its token was refused over HTTP.
+  it('ends the live events of a socket whose password was reset: no subscribe, no stage', async () => {
+    const carol = await signUpAndLogIn(t.url, 'carol');
+    const id = await configureRagAgent(t.url, carol, { file: csv });
+    const subscribed = connect(carol.token);
+    await connected(subscribed);
+    expect(await subscribed.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id })).toEqual({
+      ok: true,
+    });
+    const idle = connect(carol.token);
+    await connected(idle);
+    const heard: string[] = [];
+    subscribed.onAny((event: string) => heard.push(event));
+    const subscribedClosed = new Promise((resolve) => subscribed.once('disconnect', resolve));
+
+    // The real reset route, with a token stored as the e-mailed link's would be.
+    const resetToken = randomBytes(32).toString('base64url');
+    await t.prisma.passwordResetToken.create({
+      data: {
+        userId: carol.id,
+        tokenHash: createHash('sha256').update(resetToken).digest('hex'),
+        expiresAt: new Date(Date.now() + 600_000),
+      },
+    });
+    const password = 'a password nobody else knows';
+    await t.http
+      .post('/reset-password')
+      .send({ token: resetToken, new_password: password, confirm_password: password })
+      .expect(200);
+    await t.http.get('/users/me').set(carol.auth).expect(401);
+
+    const idleClosed = new Promise((resolve) => idle.once('disconnect', resolve));
+    expect(await idle.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id })).toEqual({
+      ok: false,
+      detail: 'Your session has ended (it expired or the password was changed). Sign in again.',
+    });
+    await idleClosed;
+
+    // A build started with the new password: its events reach a new socket, not the old one.
+    const login = await t.http
+      .post('/auth/login')
+      .send({ email: carol.email, password })
+      .expect(200);
+    const token = login.body.access_token as string;
+    const fresh = connect(token);
+    await connected(fresh);
+    await fresh.emitWithAck(BUILD_EVENTS.subscribe, { sessionId: id });
+    const stages: string[] = [];
+    fresh.on(BUILD_EVENTS.stage, (event: TBuildProgress) => stages.push(event.stage));
+    const completed = new Promise((resolve) => fresh.once(BUILD_EVENTS.completed, resolve));
+    const { worker, connection } = standInWorker();
+    try {
+      await t.http
+        .post(buildPaths.start('rag'))
+        .set({ Authorization: `Bearer ${token}` })
+        .type('form')
+        .send({ session_id: id })
+        .expect(200);
+      await completed;
+      expect(stages).toHaveLength(2 * RAG_BUILD_STAGES.length);
+      await subscribedClosed;
+      expect(heard).toEqual([]);
     } finally {
       await worker.close();
       await connection.quit();

@@ -15,22 +15,20 @@ import {
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
 import { AccessTokenVerifier } from '../auth/access-token.verifier';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { BuildEventsRelay, pipelineRoom } from './build-events.relay';
+import { type BuildSocketState, SESSION_ENDED, stillSignedIn } from './build-sockets';
 import { BuildsRepository } from './builds.repository';
 import { toView } from './builds.service';
-
-interface SocketState {
-  user?: AuthenticatedUser;
-}
 
 /**
  * Live build progress (namespace /builds). The handshake must carry a valid access token
  * (`auth: { token }`), otherwise the client gets `connect_error`. `subscribe` checks that the
  * pipeline is the caller's, joins its room, then sends the current state — so a client that
  * arrives late or reconnects after the build ended still sees the truth — and from then on
- * the relay pushes every stage and the end.
+ * the relay pushes every stage and the end. The token is checked again on every subscribe and
+ * before every event (build-sockets.ts): a socket opened before a password reset is disconnected
+ * instead of listening on with a token HTTP already refuses.
  */
 @WebSocketGateway({ namespace: BUILDS_NAMESPACE })
 export class BuildEventsGateway implements OnGatewayInit<Namespace> {
@@ -48,7 +46,9 @@ export class BuildEventsGateway implements OnGatewayInit<Namespace> {
       this.tokens.verify(auth?.token).then(
         (user) => {
           if (!user) return next(new Error('Unauthorized: sign in again.'));
-          (socket.data as SocketState).user = user;
+          const state = socket.data as BuildSocketState;
+          state.user = user;
+          state.token = auth?.token as string;
           next();
         },
         () => next(new Error('Unauthorized: sign in again.')),
@@ -61,7 +61,8 @@ export class BuildEventsGateway implements OnGatewayInit<Namespace> {
     @ConnectedSocket() socket: Socket,
     @MessageBody() body: unknown,
   ): Promise<TBuildSubscribeAck> {
-    const user = (socket.data as SocketState).user;
+    if (!(await stillSignedIn(socket, this.tokens))) return { ok: false, detail: SESSION_ENDED };
+    const user = (socket.data as BuildSocketState).user;
     const request = ZBuildSubscribe.safeParse(body);
     if (!user || !request.success)
       return { ok: false, detail: 'Send { sessionId } of one of your agents.' };

@@ -10,9 +10,11 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Namespace } from 'socket.io';
+import { AccessTokenVerifier } from '../auth/access-token.verifier';
 import { closeWithin } from '../common/deadline';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RedisService } from '../redis/redis.service';
+import { emitToSignedIn } from './build-sockets';
 import { BuildsRepository } from './builds.repository';
 import { toView } from './builds.service';
 
@@ -39,6 +41,7 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly builds: BuildsRepository,
     private readonly redis: RedisService,
+    private readonly tokens: AccessTokenVerifier,
   ) {}
 
   attach(namespace: Namespace): void {
@@ -96,7 +99,7 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
     const pipelineId = progress.success ? await this.pipelineOfBuild(buildId) : null;
     if (!progress.success || !pipelineId || !this.namespace) return;
     const event: TBuildStageEvent = { ...progress.data, session_id: pipelineId };
-    this.namespace.to(pipelineRoom(pipelineId)).emit(BUILD_EVENTS.stage, event);
+    await this.emit(pipelineRoom(pipelineId), BUILD_EVENTS.stage, event);
   }
 
   /** The build row is the truth about how it ended (a failed attempt may still be retried). */
@@ -113,18 +116,23 @@ export class BuildEventsRelay implements OnModuleInit, OnModuleDestroy {
           build_id: build.id,
           download_url: view.download_url,
         };
-        this.namespace.to(room).emit(BUILD_EVENTS.completed, event);
+        await this.emit(room, BUILD_EVENTS.completed, event);
       } else if (build.status === 'Failed') {
         const event: TBuildFailedEvent = {
           session_id: build.pipelineId,
           build_id: build.id,
           error: build.error ?? 'The build failed.',
         };
-        this.namespace.to(room).emit(BUILD_EVENTS.failed, event);
+        await this.emit(room, BUILD_EVENTS.failed, event);
       }
     } catch (error) {
       this.logger.warn(`Could not relay the end of build ${buildId}: ${(error as Error).message}`);
     }
+  }
+
+  /** To the room's sockets whose tokens still hold (a reset password ends the others). */
+  private async emit(room: string, event: string, payload: unknown): Promise<void> {
+    if (this.namespace) await emitToSignedIn(this.namespace, room, this.tokens, event, payload);
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Prisma, UNIQUE_VIOLATION } from '@agentloom/db';
+import { UnreadableUploadError, UnsupportedUploadError } from '@agentloom/source-readers';
 import { VaultDecryptError } from '@agentloom/vault';
 import {
   ArgumentsHost,
@@ -92,6 +93,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return [exception.getStatus(), this.detailOf(exception)];
+    }
+    // A stored upload read again (the sample, a preview) that no longer parses: the file's
+    // fault, said as at upload time, wherever the reading happens.
+    if (exception instanceof UnsupportedUploadError) {
+      return [HttpStatus.UNSUPPORTED_MEDIA_TYPE, exception.message];
+    }
+    if (exception instanceof UnreadableUploadError) {
+      return [HttpStatus.UNPROCESSABLE_ENTITY, exception.message];
     }
     const clientError = clientErrorOf(exception);
     if (clientError) return clientError;

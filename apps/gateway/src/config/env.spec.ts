@@ -86,7 +86,7 @@ describe('gateway configuration', () => {
     NODE_ENV: 'production',
     DATA_DIR: dir(),
     JWT_SECRET: randomBytes(48).toString('base64url'),
-    VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
+    VAULT_MASTER_KEY: 'CGcQ+iOwTFLXB49YaYNafpMTS1/vP3oxoxTz86V9Kv8=',
   });
 
   it('requires PUBLIC_URL in production, and defaults it to the web app of npm start elsewhere', () => {
@@ -134,6 +134,57 @@ describe('gateway configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value }, quiet)).toThrow(
       new RegExp(`^Invalid setting ${name}: is too predictable; use 32\\+ random characters`),
     );
+  });
+
+  // Issue 42, finding 8: repeated words and sequences passed the character-frequency estimate.
+  it.each([
+    ['JWT_SECRET', 'passwordpasswordpasswordpasswordpassword'],
+    ['RUNTIME_SHARED_SECRET', 'passwordpasswordpasswordpasswordpassword'],
+    ['JWT_SECRET', '0123456789abcdef'.repeat(3)],
+    ['RUNTIME_SHARED_SECRET', '0123456789abcdef'.repeat(3)],
+    ['JWT_SECRET', 'P@ssw0rd2024!'.repeat(3)],
+    ['RUNTIME_SHARED_SECRET', 'abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['JWT_SECRET', 'changeme-changeme-changeme-changeme'],
+  ])('refuses a %s made of a repeated word or a sequence (%j)', (name, value) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), [name]: value }, quiet)).toThrow(
+      new RegExp(`^Invalid setting ${name}: is too predictable; use 32\\+ random characters`),
+    );
+  });
+
+  it.each([
+    Buffer.alloc(32, 1),
+    Buffer.from('password'.repeat(4)),
+    Buffer.from('0123456789abcdef'.repeat(2)),
+    Buffer.from(Array.from({ length: 32 }, (_, index) => index)),
+  ])('refuses a VAULT_MASTER_KEY whose bytes are a pattern (%#)', (key) => {
+    expect(() =>
+      loadConfig({ DATA_DIR: dir(), VAULT_MASTER_KEY: key.toString('base64') }, quiet),
+    ).toThrow(/^VAULT_MASTER_KEY is too predictable: it must be 32 random bytes/);
+  });
+
+  it('accepts every random secret of the lengths the guides generate', () => {
+    const forms = [
+      () => randomBytes(16).toString('hex'),
+      () => randomBytes(24).toString('base64'),
+      () => randomBytes(32).toString('hex'),
+      () => randomBytes(48).toString('base64url'),
+    ];
+    for (let round = 0; round < 50; round += 1) {
+      for (const make of forms) {
+        const secret = make();
+        const key = randomBytes(32).toString('base64');
+        const config = loadConfig(
+          {
+            DATA_DIR: dir(),
+            JWT_SECRET: secret,
+            RUNTIME_SHARED_SECRET: secret,
+            VAULT_MASTER_KEY: key,
+          },
+          quiet,
+        );
+        expect(config.JWT_SECRET).toBe(secret);
+      }
+    }
   });
 
   it('accepts random secrets of 32 hex or base64 characters', () => {

@@ -10,32 +10,11 @@ import {
   parseEnvironment,
   resolveMasterKey,
   SHARED_SETTINGS,
+  ZRandomSecret,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxy } from '../common/client-address';
-
-/**
- * Bits of a secret by its own character frequencies (Shannon): 32 spaces or one letter repeated
- * hold none, 32 random hex characters about 120. A length rule alone let `' '.repeat(32)` through.
- */
-export function estimatedBits(secret: string): number {
-  const counts = new Map<string, number>();
-  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
-  const length = [...secret].length;
-  let bits = 0;
-  for (const count of counts.values()) bits -= count * Math.log2(count / length);
-  return bits;
-}
-
-/** A shared secret: 32+ characters that look random (`openssl rand -base64 32` is plenty). */
-const randomSecret = z
-  .string()
-  .min(32, { error: 'must be at least 32 characters' })
-  .refine((value) => estimatedBits(value) >= 96, {
-    error:
-      'is too predictable; use 32+ random characters, e.g. the output of openssl rand -base64 32',
-  });
 
 /** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
 const proxyList = commaList.superRefine((entries, context) => {
@@ -71,7 +50,7 @@ export const ZGatewayEnv = z.object({
   /** A dependency answering /health slower than this is reported slow (still ready). */
   HEALTH_SLOW_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   /** HMAC secret for access tokens; at least 32 characters. */
-  JWT_SECRET: randomSecret.optional(),
+  JWT_SECRET: ZRandomSecret.optional(),
   /** Access-token lifetime in seconds. */
   JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(86_400),
   /**
@@ -88,8 +67,14 @@ export const ZGatewayEnv = z.object({
   SMTP_PASSWORD: z.string().optional(),
   MAIL_FROM: z.string().default('Agentloom <no-reply@agentloom.local>'),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
-  /** Failed logins allowed per address and per account before 429, within the window. */
+  /** Failed logins allowed per account before 429, within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  /**
+   * The same, per client address. Unset: ten times LOGIN_MAX_FAILURES. Well above the account's
+   * limit, because an office or a school behind one address would otherwise lock every colleague
+   * out after a few strangers' typos; guessing at one account still stops at that account's limit.
+   */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Forgot-password and reset-password requests allowed per e-mail, per window. */
   RESET_MAX_REQUESTS: z.coerce.number().int().min(1).default(5),
@@ -126,6 +111,15 @@ export const ZGatewayEnv = z.object({
     .min(1024)
     .max(0xffffffff, { error: "must be at most 4 GiB (the zip format's 32-bit sizes)" })
     .default(200 * 1024 * 1024),
+  /**
+   * PDFs and workbooks parsed at once in this process, each in a worker thread with its own heap;
+   * the others wait their turn. The bound is on memory as much as on cores.
+   */
+  PARSE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  /** PDFs and workbooks one user may have parsed at once; another answers 429 until one ends. */
+  PARSE_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+  /** Heap of one workbook's parse, in MB: a workbook whose shared strings need more is refused. */
+  XLSX_PARSE_MAX_HEAP_MB: z.coerce.number().int().min(32).max(16_384).default(512),
   ...DATA_SOURCE_SETTINGS,
   /**
    * How long a preview waits for the model provider: for its first words, and between two parts
@@ -190,7 +184,7 @@ export const ZGatewayEnv = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) URLs, comma-separated' })))
     .default([]),
   /** The secret the gateway and the runtime replicas share for their internal requests. */
-  RUNTIME_SHARED_SECRET: randomSecret.optional(),
+  RUNTIME_SHARED_SECRET: ZRandomSecret.optional(),
   /** Port of a runtime replica (never published outside the internal network). */
   RUNTIME_PORT: z.coerce.number().int().min(1).max(65535).default(8100),
   /** Where the preview's local embedding models are downloaded on first use (mount it). */
@@ -221,9 +215,11 @@ export interface AppConfig extends Omit<
   | 'SQLITE_PREVIEW_DIR'
   | 'PUBLIC_URL'
   | 'DATA_SOURCE_STRICT'
+  | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
 > {
   PUBLIC_URL: string;
   DATA_SOURCE_STRICT: boolean;
+  LOGIN_MAX_FAILURES_PER_ADDRESS: number;
   JWT_SECRET: string;
   VAULT_MASTER_KEY: Buffer;
   CORS_ORIGINS: string[];
@@ -283,6 +279,8 @@ export function loadConfig(
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     DATA_SOURCE_STRICT: env.DATA_SOURCE_STRICT ?? production,
+    LOGIN_MAX_FAILURES_PER_ADDRESS:
+      env.LOGIN_MAX_FAILURES_PER_ADDRESS ?? 10 * env.LOGIN_MAX_FAILURES,
     MODEL_CACHE_DIR: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     SQLITE_PREVIEW_DIR: env.SQLITE_PREVIEW_DIR ? path.resolve(env.SQLITE_PREVIEW_DIR) : undefined,
   };

@@ -308,7 +308,7 @@ export class KnowledgeService {
       );
     }
     await this.assertQuota(pipeline, file.size, replacedBytes);
-    const summary = await this.uploads.inspect(file.path, kind);
+    const summary = await this.uploads.inspect(pipeline.userId, file.path, kind);
     const storedName = await this.storage.keepUpload(pipeline.id, file.path, extension);
     const upload: TUploadedFile = {
       original_name: originalName,

@@ -218,6 +218,83 @@ describe('published agents through OpenAI model listing and MCP', () => {
       .expect(405);
   });
 
+  /** A raw MCP POST (what a client that is not the SDK may send), with the key as the bearer. */
+  const rawMcp = (
+    agentId: string,
+    key: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    t.http
+      .post(`/agents/${agentId}/mcp`)
+      .set({
+        Authorization: `Bearer ${key}`,
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+        ...headers,
+      })
+      .send(body as object);
+  const toolCall = (id: number, name: string, question: string) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: { question } },
+  });
+  const chatCalls = () =>
+    llm.requests.filter((request) => request.path.includes('/chat/completions')).length;
+
+  // Issue 42, finding 1: one POST of 1 tools/list + 99 tools/call answered 99 questions on the
+  // owner's provider key while the key's count, limited to 1 a minute, grew by one.
+  it('refuses a JSON-RPC batch with a JSON-RPC error, so every provider call counts against the key', async () => {
+    const agent = await publishedAgent(alice, 'Batch desk', 1);
+    const chatsBefore = chatCalls();
+    const batch = [
+      { jsonrpc: '2.0', id: 0, method: 'tools/list' },
+      ...Array.from({ length: 99 }, (_, index) =>
+        toolCall(index + 1, 'ask_batch_desk', `Question ${index}: how many Quokka umbrellas?`),
+      ),
+    ];
+    const refused = await rawMcp(agent.id, agent.key, batch).expect(400);
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/batch/i),
+      },
+    });
+    expect(chatCalls()).toBe(chatsBefore);
+    expect(await t.prisma.conversation.count({ where: { accessKeyId: agent.keyId } })).toBe(0);
+
+    // One message per POST: the first call is answered, the next is over the key's limit.
+    const answered = await rawMcp(
+      agent.id,
+      agent.key,
+      toolCall(1, 'ask_batch_desk', 'How many Quokka umbrellas were sold in Lisbon?'),
+    ).expect(200);
+    expect(JSON.stringify(answered.body.result)).toMatch(/7342/);
+    await rawMcp(agent.id, agent.key, toolCall(2, 'ask_batch_desk', 'And in Braga?')).expect(429);
+    expect(chatCalls()).toBe(chatsBefore + 1);
+    expect(await t.prisma.conversation.count({ where: { accessKeyId: agent.keyId } })).toBe(1);
+  });
+
+  // Issue 42, finding 5: the MCP spec asks servers to check Origin against DNS rebinding.
+  it("refuses a browser's request from a foreign origin with 403, before the key is used", async () => {
+    const agent = await publishedAgent(alice, 'Origin desk');
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    for (const origin of ['https://evil.example', 'http://localhost:5174', 'null']) {
+      const refused = await rawMcp(agent.id, agent.key, list, { Origin: origin }).expect(403);
+      expect(refused.body).toEqual({
+        detail: expect.stringMatching(/not allowed to call this MCP server/),
+      });
+    }
+    // Agentloom's own origin, and clients that send no Origin at all (every MCP client outside
+    // a browser), are served.
+    await rawMcp(agent.id, agent.key, list, { Origin: 'http://localhost:5173' }).expect(200);
+    const listed = await rawMcp(agent.id, agent.key, list).expect(200);
+    expect(listed.body.result.tools[0].name).toBe('ask_origin_desk');
+  });
+
   it("both refuse a revoked key, another user's agent and a key over its rate limit", async () => {
     const agent = await publishedAgent(alice, 'Revoked desk');
     const theirs = await publishedAgent(bob, 'Other desk');

@@ -12,7 +12,8 @@ Object.assign(process.env, {
   DATABASE_POOL_SIZE: '4',
   REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
   JWT_SECRET: 'test-secret-for-agentloom-gateway-tests-only-0123456789',
-  VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  // Random bytes: a predictable master key is refused at start.
+  VAULT_MASTER_KEY: 'RGaWhq8l8eCHPLTb9hvrjRq7nf/C4hx7IiwAovec1Yc=',
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agentloom-gw-')),
   PUBLIC_URL: 'http://localhost:5173',
   LOG_LEVEL: 'silent',

@@ -4,11 +4,15 @@ import path from 'node:path';
 import {
   deflated,
   deflatedZeros,
+  inflatingPdf,
   peopleWorkbook,
   twoPagePdf,
   oneSheetWorkbook,
+  writeWithPython,
   zip,
 } from '@agentloom/source-readers/testing';
+import { storeKeys } from '@agentloom/server-kit';
+import { writeFile } from 'node:fs/promises';
 import { SALES_CSV, useRagWizardApp } from '../testing/rag-wizard-app';
 import { signUpAndLogIn, type TestUser } from '@agentloom/test-kit';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -69,6 +73,57 @@ describe('RAG wizard API', () => {
       });
     });
 
+    // Issue 43, item 1: openpyxl's absolute part names read as "columns": [], the build failed
+    // with "no sheet named", and the sample answered 500.
+    it('reads a workbook openpyxl wrote; a stored file damaged later answers 422, never 500', async () => {
+      writeWithPython(
+        fixtures,
+        `
+import openpyxl
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = 'Stations'
+for row in [('station', 'riders'), ('North', 120), ('South', 80)]: ws.append(row)
+wb.save('stations.xlsx')
+`,
+      );
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'excel' }).expect(200);
+      const { body } = await upload(alice, id, path.join(fixtures, 'stations.xlsx')).expect(200);
+      expect(body.saved.file.summary).toEqual({
+        kind: 'excel',
+        sheet: 'Stations',
+        sheets: ['Stations'],
+        columns: ['station', 'riders'],
+        rows: 2,
+      });
+      const sample = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth).expect(200);
+      expect(sample.body).toMatchObject({
+        columns: ['station', 'riders'],
+        rows: [
+          ['North', '120'],
+          ['South', '80'],
+        ],
+      });
+
+      const [stored] = await storedFiles(id);
+      const folder = path.join(t.config.DATA_DIR, storeKeys.uploads(id));
+      await writeFile(
+        path.join(folder, stored!),
+        Buffer.from('PK\u0003\u0004 not a workbook any more'),
+      );
+      const damaged = await t.http.get(wizardPaths.sourceSample(id)).set(alice.auth);
+      expect([damaged.status, damaged.body]).toEqual([
+        expect.any(Number),
+        {
+          detail: expect.stringMatching(
+            /^The (workbook could not be read|file is not an Excel workbook)/,
+          ),
+        },
+      ]);
+      expect([415, 422]).toContain(damaged.status);
+    }, 300_000);
+
     it('reads a real PDF and reports pages and characters', async () => {
       const id = await newPipeline(alice);
       await form(alice, 'source', { session_id: id, source_type: 'pdf' }).expect(200);
@@ -78,6 +133,28 @@ describe('RAG wizard API', () => {
         await fixture('guide.pdf', await twoPagePdf()),
       ).expect(200);
       expect(body.saved.file.summary).toEqual({ kind: 'pdf', pages: 2, characters: 30 });
+    });
+
+    // Issue 42, finding 2: 200 after 15.5 s, the gateway from 0.5 to 2.6 GB.
+    it('a 1 MB PDF inflating to 1 GB → 422 with a plain message, memory bounded', async () => {
+      const id = await newPipeline(alice);
+      await form(alice, 'source', { session_id: id, source_type: 'pdf' }).expect(200);
+      const file = await fixture('bomb.pdf', inflatingPdf(1024));
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+      const started = Date.now();
+      const { body } = await upload(alice, id, file).expect(422);
+      clearInterval(sampler);
+      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+      console.log(
+        `gateway RSS with the 1 GB PDF bomb: ${mb(before)} MB before, peak ${mb(peak)} MB (+${mb(peak - before)} MB), answered in ${Date.now() - started} ms`,
+      );
+      expect(body.detail).toBe(
+        'The PDF could not be read: its compressed content expands beyond what an upload may unpack (64 MB in one part, 256 MB in all).',
+      );
+      expect(peak - before).toBeLessThan(400 * 1024 * 1024);
+      expect(await storedFiles(id)).toEqual([]);
     });
 
     it('a corrupt PDF → 422 with the parser’s reason', async () => {

@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
+import { UploadsService } from '../sources/uploads.service';
 
 const SAMPLE_ROWS = 5;
 const SAMPLE_PASSAGES = 3;
@@ -25,6 +26,7 @@ export class SourceSampleService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pipelines: PipelinesService,
     private readonly storage: PipelineStorage,
+    private readonly uploads: UploadsService,
   ) {}
 
   async sample(userId: string, sessionId: string): Promise<TSourceSample> {
@@ -46,11 +48,15 @@ export class SourceSampleService {
       case 'csv':
         return { ...base, ...(await firstRows(readCsvRecords(path))), passages: [] };
       case 'excel': {
-        const records = readExcelRecords(path, this.config.XLSX_MAX_UNCOMPRESSED_BYTES);
-        return { ...base, ...(await firstRows(records)), passages: [] };
+        const rows = await this.uploads.parseFor(userId, () =>
+          firstRows(readExcelRecords(path, this.config.XLSX_MAX_UNCOMPRESSED_BYTES)),
+        );
+        return { ...base, ...rows, passages: [] };
       }
-      case 'pdf':
-        return { ...base, passages: passages((await readPdfPages(path)).join('\n\n')) };
+      case 'pdf': {
+        const pages = await this.uploads.parseFor(userId, () => readPdfPages(path));
+        return { ...base, passages: passages(pages.join('\n\n')) };
+      }
       case 'text_file':
         return { ...base, passages: passages(await readTextFile(path)) };
     }

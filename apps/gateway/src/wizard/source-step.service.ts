@@ -122,7 +122,7 @@ export class SourceStepService {
       );
     }
     await this.assertStorageQuota(pipeline, file.size);
-    const summary = await this.uploads.inspect(file.path, kind);
+    const summary = await this.uploads.inspect(call.userId, file.path, kind);
 
     const storedName = await this.storage.keepUpload(pipeline.id, file.path, expected);
     const uploaded = {

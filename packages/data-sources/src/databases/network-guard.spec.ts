@@ -7,6 +7,8 @@ const PLATFORM_MESSAGE =
   "This address belongs to Agentloom's own database or cache and cannot be used as a data source.";
 const METADATA_MESSAGE = 'Cloud metadata addresses cannot be used as a data source.';
 const PRIVATE_MESSAGE = 'Private and loopback addresses are not allowed on this server.';
+const COMPATIBLE_MESSAGE =
+  'IPv4-compatible IPv6 addresses (::a.b.c.d) are obsolete and cannot be used as a data source. Write the IPv4 address itself.';
 
 async function expectError(
   promise: Promise<unknown>,
@@ -45,6 +47,11 @@ const DNS = fakeLookup({
   'shard-01.example.net': ['93.184.216.35'],
   'shard-02.example.net': ['192.168.7.7'],
   'empty.example': [],
+  // What a DNS64 resolver answers for names that have only IPv4 addresses.
+  'nat64-private.example': ['64:ff9b::a00:5'],
+  'nat64-local-use.example': ['64:ff9b:1::c0a8:707'],
+  'nat64-public.example': ['64:ff9b:1::5db8:d822'],
+  'compatible.example': ['::a00:1'],
 });
 
 /** The platform as the test environment runs it: Postgres and Redis on this machine. */
@@ -234,6 +241,76 @@ describe('checkDataSourceTarget', () => {
         UnreachableDataSourceError,
         'No MongoDB SRV record was found for nothing.example.net.',
       );
+    });
+  });
+
+  // Issue 42, finding 3: these were allowed in strict mode, and [::127.0.0.1]:5432 passed the
+  // own-database check, so a connection was attempted. Only the decision is tested: the guard
+  // runs before any connection, and DNS is the table above.
+  describe('IPv4 addresses inside IPv6 ones, and ranges that are not the public internet', () => {
+    it.each([
+      ['postgresql://u@[::127.0.0.1]:5432/d', PLATFORM_MESSAGE],
+      ['postgresql://u@[::7f00:1]:6379/d', PLATFORM_MESSAGE],
+      ['postgresql://u@[64:ff9b:1::7f00:1]:5432/d', PLATFORM_MESSAGE],
+      ['postgresql://u@[64:ff9b::7f00:1]:5432/d', PLATFORM_MESSAGE],
+      ['postgresql://u@[::169.254.169.254]:5432/d', METADATA_MESSAGE],
+      ['postgresql://u@[64:ff9b:1::a9fe:a9fe]:5432/d', METADATA_MESSAGE],
+    ])('judges %s by its IPv4 address in any mode', async (uri, message) => {
+      await expectError(check(uri), RefusedDataSourceError, message);
+      await expectError(check(uri, { strict: true }), RefusedDataSourceError, message);
+    });
+
+    it.each([
+      'postgresql://u@[::10.0.0.1]:5432/d',
+      'postgresql://u@[64:ff9b:1::a00:1]:5432/d',
+      'postgresql://u@[64:ff9b:1::7f00:1]:5433/d',
+      'postgresql://u@[64:ff9b::c0a8:101]:5432/d',
+      'postgresql://u@198.18.0.1:5432/d',
+      'postgresql://u@198.19.255.254:5432/d',
+      'postgresql://u@[::ffff:198.18.0.1]:5432/d',
+      'postgresql://u@[fec0::1]:5432/d',
+      'postgresql://u@[100::1]:5432/d',
+      'postgresql://u@nat64-private.example:5432/d',
+      'postgresql://u@nat64-local-use.example:5432/d',
+      'postgresql://u@compatible.example:5432/d',
+    ])('refuses %s in strict mode', async (uri) => {
+      await expectError(check(uri, { strict: true }), RefusedDataSourceError, PRIVATE_MESSAGE);
+    });
+
+    it.each(['postgresql://u@[::10.0.0.1]:5432/d', 'postgresql://u@compatible.example:5432/d'])(
+      'refuses the obsolete IPv4-compatible form %s in any mode',
+      async (uri) => {
+        await expectError(check(uri), RefusedDataSourceError, COMPATIBLE_MESSAGE);
+      },
+    );
+
+    it('lets a public IPv4 address through a NAT64 prefix, and returns the IPv6 address to use', async () => {
+      for (const [uri, address] of [
+        ['postgresql://u@[64:ff9b::5db8:d822]:5432/d', '64:ff9b::5db8:d822'],
+        ['postgresql://u@[64:ff9b:1::5db8:d822]:5432/d', '64:ff9b:1::5db8:d822'],
+        ['postgresql://u@nat64-public.example:5432/d', '64:ff9b:1::5db8:d822'],
+      ] as const) {
+        const [target] = await check(uri, { strict: true });
+        expect(target?.address).toBe(address);
+      }
+    });
+
+    it('judges every IPv4 address a local-use NAT64 prefix can carry (RFC 6052 lengths)', async () => {
+      // 64:ff9b:1::a:0:100:0 carries 10.0.0.1 behind a /64 prefix (bits 64-71 are skipped);
+      // its last 32 bits read 1.0.0.0, a public address, so judging only those would let it by.
+      const uri = 'postgresql://u@[64:ff9b:1::a:0:100:0]:5432/d';
+      await expectError(check(uri, { strict: true }), RefusedDataSourceError, PRIVATE_MESSAGE);
+      await expect(check(uri)).resolves.toHaveLength(1);
+    });
+
+    it('keeps 198.18.0.0/15 usable outside strict mode and through the allowlist', async () => {
+      await expect(check('postgresql://u@198.18.0.1:5432/d')).resolves.toHaveLength(1);
+      await expect(
+        check('postgresql://u@198.18.0.1:5432/d', {
+          strict: true,
+          allowedHosts: ['198.18.0.0/15'],
+        }),
+      ).resolves.toHaveLength(1);
     });
   });
 

@@ -34,6 +34,8 @@ const PLATFORM_MESSAGE =
   "This address belongs to Agentloom's own database or cache and cannot be used as a data source.";
 const METADATA_MESSAGE = 'Cloud metadata addresses cannot be used as a data source.';
 const PRIVATE_MESSAGE = 'Private and loopback addresses are not allowed on this server.';
+const COMPATIBLE_MESSAGE =
+  'IPv4-compatible IPv6 addresses (::a.b.c.d) are obsolete and cannot be used as a data source. Write the IPv4 address itself.';
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata']);
 // AWS, GCP, Azure and Oracle answer on 169.254.169.254, AWS ECS on 169.254.170.2, AWS over IPv6 on
@@ -43,6 +45,21 @@ const METADATA_ADDRESSES = new Set(
   ['fd00:ec2::254', '100.100.100.200'].map((text) => ipaddr.parse(text).toNormalizedString()),
 );
 const LINK_LOCAL_V4 = ipaddr.IPv4.parseCIDR('169.254.0.0/16');
+
+/**
+ * Not the public internet, though ipaddr.js 1.x calls them unicast: benchmarking networks
+ * (198.18.0.0/15, often a lab's or a cloud's internal range), IPv6 site-local (fec0::/10,
+ * obsolete but still routed by some networks) and the discard prefix (100::/64).
+ */
+const NON_PUBLIC_RANGES: [Address, number][] = [
+  ipaddr.IPv4.parseCIDR('198.18.0.0/15'),
+  ipaddr.IPv6.parseCIDR('fec0::/10'),
+  ipaddr.IPv6.parseCIDR('100::/64'),
+];
+/** RFC 8215: NAT64 for a network's own use, with any prefix length RFC 6052 allows inside it. */
+const LOCAL_USE_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
+/** ::a.b.c.d (RFC 4291 deprecated it); :: and ::1 are the unspecified and loopback addresses. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 /** Every loopback, unspecified or own-interface address is the same machine as far as ports go. */
 const THIS_MACHINE = 'this-machine';
@@ -166,16 +183,42 @@ function isLocalhostName(host: string): boolean {
 }
 
 function refuseForbidden(target: CheckedTarget, platform: Set<string>, strict: boolean): void {
-  const address = effectiveAddress(ipaddr.parse(target.address));
-  if (isMetadata(address)) {
+  const address = ipaddr.parse(target.address);
+  // An IPv6 address that carries an IPv4 one reaches that IPv4 address: each is judged.
+  const reached = effectiveAddresses(address);
+  if (reached.some(isMetadata)) {
     throw new RefusedDataSourceError(METADATA_MESSAGE);
   }
-  if (platform.has(`${machineKey(address, ownInterfaceAddresses())}|${target.port}`)) {
+  const local = ownInterfaceAddresses();
+  if (reached.some((each) => platform.has(`${machineKey(each, local)}|${target.port}`))) {
     throw new RefusedDataSourceError(PLATFORM_MESSAGE);
   }
-  if (strict && address.range() !== 'unicast') {
+  if (strict && [address, ...reached].some((each) => !isPublic(each))) {
     throw new RefusedDataSourceError(PRIVATE_MESSAGE);
   }
+  if (isIPv4Compatible(address)) throw new RefusedDataSourceError(COMPATIBLE_MESSAGE);
+}
+
+function isPublic(address: Address): boolean {
+  if (isIPv4Compatible(address)) return true; // judged by the IPv4 address it carries
+  const range = address.range();
+  const embedding =
+    range === 'ipv4Mapped' || range === 'rfc6052' || inRange(address, LOCAL_USE_NAT64);
+  return (
+    (range === 'unicast' || embedding) && !NON_PUBLIC_RANGES.some((cidr) => inRange(address, cidr))
+  );
+}
+
+function inRange(address: Address, [range, bits]: [Address, number]): boolean {
+  return range instanceof ipaddr.IPv4
+    ? address instanceof ipaddr.IPv4 && address.match(range, bits)
+    : address instanceof ipaddr.IPv6 && address.match(range, bits);
+}
+
+function isIPv4Compatible(address: Address): boolean {
+  if (!(address instanceof ipaddr.IPv6) || !inRange(address, IPV4_COMPATIBLE)) return false;
+  const range = address.range();
+  return range !== 'unspecified' && range !== 'loopback';
 }
 
 class AllowedHosts {
@@ -198,12 +241,10 @@ class AllowedHosts {
 
   has(target: CheckedTarget): boolean {
     if (this.names.has(target.host.toLowerCase().replace(/\.$/, ''))) return true;
-    const address = effectiveAddress(ipaddr.parse(target.address));
-    return this.ranges.some(([range, bits]) =>
-      range instanceof ipaddr.IPv4
-        ? address instanceof ipaddr.IPv4 && address.match(range, bits)
-        : address instanceof ipaddr.IPv6 && address.match(range, bits),
-    );
+    const address = ipaddr.parse(target.address);
+    const allowed = (each: Address) => this.ranges.some((cidr) => inRange(each, cidr));
+    // The address as written, or every address it reaches (a NAT64 address may carry several).
+    return allowed(address) || effectiveAddresses(address).every(allowed);
   }
 }
 
@@ -215,16 +256,34 @@ function parseCidr(text: string): [Address, number] | undefined {
   }
 }
 
-/** IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses reach the embedded IPv4 one. */
-function effectiveAddress(address: Address): Address {
-  if (address instanceof ipaddr.IPv6) {
-    const range = address.range();
-    if (range === 'ipv4Mapped' || range === 'rfc6052') {
-      const [high = 0, low = 0] = address.parts.slice(-2);
-      return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-    }
+/**
+ * The addresses an address reaches: itself, or the IPv4 address it carries when it is
+ * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) or NAT64 (64:ff9b::a.b.c.d). In the
+ * local-use NAT64 block (64:ff9b:1::/48) the network chooses the prefix length, so every place
+ * RFC 6052 allows for the IPv4 address is read (bits 64-71 and the suffix must be zero).
+ */
+function effectiveAddresses(address: Address): Address[] {
+  if (!(address instanceof ipaddr.IPv6)) return [address];
+  const bytes = address.toByteArray();
+  const v4 = (...at: number[]) => new ipaddr.IPv4(at.map((index) => bytes[index] ?? 0));
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6052' || isIPv4Compatible(address)) {
+    return [v4(12, 13, 14, 15)];
   }
-  return address;
+  if (!inRange(address, LOCAL_USE_NAT64)) return [address];
+  const zero = (from: number) => bytes.slice(from).every((byte) => byte === 0);
+  const readings = [v4(12, 13, 14, 15)]; // /96
+  if (bytes[8] === 0) {
+    if (zero(13)) readings.push(v4(9, 10, 11, 12)); // /64
+    if (zero(12)) readings.push(v4(7, 9, 10, 11)); // /56
+    if (zero(11)) readings.push(v4(6, 7, 9, 10)); // /48
+  }
+  return readings;
+}
+
+/** The one address an address stands for, to compare with this machine's and the allowlist's. */
+function effectiveAddress(address: Address): Address {
+  return effectiveAddresses(address)[0] ?? address;
 }
 
 function isMetadata(address: Address): boolean {

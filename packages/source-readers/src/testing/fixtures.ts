@@ -121,6 +121,109 @@ export function oneSheetWorkbook(worksheet: ZipEntry): ZipEntry[] {
   return workbookParts([{ name: 'Data', file: 1 }], [worksheet]);
 }
 
+// --- A workbook heavy to parse -----------------------------------------------------------------
+
+/**
+ * A workbook whose shared strings part holds about `megabytes` MB of distinct strings (within the
+ * zip-bomb guard: they compress about 6 times), and one tab, "Data", whose 3 rows use the first
+ * of them: reading it means holding every string. The shape of the probe's 26 MB workbook with
+ * 171 MB of shared strings.
+ */
+export function sharedStringsWorkbook(megabytes: number): ZipEntry[] {
+  const strings: string[] = [];
+  let size = 0;
+  for (let i = 0; size < megabytes * MB; i += 1) {
+    const text = `<si><t>${i.toString(36)} ${(i * 2654435761).toString(36)} ${((i * 40503) % 65521).toString(16)} station ${i % 977}</t></si>`;
+    strings.push(text);
+    size += text.length;
+  }
+  const sst = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.join('')}</sst>`,
+  );
+  const cell = (ref: string, index: number) => `<c r="${ref}" t="s"><v>${index}</v></c>`;
+  const rows = [0, 1, 2]
+    .map(
+      (row) =>
+        `<row r="${row + 1}">${cell(`A${row + 1}`, 2 * row)}${cell(`B${row + 1}`, 2 * row + 1)}</row>`,
+    )
+    .join('');
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+  const parts = oneSheetWorkbook(deflated('xl/worksheets/sheet1.xml', sheet));
+  return [
+    ...parts,
+    {
+      name: 'xl/sharedStrings.xml',
+      data: deflateRawSync(sst, { level: 1 }),
+      uncompressedSize: sst.length,
+    },
+  ];
+}
+
+// --- A PDF decompression bomb -------------------------------------------------------------------
+
+/**
+ * A PDF of `pages` pages whose content streams (/FlateDecode) each hold a line of text and then
+ * inflate to `megabytes` MB of spaces: about 1 KB of file per MB, made without allocating the
+ * spaces (a fully flushed deflate block does not depend on what came before it, so it can be
+ * repeated). The zlib checksum is left at zero: pdf.js does not check it.
+ */
+export function inflatingPdf(megabytes: number, pages = 1): Buffer {
+  const flush = { finishFlush: constants.Z_FULL_FLUSH };
+  const text = deflateRawSync(Buffer.from('BT /F1 12 Tf 20 100 Td (Hello bomb) Tj ET\n'), flush);
+  const spaces = deflateRawSync(Buffer.alloc(MB, 0x20), flush);
+  const stream = Buffer.concat([
+    Buffer.from([0x78, 0x9c]),
+    text,
+    ...Array<Buffer>(megabytes).fill(spaces),
+    deflateRawSync(Buffer.alloc(0)),
+    Buffer.alloc(4),
+  ]);
+  // 1 catalog, 2 pages, 3 font, then a page and its content stream per page.
+  const page = (index: number) => 4 + 2 * index;
+  const objects: (string | Buffer)[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${page(i)} 0 R`).join(' ')}] /Count ${pages} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  for (let i = 0; i < pages; i += 1) {
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents ${page(i) + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+      stream,
+    );
+  }
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((body, index) => {
+    offsets.push(length);
+    const part =
+      typeof body === 'string'
+        ? Buffer.from(`${index + 1} 0 obj\n${body}\nendobj\n`)
+        : Buffer.concat([
+            Buffer.from(
+              `${index + 1} 0 obj\n<< /Length ${body.length} /Filter /FlateDecode >>\nstream\n`,
+            ),
+            body,
+            Buffer.from('\nendstream\nendobj\n'),
+          ]);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = [
+    'xref',
+    `0 ${objects.length + 1}`,
+    '0000000000 65535 f ',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
+    'trailer',
+    `<< /Size ${objects.length + 1} /Root 1 0 R >>`,
+    'startxref',
+    String(length),
+    '%%EOF',
+    '',
+  ].join('\n');
+  return Buffer.concat([...parts, Buffer.from(xref)]);
+}
+
 // --- Other fixtures ----------------------------------------------------------------------------
 
 export async function twoPagePdf(): Promise<Uint8Array> {
@@ -154,3 +257,4 @@ export async function peopleWorkbook(
   await workbook.xlsx.writeFile(filePath);
   return filePath;
 }
+export { workbookWritersPython, writeWithPython } from './python-workbooks';

@@ -10,13 +10,20 @@ import { useCheckAgentFile, useImportAgent } from './agent-files-api';
 
 /** The fields the import asks for: only what the chosen file left out. */
 type Answers = Record<
-  'name' | 'api_key' | 'vector_db_api_key' | 'database_uri' | 'database_password' | 'system_prompt',
+  | 'name'
+  | 'api_key'
+  | 'vector_db_api_key'
+  | 'vector_store_url'
+  | 'database_uri'
+  | 'database_password'
+  | 'system_prompt',
   string
 >;
 const EMPTY: Answers = {
   name: '',
   api_key: '',
   vector_db_api_key: '',
+  vector_store_url: '',
   database_uri: '',
   database_password: '',
   system_prompt: '',
@@ -128,16 +135,7 @@ function MissingFields({
         value={answers.api_key}
         onChange={(event) => set('api_key')(event.target.value)}
       />
-      {needs.vector_db_api_key && (
-        <TextField
-          label="Pinecone API key"
-          type="password"
-          autoComplete="off"
-          required
-          value={answers.vector_db_api_key}
-          onChange={(event) => set('vector_db_api_key')(event.target.value)}
-        />
-      )}
+      <VectorStoreFields plan={plan} answers={answers} set={set} />
       {needs.database_uri && database && (
         <TextField
           label="Connection URI"
@@ -168,5 +166,42 @@ function MissingFields({
         />
       )}
     </div>
+  );
+}
+
+/** Pinecone's key, or the URL of a store whose password or key the exported file left out. */
+function VectorStoreFields({
+  plan: { needs },
+  answers,
+  set,
+}: {
+  plan: TAgentImportPlan;
+  answers: Answers;
+  set: (field: keyof Answers) => (value: string) => void;
+}) {
+  return (
+    <>
+      {needs.vector_db_api_key && (
+        <TextField
+          label="Pinecone API key"
+          type="password"
+          autoComplete="off"
+          required
+          value={answers.vector_db_api_key}
+          onChange={(event) => set('vector_db_api_key')(event.target.value)}
+        />
+      )}
+      {needs.vector_store_url && (
+        <TextField
+          label="Vector store URL"
+          type="password"
+          autoComplete="off"
+          required
+          hint="With its password or key: the exported file leaves them out."
+          value={answers.vector_store_url}
+          onChange={(event) => set('vector_store_url')(event.target.value)}
+        />
+      )}
+    </>
   );
 }
