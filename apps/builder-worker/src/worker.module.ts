@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
 import { ConnectivityService } from './connectivity/connectivity.service';
 import { WorkerHealthService } from './health/worker-health.service';
+import { WorkerMetrics } from './metrics/worker-metrics.service';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
 
@@ -40,6 +41,7 @@ export class WorkerModule {
         BuildsRepository,
         ArtifactStore,
         WorkerHealthService,
+        WorkerMetrics,
         {
           provide: Vault,
           inject: [WORKER_CONFIG],

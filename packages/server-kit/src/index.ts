@@ -3,3 +3,5 @@ export * from './logging';
 export * from './dev-secrets';
 export * from './object-store';
 export * from './shared-settings';
+export * from './metrics-server';
+export * from './process-metrics';

@@ -5,6 +5,7 @@ import {
   parseEnvironment,
   resolveMasterKey,
   SHARED_SETTINGS,
+  ZMetricsEnv,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,6 +27,8 @@ const milliseconds = (fallback: number) =>
  */
 export const ZWorkerEnv = z.object({
   ...SHARED_SETTINGS,
+  /** Prometheus metrics: the port of the worker's metrics server (unset: none) and its token. */
+  ...ZMetricsEnv.shape,
   /** Builds this process runs at the same time. */
   WORKER_CONCURRENCY: z.coerce
     .number({ error: concurrencyError })

@@ -15,6 +15,7 @@ import { HostedIndexes } from '../previews/hosted-indexes';
 import { PreviewAgentLoader } from '../previews/preview-agents';
 import { PreviewSessions } from '../previews/preview-sessions';
 import { PrismaModule } from '../prisma/prisma.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { LocalAnswers } from '../published/local-answers';
 import { PublishedRepository } from '../published/published.repository';
 import { RedisModule } from '../redis/redis.module';
@@ -40,6 +41,7 @@ export class RuntimeModule {
         PrismaModule,
         RedisModule,
         VaultModule,
+        MetricsModule.register('agent-runtime'),
       ],
       controllers: [RuntimeController],
       providers: [
