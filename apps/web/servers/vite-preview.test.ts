@@ -81,4 +81,17 @@ describe('vite preview (npm start)', () => {
       expect(res.body).not.toContain('proxy_pass');
     },
   );
+
+  it.each([
+    '/metrics',
+    '/metrics/',
+    '/w/../metrics',
+    '/agents/%2e%2e/metrics?x=1',
+    '/s/..\\metrics',
+  ])('never forwards the metrics path %s to the gateway', async (target) => {
+    const res = await rawGet(base, target);
+    expect(res.status).toBe(404);
+    expect(res.headers['x-stub-gateway']).toBeUndefined();
+    expect(res.body).not.toContain('<title>Agentloom app</title>');
+  });
 });
