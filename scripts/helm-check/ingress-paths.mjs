@@ -10,8 +10,9 @@ const rendered = readFileSync(0, 'utf8');
 const ingress = rendered.split(/^---$/m).find((doc) => /^kind: Ingress$/m.test(doc));
 if (!ingress) throw new Error('no Ingress in the rendering');
 // Each `- path: X` and the service its backend names.
-const routes = [...ingress.matchAll(/- path: (\S+)\s+pathType: Prefix\s+backend:\s+service:\s+name: (\S+)/g)]
-  .map(([, path, service]) => ({ path, service }));
+const routes = [
+  ...ingress.matchAll(/- path: (\S+)\s+pathType: Prefix\s+backend:\s+service:\s+name: (\S+)/g),
+].map(([, path, service]) => ({ path, service }));
 const toGateway = routes.filter((route) => route.service.endsWith('-gateway')).map((r) => r.path);
 
 // The alternatives of the web server's expression, one level of nesting expanded.
@@ -46,4 +47,6 @@ if (missing.length || extra.length || notForwarded.length) {
   );
   process.exit(1);
 }
-console.log(`  ok  the Ingress sends the web server's ${expected.length} gateway paths to the gateway, the rest to the web pods`);
+console.log(
+  `  ok  the Ingress sends the web server's ${expected.length} gateway paths to the gateway, the rest to the web pods`,
+);
