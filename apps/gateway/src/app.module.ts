@@ -45,7 +45,8 @@ export class AppModule {
               }),
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
-            autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
+            // Probes and Prometheus scrapes come every few seconds: not worth a line each.
+            autoLogging: { ignore: (request) => /^\/(health|metrics)\b/.test(request.url ?? '') },
           },
         }),
         PrismaModule,
