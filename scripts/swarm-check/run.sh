@@ -76,7 +76,10 @@ phase "two engines in network namespaces"
 bash "$engines" down >/dev/null 2>&1 || true
 bash "$engines" up
 for node in n1 n2; do
-  docker -H "$(bash "$engines" host "$node")" swarm leave --force >/dev/null 2>&1 || true
+  d="docker -H $(bash "$engines" host "$node")"
+  $d swarm leave --force >/dev/null 2>&1 || true
+  # Made again by the swarm from this run's address pool (engines.sh), not an earlier run's.
+  $d network rm docker_gwbridge >/dev/null 2>&1 || true
 done
 echo "  agentloom-n1 198.18.77.1 and agentloom-n2 198.18.77.2: $(d1 version -f '{{.Server.Version}}')"
 

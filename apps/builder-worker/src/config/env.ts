@@ -88,7 +88,8 @@ export function loadWorkerConfig(
 ): WorkerConfig {
   const config = parseEnvironment(ZWorkerEnv, env);
   if (config.NODE_ENV === 'production') {
-    const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name]);
+    // Given as a value or as a file (<SETTING>_FILE, a mounted secret).
+    const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name] && !env[`${name}_FILE`]);
     if (missing) throw new ConfigError(`Missing setting ${missing}: required in production.`);
     if (!config.VAULT_MASTER_KEY) {
       throw new ConfigError(
