@@ -132,14 +132,14 @@ async function buildPublishAsk() {
   phase('sign up, build on a worker, publish, answer from both gateways');
   const user = await signUpAndLogIn(origins, 'swarm');
   check(Boolean(user.token), 'signed up and logged in through the web origins');
-  const builtBefore = perTask(
+  const builtBefore = await perTask(
     'builder-worker',
     'agentloom_build_duration_seconds_count{outcome="built"}',
   );
   const sessionId = await builtAgent(user, `Swarm orders ${Date.now()}`);
   const build = await waitForBuild(origins, user, sessionId, 180_000);
   check(build.status === 'Built', `GET /builds/${sessionId}: ${build.status}`);
-  const builtAfter = perTask(
+  const builtAfter = await perTask(
     'builder-worker',
     'agentloom_build_duration_seconds_count{outcome="built"}',
   );
@@ -162,8 +162,8 @@ async function buildPublishAsk() {
     201,
     'access key',
   ).body.secret;
-  const before = perTask('gateway', answeredSeries(sessionId));
-  const runtimeBefore = perTask('agent-runtime', RUNTIME_ANSWERS);
+  const before = await perTask('gateway', answeredSeries(sessionId));
+  const runtimeBefore = await perTask('agent-runtime', RUNTIME_ANSWERS);
   const QUESTIONS = 8;
   for (let i = 0; i < QUESTIONS; i += 1) {
     const answer = await ask(nextOrigin(), sessionId, key);
@@ -174,13 +174,13 @@ async function buildPublishAsk() {
     }
   }
   check(true, `${QUESTIONS} questions answered through both web origins, each quoting 7342`);
-  const after = perTask('gateway', answeredSeries(sessionId));
+  const after = await perTask('gateway', answeredSeries(sessionId));
   for (const gateway of after) {
     const answered =
       gateway.value - (before.find((g) => g.container === gateway.container)?.value ?? 0);
     check(answered > 0, `the gateway ${gateway.container} on ${gateway.node} answered ${answered}`);
   }
-  const runtimes = perTask('agent-runtime', RUNTIME_ANSWERS);
+  const runtimes = await perTask('agent-runtime', RUNTIME_ANSWERS);
   for (const runtime of runtimes) {
     const answered =
       runtime.value - (runtimeBefore.find((r) => r.container === runtime.container)?.value ?? 0);
@@ -194,7 +194,7 @@ async function buildPublishAsk() {
 
 async function killAnEngine({ sessionId, key }) {
   phase('kill the engine of agentloom-n2: answers keep coming from agentloom-n1');
-  const survivors = perTask('gateway', answeredSeries(sessionId), ['n1']);
+  const survivors = await perTask('gateway', answeredSeries(sessionId), ['n1']);
   check(
     survivors.length > 0,
     `a gateway runs on agentloom-n1 (${survivors.map((g) => g.container)})`,
@@ -225,7 +225,7 @@ async function killAnEngine({ sessionId, key }) {
   const downAfter = (performance.now() - killedAt) / 1000;
   check(true, `the manager marked agentloom-n2 down ${downAfter.toFixed(1)} s after the kill`);
   await askSome(4);
-  const after = perTask('gateway', answeredSeries(sessionId), ['n1']);
+  const after = await perTask('gateway', answeredSeries(sessionId), ['n1']);
   const answered = after.reduce(
     (sum, g) => sum + g.value - (survivors.find((s) => s.container === g.container)?.value ?? 0),
     0,
@@ -237,7 +237,7 @@ async function killAnEngine({ sessionId, key }) {
 }
 
 async function restartEngine() {
-  phase('restart the engine of agentloom-n2; the workers spread again');
+  phase('restart the engine of agentloom-n2; workers placed on it again');
   engines('start', 'n2');
   await until('agentloom-n2 ready', 60, () => nodeStatus(NODES.n2.name).startsWith('ready'));
   check(true, 'agentloom-n2 is back: ready');
@@ -270,11 +270,14 @@ const llmControl = async (action) => {
   return response.json();
 };
 
+const BUILT = 'agentloom_build_duration_seconds_count{outcome="built"}';
+
 async function drainUnderABuild({ user }) {
   phase('drain agentloom-n2 under a running build: the build finishes on agentloom-n1');
   await llmControl('hold');
   const held = [];
   let onN2;
+  let builtBefore = [];
   try {
     // Builds until one is held on a worker of agentloom-n2 (each worker runs one at a time).
     for (let attempt = 1; attempt <= 3 && !onN2; attempt += 1) {
@@ -286,7 +289,7 @@ async function drainUnderABuild({ user }) {
         async () => (await llmControl('state')).held >= held.length,
       );
       await sleep(500);
-      const running = perTask('builder-worker', 'agentloom_builds_in_progress');
+      const running = await perTask('builder-worker', 'agentloom_builds_in_progress');
       onN2 = running.find((worker) => worker.node === NODES.n2.name && worker.value > 0);
       check(
         true,
@@ -294,6 +297,7 @@ async function drainUnderABuild({ user }) {
       );
     }
     check(Boolean(onN2), `a build is held on the worker ${onN2?.container} on agentloom-n2`);
+    builtBefore = await perTask('builder-worker', BUILT, ['n1']);
     const drainedAt = performance.now();
     manager(['node', 'update', '--availability', 'drain', NODES.n2.name]);
     await until(
@@ -308,11 +312,6 @@ async function drainUnderABuild({ user }) {
   } finally {
     await llmControl('release');
   }
-  const builtBefore = perTask(
-    'builder-worker',
-    'agentloom_build_duration_seconds_count{outcome="built"}',
-    ['n1'],
-  );
   for (const sessionId of held) {
     const build = await waitForBuild(web('n1'), user, sessionId, 180_000);
     check(
@@ -320,18 +319,14 @@ async function drainUnderABuild({ user }) {
       `the held build ${sessionId}: ${build.status}${build.error ? ` (${build.error})` : ''}`,
     );
   }
-  const builtAfter = perTask(
-    'builder-worker',
-    'agentloom_build_duration_seconds_count{outcome="built"}',
-    ['n1'],
-  );
+  const builtAfter = await perTask('builder-worker', BUILT, ['n1']);
   const finished = builtAfter.reduce(
     (sum, w) => sum + w.value - (builtBefore.find((b) => b.container === w.container)?.value ?? 0),
     0,
   );
   check(
     finished >= 1,
-    `the drained node's build ran again and finished on agentloom-n1 (${finished} built there since the drain)`,
+    `the build held on agentloom-n2 (${held.at(-1)}) ran again on agentloom-n1 to the end (${finished} built there since the drain)`,
   );
   manager(['node', 'update', '--availability', 'active', NODES.n2.name]);
 }

@@ -43,6 +43,19 @@ for image in "${app_images[@]/#/agentloom-ci_}" "${data_images[@]}"; do
     { echo "swarm check: image $image is missing: run scripts/compose-check/run.sh first" >&2; exit 1; }
 done
 
+# An engine as a run finds it: out of any swarm, no container, no volume of an earlier run (its
+# images stay, for the next run), and no docker_gwbridge, which the swarm makes again from this
+# run's address pool (engines.sh).
+reset_engine() {
+  local d
+  d="docker -H $(bash "$engines" host "$1")"
+  $d swarm leave --force >/dev/null 2>&1 || true
+  # shellcheck disable=SC2046 # one id a word
+  $d rm -f $($d ps -aq) >/dev/null 2>&1 || true
+  $d volume prune -f >/dev/null 2>&1 || true
+  $d network rm docker_gwbridge >/dev/null 2>&1 || true
+}
+
 cleanup() {
   local status=$?
   phase "clean up: stack, swarm, volumes, engines, namespaces"
@@ -50,16 +63,7 @@ cleanup() {
     d1 stack rm "$STACK" >/dev/null 2>&1 || true
   fi
   for node in n1 n2; do
-    local d="docker -H $(bash "$engines" host "$node")"
-    $d info >/dev/null 2>&1 || continue
-    for _ in $(seq 1 30); do
-      [ -z "$($d ps -aq --filter label=com.docker.stack.namespace=$STACK)" ] && break
-      sleep 1
-    done
-    $d swarm leave --force >/dev/null 2>&1 || true
-    # shellcheck disable=SC2046 # one id a word
-    $d rm -f $($d ps -aq) >/dev/null 2>&1 || true
-    $d volume prune -f --all >/dev/null 2>&1 || $d volume prune -f >/dev/null 2>&1 || true
+    docker -H "$(bash "$engines" host "$node")" info >/dev/null 2>&1 && reset_engine "$node"
   done
   bash "$engines" down
   phase ""
@@ -75,12 +79,7 @@ trap cleanup EXIT
 phase "two engines in network namespaces"
 bash "$engines" down >/dev/null 2>&1 || true
 bash "$engines" up
-for node in n1 n2; do
-  d="docker -H $(bash "$engines" host "$node")"
-  $d swarm leave --force >/dev/null 2>&1 || true
-  # Made again by the swarm from this run's address pool (engines.sh), not an earlier run's.
-  $d network rm docker_gwbridge >/dev/null 2>&1 || true
-done
+for node in n1 n2; do reset_engine "$node"; done
 echo "  agentloom-n1 198.18.77.1 and agentloom-n2 198.18.77.2: $(d1 version -f '{{.Server.Version}}')"
 
 # ---- images: docker save | docker load, only what an engine lacks ------------------------------

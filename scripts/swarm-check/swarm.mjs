@@ -135,15 +135,31 @@ export function sample(text, series) {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
-/** One number of every task of a service, by node: [{node, container, value}]. */
-export function perTask(service, series, nodes = ['n1', 'n2']) {
-  return nodes.flatMap((node) =>
-    containersOn(node, service).map((container) => ({
-      node: NODES[node].name,
-      container: container.slice(0, 12),
-      value: sample(metricsOf(node, container), series),
-    })),
-  );
+/**
+ * One number of every running task of a service, by node: [{node, container, value}]. A task
+ * that has just started may not serve its metrics yet: asked again for up to 30 s.
+ */
+export async function perTask(service, series, nodes = ['n1', 'n2']) {
+  const values = [];
+  for (const node of nodes) {
+    for (const container of containersOn(node, service)) {
+      let text;
+      for (let tries = 0; text === undefined; tries += 1) {
+        try {
+          text = metricsOf(node, container);
+        } catch (error) {
+          if (tries >= 30) throw error;
+          await sleep(1000);
+        }
+      }
+      values.push({
+        node: NODES[node].name,
+        container: container.slice(0, 12),
+        value: sample(text, series),
+      });
+    }
+  }
+  return values;
 }
 
 export const answeredSeries = (agentId) =>
