@@ -126,8 +126,9 @@ down() {
       done
     fi
     kill_engine "$node" || true
-    # Mounts the engine leaves under its exec root (network namespaces of containers).
-    { grep -o " $run/$node/[^ ]*" /proc/mounts || true; } | sort -r | while read -r mount; do
+    # Mounts the engine leaves: under its exec root (network namespaces of containers), and its
+    # data root, which dockerd mounts on itself (the images stay in the folder for the next run).
+    { grep -oE " ($run|$state)/$node(/[^ ]*)?" /proc/mounts || true; } | sort -r | while read -r mount; do
       umount -l "$mount" 2>/dev/null || true
     done
     for hierarchy in $(hierarchies); do
