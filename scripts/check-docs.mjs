@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ROOTS = /^(apps|packages|scripts|prisma|docs)\//;
+const ROOTS = /^(apps|packages|scripts|prisma|docs|deploy)\//;
 // An app's or package's README names its own files from its folder.
 const LOCAL = /^(src|templates|e2e)\//;
 const SKIP = new Set(['node_modules', 'dist', 'build', 'coverage', 'test-results', '.turbo']);
@@ -175,6 +175,10 @@ export async function repositoryFacts() {
       (name) => name.endsWith('.mjs') && !name.endsWith('.test.mjs'),
     ),
     ...walk(path.join(root, 'apps/builder-worker/templates'), () => true),
+    // The Swarm stack and the Helm chart (docs/operating.md, "Beyond one machine"), and the
+    // scripts that deploy and check them.
+    ...walk(path.join(root, 'deploy'), (name) => /\.(ya?ml|sh|tpl|json|txt)$/.test(name)),
+    ...walk(path.join(root, 'scripts'), (name) => name.endsWith('.sh')),
     ...['docker-compose.yml', 'Dockerfile', 'turbo.json', 'prisma.config.ts', '.ci/run']
       .map((file) => path.join(root, file))
       .filter((file) => existsSync(file)),

@@ -2,14 +2,20 @@
 // Creates the database when it does not exist yet, then applies pending Prisma migrations
 // (`prisma migrate deploy`). Used by `npm run db:migrate`, `npm start` and the test setup.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (existsSync(path.join(root, '.env'))) process.loadEnvFile(path.join(root, '.env'));
-const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentloom';
+// DATABASE_URL_FILE names a file holding it instead (a Swarm or Kubernetes secret), as the apps
+// read every setting (packages/server-kit, parseEnvironment).
+const databaseUrl =
+  process.env.DATABASE_URL ??
+  (process.env.DATABASE_URL_FILE
+    ? readFileSync(process.env.DATABASE_URL_FILE, 'utf8').replace(/\r?\n$/, '')
+    : 'postgresql://postgres@127.0.0.1:5432/agentloom');
 
 export async function ensureDatabase(url) {
   const target = new URL(url);

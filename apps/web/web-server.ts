@@ -67,6 +67,12 @@ export const runtimeConfigScript = (apiUrl: string): string =>
 export const NGINX_FILES = ['security-headers.conf', 'gateway-locations.conf'];
 
 /**
+ * The Prometheus metrics path of the gateway and the other processes: for the operator's scraper
+ * on the internal network, never through the web origin (nginx.conf refuses it the same way).
+ */
+export const METRICS_PATH = /^\/metrics(\/|$)/;
+
+/**
  * The request-target with its dot segments resolved (`/w/../docs-json` is `/docs-json`, and so
  * are `%2e%2e` and backslashes, as browsers read them), or null when it is not a path at all.
  */
@@ -90,11 +96,12 @@ type Next = (error?: unknown) => void;
  *   `/docs-json`);
  * - X-Forwarded-* and Forwarded from the client are dropped, so the proxy's X-Forwarded-For
  *   holds only the address it saw: the gateway believes exactly that one hop (TRUSTED_PROXIES);
- * - the nginx files in the bundle folder are not served.
+ * - the nginx files in the bundle folder are not served, nor /metrics.
  */
 export function webServerGuard(req: IncomingMessage, res: ServerResponse, next: Next): void {
   const path = prepareRequest(req);
-  const status = path === null ? 400 : namesNginxFile(path) ? 404 : 0;
+  const refused = path !== null && (namesNginxFile(path) || METRICS_PATH.test(path));
+  const status = path === null ? 400 : refused ? 404 : 0;
   if (!status) return next();
   res.statusCode = status;
   res.end();

@@ -19,6 +19,7 @@ import { KnowledgeProcessor } from './knowledge/knowledge.processor';
 import { KnowledgeRepository } from './knowledge/knowledge.repository';
 import { SourceIndexer } from './knowledge/source-indexer';
 import { SourceUnits } from './knowledge/source-units';
+import { WorkerMetrics } from './metrics/worker-metrics.service';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisService } from './redis/redis.service';
 
@@ -50,6 +51,7 @@ export class WorkerModule {
         BuildsRepository,
         ArtifactStore,
         WorkerHealthService,
+        WorkerMetrics,
         {
           provide: Vault,
           inject: [WORKER_CONFIG],

@@ -10,6 +10,7 @@ import type { AppConfig } from './config/env';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { MailModule } from './mail/mail.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { RedisModule } from './redis/redis.module';
 import { BuildsModule } from './builds/builds.module';
@@ -47,7 +48,8 @@ export class AppModule {
               }),
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
-            autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
+            // Probes and Prometheus scrapes come every few seconds: not worth a line each.
+            autoLogging: { ignore: (request) => /^\/(health|metrics)\b/.test(request.url ?? '') },
           },
         }),
         PrismaModule,
@@ -67,6 +69,7 @@ export class AppModule {
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,
+        MetricsModule.register('gateway'),
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_PIPE, useClass: ZodValidationPipe }, HealthService],

@@ -94,6 +94,19 @@ describe('vite preview (npm start)', () => {
     expect(res.body).not.toContain('add_header');
     expect(res.body).not.toContain('proxy_pass');
   });
+
+  it.each([
+    '/metrics',
+    '/metrics/',
+    '/w/../metrics',
+    '/agents/%2e%2e/metrics?x=1',
+    '/s/..\\metrics',
+  ])('never forwards the metrics path %s to the gateway', async (target) => {
+    const res = await rawGet(base, target);
+    expect(res.status).toBe(404);
+    expect(res.headers['x-stub-gateway']).toBeUndefined();
+    expect(res.body).not.toContain('<title>Agentloom app</title>');
+  });
 });
 
 describe("vite preview's ports (npm start)", () => {

@@ -1,5 +1,3 @@
-import type { RetrievalMode } from './retrieval';
-
 /**
  * What kind of failure it was, for the page to say it in plain words with the next step: the
  * key (update it), the model (choose another), the quota or the provider (try again later), the
@@ -8,6 +6,13 @@ import type { RetrievalMode } from './retrieval';
  */
 export type ProviderErrorReason =
   'key' | 'forbidden' | 'model' | 'rate' | 'unavailable' | 'unreachable' | 'stopped' | 'other';
+
+/**
+ * How an answer's passages were found: by embeddings, or by keyword (full-text) search when the
+ * agent's embedding model cannot be used. Here, with the event that carries it, so this module
+ * imports nothing (retrieval and the provider-call observer read it, not the other way round).
+ */
+export type RetrievalMode = 'embeddings' | 'keyword';
 
 /** A retrieved passage as the preview shows it under the answer. */
 export interface SourceRef {

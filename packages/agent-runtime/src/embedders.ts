@@ -2,6 +2,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embeddingSpec, type EmbeddingModelSpec, type TEmbeddingModel } from '@agentloom/contracts';
 import { embedMany } from 'ai';
 import { openAiBase64Embeddings } from './openai-embeddings';
+import { observedEmbeddingModel, observedRun } from './provider-calls';
 
 /**
  * Embeds passages (once, when a build makes its index) and queries (once per question), both
@@ -94,7 +95,7 @@ function openAiEmbedder(
   spec: EmbeddingModelSpec,
   access: OpenAiAccess,
 ): Embedder {
-  const embedding = openAiBase64Embeddings(spec.modelId, access);
+  const embedding = observedEmbeddingModel(openAiBase64Embeddings(spec.modelId, access), 'openai');
   const embed = async (values: string[], signal?: AbortSignal, maxRetries = OPENAI_RETRIES) => {
     const { embeddings } = await embedMany({
       model: embedding,
@@ -155,7 +156,9 @@ async function localEmbedder(
   const extractor = await loading;
   const embed = async (texts: string[], signal?: AbortSignal) => {
     signal?.throwIfAborted();
-    const output = await extractor(texts, { pooling: spec.pooling, normalize: true });
+    const output = await observedRun('embeddings', 'local', () =>
+      extractor(texts, { pooling: spec.pooling, normalize: true }),
+    );
     const [rows = 0, dimensions = 0] = output.dims;
     const data = output.data as Float32Array;
     return Array.from({ length: rows }, (_, row) =>

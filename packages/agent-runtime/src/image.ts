@@ -1,6 +1,7 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { generateText, type ImagePart, type TextPart } from 'ai';
 import { describeProviderError } from './provider-errors';
+import { observedLanguageModel } from './provider-calls';
 
 /** Gemini's image model ("nano banana"): it both draws and edits. */
 export const DEFAULT_IMAGE_MODEL = 'gemini-2.5-flash-image';
@@ -36,7 +37,7 @@ export async function generateImage(o: GenerateImageOptions): Promise<GeneratedI
   let result: Awaited<ReturnType<typeof generateText>>;
   try {
     result = await generateText({
-      model: google(o.model ?? DEFAULT_IMAGE_MODEL),
+      model: observedLanguageModel(google(o.model ?? DEFAULT_IMAGE_MODEL), 'gemini', 'image'),
       messages: [{ role: 'user', content }],
       providerOptions: { google: { responseModalities: ['TEXT', 'IMAGE'] } },
       abortSignal: o.signal,

@@ -8,6 +8,13 @@ export {
 } from './image';
 export { checkProviderKey, describeKeyCheck, type KeyCheck } from './list-models';
 export { describeProviderError, providerErrorReason } from './provider-errors';
+export {
+  observeProviderCalls,
+  type ProviderCall,
+  type ProviderCallKind,
+  type ProviderCallObserver,
+  type ProviderCallOutcome,
+} from './provider-calls';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
 export { distinctiveTerms, isRelevant, RagAgent, type RagAgentOptions } from './rag-agent';
 export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';

@@ -5,6 +5,7 @@ import { createGroq } from '@ai-sdk/groq';
 import { createOpenAI } from '@ai-sdk/openai';
 import { modelApiId, type TLlmProvider } from '@agentloom/contracts';
 import type { LanguageModel } from 'ai';
+import { observedLanguageModel } from './provider-calls';
 
 /**
  * Base URLs that replace each provider's public endpoint (a proxy, a self-hosted gateway, the
@@ -27,8 +28,12 @@ export interface LanguageModelOptions {
   baseUrls?: ProviderBaseUrls;
 }
 
-/** The agent's chat model, through the AI SDK package of its provider. */
+/** The agent's chat model, through the AI SDK package of its provider; its calls are observed. */
 export function languageModel(o: LanguageModelOptions): LanguageModel {
+  return observedLanguageModel(providerModel(o), o.provider);
+}
+
+function providerModel(o: LanguageModelOptions) {
   // The AI SDK falls back to the server's environment (OPENAI_API_KEY, …) only when no key is
   // passed; an empty key is refused here so a user's agent can never run on the operator's key.
   if (!o.apiKey.trim()) throw new Error(`The agent has no API key for ${o.provider}.`);

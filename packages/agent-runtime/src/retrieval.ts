@@ -1,9 +1,10 @@
 import { exactSearch, MetricKind } from 'usearch';
 import { unitVector } from './vectors';
+import type { RetrievalMode } from './agent-events';
 import type { Chunk } from './chunks';
 import type { Embedder } from './embedders';
 
-export type RetrievalMode = 'embeddings' | 'keyword';
+export type { RetrievalMode };
 
 export interface Hit {
   chunk: Chunk;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,6 +12,31 @@ describe('parseEnvironment', () => {
     expect(parseEnvironment(schema, {})).toEqual({ PORT: 8000 });
     expect(() => parseEnvironment(schema, { PORT: 'x' })).toThrow(ConfigError);
     expect(() => parseEnvironment(schema, { PORT: 'x' })).toThrow(/^Invalid setting PORT: /);
+  });
+
+  it('reads a setting from the file <SETTING>_FILE names, as Swarm and Kubernetes mount secrets', () => {
+    const secrets = mkdtempSync(path.join(tmpdir(), 'secrets-'));
+    writeFileSync(path.join(secrets, 'port'), '9100\n');
+    writeFileSync(path.join(secrets, 'bad'), 'x');
+    const file = (name: string) => path.join(secrets, name);
+    expect(parseEnvironment(schema, { PORT_FILE: file('port') })).toEqual({ PORT: 9100 });
+    // Validated like any other value, and named by the setting it fills.
+    expect(() => parseEnvironment(schema, { PORT_FILE: file('bad') })).toThrow(
+      /^Invalid setting PORT: /,
+    );
+    expect(() => parseEnvironment(schema, { PORT_FILE: file('missing') })).toThrow(
+      `Invalid setting PORT_FILE: cannot read ${file('missing')} (ENOENT)`,
+    );
+    expect(() => parseEnvironment(schema, { PORT: '1', PORT_FILE: file('port') })).toThrow(
+      'Set PORT or PORT_FILE, not both.',
+    );
+  });
+
+  it('leaves a setting whose own name ends in _FILE alone', () => {
+    const own = z.object({ HEALTH: z.string().optional(), HEALTH_FILE: z.string().optional() });
+    expect(parseEnvironment(own, { HEALTH_FILE: '/tmp/health.json' })).toEqual({
+      HEALTH_FILE: '/tmp/health.json',
+    });
   });
 });
 

@@ -1,21 +1,48 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A setting is missing or malformed; the message names it. The app prints it and exits 1. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Validates the environment against `schema`, naming the first bad setting. */
+/**
+ * Validates the environment against `schema`, naming the first bad setting. Any setting may
+ * instead be read from a file named by `<SETTING>_FILE` (Docker Swarm and Kubernetes mount
+ * secrets as files: `JWT_SECRET_FILE=/run/secrets/jwt_secret`); one trailing newline is dropped.
+ */
 export function parseEnvironment<T extends z.ZodType>(
   schema: T,
   source: NodeJS.ProcessEnv,
 ): z.infer<T> {
-  const parsed = schema.safeParse(source);
+  const parsed = schema.safeParse(withSettingFiles(schema, source));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new ConfigError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
+}
+
+/** `source` with each `<SETTING>_FILE` of the schema's settings read into `<SETTING>`. */
+function withSettingFiles(schema: z.ZodType, source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!(schema instanceof z.ZodObject)) return source;
+  const names = Object.keys(schema.shape);
+  const resolved = { ...source };
+  for (const name of names) {
+    const fileSetting = `${name}_FILE`;
+    const file = source[fileSetting];
+    // A setting whose own name ends in _FILE (WORKER_HEALTH_FILE) is a setting, not a pointer.
+    if (file === undefined || names.includes(fileSetting)) continue;
+    if (source[name] !== undefined) {
+      throw new ConfigError(`Set ${name} or ${fileSetting}, not both.`);
+    }
+    try {
+      resolved[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new ConfigError(`Invalid setting ${fileSetting}: cannot read ${file} (${reason})`);
+    }
+  }
+  return resolved;
 }
 
 /** The checkout's root (where turbo.json is), or null when running outside one (containers). */

@@ -4,3 +4,5 @@ export * from './dev-secrets';
 export * from './object-store';
 export * from './shared-settings';
 export * from './secret-strength';
+export * from './metrics-server';
+export * from './process-metrics';

@@ -15,6 +15,7 @@ import {
 } from '@nestjs/common';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
+import { watchBuilds } from '../metrics/build-metrics';
 import { RedisService } from '../redis/redis.service';
 import { BuildError, BuildRunner } from './build-runner.service';
 import { BuildSteps, stagesWithoutStep } from './build-steps';
@@ -71,6 +72,7 @@ export class BuildProcessor implements OnApplicationBootstrap, OnModuleDestroy {
       lockDuration: this.config.WORKER_LOCK_DURATION_MS,
       stalledInterval: this.config.WORKER_STALLED_INTERVAL_MS,
     });
+    watchBuilds(this.worker);
     this.worker.on('error', (error) => this.logger.warn(`Queue: ${error.message}`));
     this.worker.on('failed', (job, error) => {
       this.logger.warn(`Build ${job?.id ?? '?'} attempt failed: ${error.message}`);

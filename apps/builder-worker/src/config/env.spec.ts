@@ -1,5 +1,5 @@
 import { ConfigError } from '@agentloom/server-kit';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadWorkerConfig } from './env';
@@ -23,6 +23,8 @@ describe('loadWorkerConfig', () => {
       WORKER_HEALTH_INTERVAL_MS: 10_000,
       XLSX_MAX_UNCOMPRESSED_BYTES: 200 * 1024 * 1024,
       LOG_LEVEL: 'info',
+      // No metrics server unless METRICS_PORT is set; this address once it is.
+      METRICS_HOST: '0.0.0.0',
       DATA_DIR: dataDir,
       // Local embedding models' weights, for the hosted indexes builds make.
       MODEL_CACHE_DIR: path.join(dataDir, 'models'),
@@ -127,5 +129,23 @@ describe('loadWorkerConfig', () => {
     });
     expect(config.DATABASE_URL).toBe('postgresql://agentloom:secret@db:5432/agentloom');
     expect(config.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('takes the production settings from files too (Swarm and Kubernetes secrets)', () => {
+    const secrets = mkdtempSync(path.join(tmpdir(), 'worker-secrets-'));
+    writeFileSync(
+      path.join(secrets, 'database_url'),
+      'postgresql://agentloom:s3cret@db:5432/agentloom\n',
+    );
+    writeFileSync(path.join(secrets, 'vault_master_key'), MASTER_KEY);
+    const config = loadWorkerConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL_FILE: path.join(secrets, 'database_url'),
+      REDIS_URL: 'redis://redis:6379',
+      VAULT_MASTER_KEY_FILE: path.join(secrets, 'vault_master_key'),
+      DATA_DIR: '/var/lib/agentloom',
+    });
+    expect(config.DATABASE_URL).toBe('postgresql://agentloom:s3cret@db:5432/agentloom');
+    expect(config.VAULT_MASTER_KEY).toEqual(Buffer.from(MASTER_KEY, 'base64'));
   });
 });

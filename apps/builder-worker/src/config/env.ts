@@ -6,6 +6,7 @@ import {
   parseEnvironment,
   resolveMasterKey,
   SHARED_SETTINGS,
+  ZMetricsEnv,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -30,6 +31,8 @@ export const ZWorkerEnv = z.object({
   // The builder reads table sources (and web pages) into agents' indexes through the same guard
   // as the gateway's wizard, with the same settings.
   ...DATA_SOURCE_SETTINGS,
+  /** Prometheus metrics: the port of the worker's metrics server (unset: none) and its token. */
+  ...ZMetricsEnv.shape,
   /** Builds this process runs at the same time. */
   WORKER_CONCURRENCY: z.coerce
     .number({ error: concurrencyError })
@@ -91,7 +94,8 @@ export function loadWorkerConfig(
 ): WorkerConfig {
   const config = parseEnvironment(ZWorkerEnv, env);
   if (config.NODE_ENV === 'production') {
-    const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name]);
+    // Given as a value or as a file (<SETTING>_FILE, a mounted secret).
+    const missing = REQUIRED_IN_PRODUCTION.find((name) => !env[name] && !env[`${name}_FILE`]);
     if (missing) throw new ConfigError(`Missing setting ${missing}: required in production.`);
     if (!config.VAULT_MASTER_KEY) {
       throw new ConfigError(

@@ -19,6 +19,8 @@ function sign(
 const PUBLIC_ROUTES = [
   'GET /health',
   'GET /health/live',
+  // Prometheus metrics: their own token (METRICS_TOKEN), never a user's; see metrics/.
+  'GET /metrics',
   'POST /auth/signup',
   'POST /auth/login',
   'POST /auth/forgot-password',

@@ -11,6 +11,7 @@ import {
   resolveMasterKey,
   SHARED_SETTINGS,
   ZRandomSecret,
+  ZMetricsEnv,
 } from '@agentloom/server-kit';
 import path from 'node:path';
 import { z } from 'zod';
@@ -33,6 +34,8 @@ const proxyList = commaList.superRefine((entries, context) => {
  */
 export const ZGatewayEnv = z.object({
   ...SHARED_SETTINGS,
+  /** Prometheus metrics: their own port, its address, and the token that reads them. */
+  ...ZMetricsEnv.shape,
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),

@@ -11,6 +11,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { countPublishedAnswer } from '../metrics/gateway-metrics';
 import { AccessKeyUses } from './access-key-uses';
 import {
   ConversationsRepository,
@@ -167,6 +168,10 @@ export class PublishedAgentsService {
       yield { type: 'saved', message_id: saved.id, sources };
       yield { type: 'done' };
     } finally {
+      countPublishedAnswer(
+        live.pipelineId,
+        stored ? 'answered' : signal.aborted ? 'cancelled' : 'failed',
+      );
       // The caller was given the id: a conversation whose first answer failed or was cut off
       // still exists, so it can be continued (a failed answer itself is not stored).
       if (!stored && conversation.start) await this.keepEmpty(conversation.id, conversation.start);

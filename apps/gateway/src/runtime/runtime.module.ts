@@ -5,6 +5,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { ConfigModule } from '../config/config.module';
 import type { AppConfig } from '../config/env';
 import { PrismaModule } from '../prisma/prisma.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { RedisModule } from '../redis/redis.module';
 import { VaultModule } from '../vault/vault.module';
 import { RuntimeController } from './runtime.controller';
@@ -27,6 +28,7 @@ export class RuntimeModule {
         RedisModule,
         VaultModule,
         AgentsModule,
+        MetricsModule.register('agent-runtime'),
       ],
       controllers: [RuntimeController],
     };

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The real image's first start, in short: as root, hand PGDATA to postgres and start again as it;
-# on an empty PGDATA run initdb (POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_HOST_AUTH_METHOD),
+# on an empty PGDATA run initdb (POSTGRES_USER, POSTGRES_PASSWORD or _FILE, POSTGRES_HOST_AUTH_METHOD),
 # create POSTGRES_DB, listen on every address; then run the server in the foreground.
 set -eu
 if [ "${1#-}" != "$1" ]; then set -- postgres "$@"; fi
@@ -14,6 +14,8 @@ fi
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   user=${POSTGRES_USER:-postgres}
   password=${POSTGRES_PASSWORD:-}
+  # The real image's file_env: the password from a file (a Swarm secret, deploy/swarm/).
+  if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then password=$(cat "$POSTGRES_PASSWORD_FILE"); fi
   if [ -z "$password" ] && [ "${POSTGRES_HOST_AUTH_METHOD:-}" != trust ]; then
     echo 'Error: Database is uninitialized and superuser password is not specified.' >&2
     echo '       Set POSTGRES_PASSWORD, or POSTGRES_HOST_AUTH_METHOD=trust.' >&2
