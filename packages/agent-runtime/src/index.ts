@@ -16,7 +16,19 @@ export {
   type ProviderCallOutcome,
 } from './provider-calls';
 export { languageModel, type LanguageModelOptions, type ProviderBaseUrls } from './providers';
-export { distinctiveTerms, isRelevant, RagAgent, type RagAgentOptions } from './rag-agent';
+export {
+  contentWords,
+  distinctiveTerms,
+  isRelevant,
+  RagAgent,
+  type RagAgentOptions,
+} from './rag-agent';
+export {
+  closestCurated,
+  CURATED_MATCH_THRESHOLDS,
+  CURATED_WORDS_OVERLAP,
+  type CuratedEntry,
+} from './curated';
 export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
 export {
   embedderFor,

@@ -130,7 +130,7 @@ const ASKING_WORDS = new Set(
 );
 
 /** The question's words of four letters or more, asking words aside, lower-cased. */
-function contentWords(question: string): string[] {
+export function contentWords(question: string): string[] {
   const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((word) => word.length >= 4 && !ASKING_WORDS.has(word)))];
 }
