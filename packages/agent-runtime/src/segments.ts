@@ -195,8 +195,7 @@ function fused(byMeaning: Hit[], byWords: Hit[]): Hit[] {
       const id = hit.chunk.id;
       const share = 1 / (RRF_K + rank + 1);
       const known = merged.get(id);
-      const scored =
-        by === 'meaning' ? { similarity: hit.score } : { wordScore: hit.score };
+      const scored = by === 'meaning' ? { similarity: hit.score } : { wordScore: hit.score };
       if (known) {
         merged.set(id, { ...known, ...scored, found: 'both', fused: known.fused + share });
       } else {

@@ -71,6 +71,19 @@ export const ZBuildProgress = z.object({
 });
 export type TBuildProgress = z.infer<typeof ZBuildProgress>;
 
+/**
+ * Something the owner should know about a Built build that still works: today, that the chosen
+ * embedding model could not be used, so the agent searches by keywords only. `fix` is the change
+ * that removes it when the agent can make it now (its key is OpenAI's): switch the embedding
+ * model, then build again.
+ */
+export const ZBuildWarning = z.object({
+  code: z.enum(['keyword_search']),
+  detail: z.string(),
+  fix: z.object({ embedding_model: ZEmbeddingModel, label: z.string() }).nullable(),
+});
+export type TBuildWarning = z.infer<typeof ZBuildWarning>;
+
 export const ZBuildView = z.object({
   build_id: z.uuid(),
   session_id: z.uuid(),
@@ -85,6 +98,7 @@ export const ZBuildView = z.object({
   finished_at: z.iso.datetime().nullable(),
   /** Path of the zip on the gateway once the build is Built. */
   download_url: z.string().nullable(),
+  warnings: z.array(ZBuildWarning),
 });
 export type TBuildView = z.infer<typeof ZBuildView>;
 

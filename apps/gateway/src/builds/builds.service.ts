@@ -30,6 +30,7 @@ import { PipelinesService } from '../pipelines/pipelines.service';
 import { KnowledgeRepository } from '../knowledge/knowledge.repository';
 import { buildInputsOf, changesBetween, knowledgeChangesOf } from './build-changes';
 import { BuildQueue, QueueUnavailableError } from './build-queue';
+import { buildWarnings } from './build-warnings';
 import { BuildsRepository } from './builds.repository';
 
 export const QUEUE_UNAVAILABLE =
@@ -189,5 +190,6 @@ export function toView(pipeline: Pipeline, build: Build): TBuildView {
     finished_at: build.finishedAt?.toISOString() ?? null,
     download_url:
       build.status === 'Built' ? buildPaths.download(pipeline.agentType, pipeline.id) : null,
+    warnings: buildWarnings(pipeline, build),
   };
 }

@@ -19,6 +19,7 @@ export function buildViewFixture(overrides: Partial<TBuildView> = {}): TBuildVie
     created_at: FIXTURE_AT,
     finished_at: null,
     download_url: null,
+    warnings: [],
     ...overrides,
   };
 }
