@@ -16,6 +16,7 @@ import {
   useRebuild,
 } from './build-api';
 import { BuildProgress } from './build-progress-card';
+import { BuildWarnings } from './build-warnings';
 import { PreviewFrame } from './preview-frame';
 
 /**
@@ -123,6 +124,7 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
             agentLabel={agentLabel}
             agentName={agentName}
           />
+          <BuildWarnings view={view} sessionId={sessionId} />
           {view.status === 'Built' && (
             <BuiltActions
               sessionId={sessionId}

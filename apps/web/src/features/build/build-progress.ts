@@ -122,7 +122,7 @@ export function stageMessage(stage: TBuildStage | undefined): string {
 }
 
 /**
- * "3,200 of 12,002 chunks embedded", "12,000 of 100,000 rows read from orders", in the reader's
+ * "3,200 of 12,002 chunks indexed", "12,000 of 100,000 rows read from orders", in the reader's
  * own number format; while the total is not known yet, the count alone.
  */
 export function workText(work: TStageWork): string {
