@@ -1,5 +1,5 @@
 import type { TAgentType } from '@agentloom/contracts';
-import { Download, Eye, LayoutDashboard, Rocket, RotateCcw } from 'lucide-react';
+import { Download, Eye, LayoutDashboard, Rocket, RotateCcw, Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Alert, Button, buttonClasses, PageContainer, Spinner } from '../../components/ui';
@@ -7,6 +7,7 @@ import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
 import { PublishPanel } from '../publish/publish-panel';
+import { RetrievalPanel } from '../retrieval/retrieval-panel';
 import {
   previewFailure,
   useAgentName,
@@ -129,6 +130,7 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
             <BuiltActions
               sessionId={sessionId}
               publishName={agentName ?? `${agentLabel} agent`}
+              searches={type === 'rag'}
               actions={actions}
             />
           )}
@@ -179,17 +181,23 @@ function AgentPreview({
   );
 }
 
-/** A Built agent's actions: Preview, Download Code, Publish (with its panel) and the dashboard. */
+/**
+ * A Built agent's actions: Preview, Download Code, Publish (with its panel), for a RAG agent its
+ * retrieval settings and test, and the dashboard.
+ */
 function BuiltActions({
   sessionId,
   publishName,
+  searches,
   actions,
 }: {
   sessionId: string;
   publishName: string;
+  searches: boolean;
   actions: BuildActions;
 }) {
   const [publishOpen, setPublishOpen] = useState(false);
+  const [retrievalOpen, setRetrievalOpen] = useState(false);
   const { preview, previewError } = actions;
   return (
     <>
@@ -208,11 +216,27 @@ function BuiltActions({
           <Rocket aria-hidden="true" className="h-4 w-4" />
           Publish
         </Button>
+        {searches && (
+          <Button
+            size="lg"
+            variant="outline"
+            aria-expanded={retrievalOpen}
+            onClick={() => setRetrievalOpen(!retrievalOpen)}
+          >
+            <Search aria-hidden="true" className="h-4 w-4" />
+            Test retrieval
+          </Button>
+        )}
         <DashboardLink />
       </div>
       {publishOpen && (
         <div className="mt-6">
           <PublishPanel agentId={sessionId} agentName={publishName} />
+        </div>
+      )}
+      {retrievalOpen && (
+        <div className="mt-6">
+          <RetrievalPanel agentId={sessionId} built />
         </div>
       )}
       {previewError !== null && (

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
+import { RetrievalPanel } from '../../retrieval/retrieval-panel';
 import { CountingQuestionsCheck } from '../counting-questions';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import type { WizardStepProps } from '../wizard-step';
@@ -137,6 +138,10 @@ export function BuildStep(props: WizardStepProps) {
   return (
     <BuildSummary
       before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
+      after={
+        pipeline &&
+        type === 'rag' && <RetrievalPanel agentId={sessionId} built={pipeline.status === 'Built'} />
+      }
       rows={pipeline ? kind.rows(pipeline) : []}
       label={kind.label}
       busy={busy}
