@@ -1,5 +1,5 @@
-// check-docs must fail on a guide that names a route or a setting that does not exist, and pass
-// the real ones. Run by `npm test` (node --test).
+// check-docs must fail on a guide that names a route, a setting or a code name that does not
+// exist, and pass the real ones. Run by `npm test` (node --test).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,20 @@ test('names a stale route and a stale setting', () => {
   ]);
 });
 
+test('passes code names the source declares, and words that are not code', () => {
+  const text = [
+    '`closestCurated` picks the curated answer; `HostedIndexWriter` writes, `HostedIndexes.open`',
+    'and `languageModel()` answer. `OpenAI`, `agent.json`, `rag`, `Built` and `GET` are not',
+    'names of ours to check.',
+  ].join('\n');
+  assert.deepEqual(staleNames(text, facts), []);
+});
+
+test('names a removed function and class', () => {
+  const text = 'It calls `buildRetrievalIndex`, which falls back to `Bm25Index.search()`.';
+  assert.deepEqual(staleNames(text, facts), ['name buildRetrievalIndex', 'name Bm25Index']);
+});
+
 test('the command fails on a guide with a stale route or setting, naming them', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
   try {
@@ -43,6 +57,19 @@ test('the command fails on a guide with a stale route or setting, naming them', 
     assert.equal(run.status, 1, run.stdout);
     assert.match(run.stderr, /route \/sql\/config\/llm-keys/);
     assert.match(run.stderr, /setting WORKER_TURBO_MODE/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the command fails on a guide naming a removed class', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
+  try {
+    const guide = path.join(dir, 'stale.md');
+    writeFileSync(guide, 'Previews load through `PreviewAgentLoader`.\n');
+    const run = spawnSync(process.execPath, [script, '--guide', guide], { encoding: 'utf8' });
+    assert.equal(run.status, 1, run.stdout);
+    assert.match(run.stderr, /stale\.md: name PreviewAgentLoader/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
