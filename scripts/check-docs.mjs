@@ -7,6 +7,8 @@
 //     all stand for a parameter; {rag|sql} for either);
 //   - every setting written in backticks (`LOG_LEVEL`, `PUBLISHED_RUNTIME_URLS=…`) is read
 //     somewhere in the code, the compose file or the Dockerfile;
+//   - every link to a section of a guide in docs/ (`docs/product.md#the-wizards`, in a guide or
+//     in a comment of the code) names a heading that exists;
 //   - every backticked name shaped like a code identifier (`closestCurated`, `HostedIndexes`,
 //     `languageModel()`) occurs in the source (.ts, .tsx, .py, .mjs, .prisma…), so a guide does
 //     not keep naming a function or class that was renamed or removed.
@@ -191,7 +193,37 @@ export async function repositoryFacts() {
     for (const [name] of read(file).matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g))
       settings.add(name);
   }
-  return { routes, roots, settings, identifiers: sourceIdentifiers() };
+  return { routes, roots, settings, anchors: docAnchors(), ...sourceIdentifiers() };
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation out, spaces to hyphens. */
+const anchorOf = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+/** Each guide of docs/ by file name, with the anchors of its headings. */
+function docAnchors() {
+  const anchors = new Map();
+  for (const name of readdirSync(path.join(root, 'docs')).filter((n) => n.endsWith('.md'))) {
+    const headings = read(path.join(root, 'docs', name)).matchAll(/^#{1,6} (.+)$/gm);
+    anchors.set(name, new Set([...headings].map(([, heading]) => anchorOf(heading))));
+  }
+  return anchors;
+}
+
+const SECTION_LINK = /([\w-]+\.md)#([\w-]+)/g;
+
+/** Links to a section of a guide in docs/ whose heading is not there (renamed or removed). */
+export function brokenSections(text, anchors) {
+  const broken = [];
+  for (const [, file, anchor] of text.matchAll(SECTION_LINK)) {
+    if (anchors.get(file)?.has(anchor) === false) broken.push(`section ${file}#${anchor}`);
+  }
+  return [...new Set(broken)];
 }
 
 // The source whose names a guide may cite: code, schema and the Helm chart's values, not build
@@ -199,17 +231,20 @@ export async function repositoryFacts() {
 const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs|py|prisma|tmpl|ya?ml|tpl)$/;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 
-/** Every identifier-like word of the source tree, read once. */
+/** Every identifier-like word of the source tree, and its links to sections of docs/, read once. */
 function sourceIdentifiers() {
   const identifiers = new Set();
+  const sectionLinks = [];
   const files = ['apps', 'packages', 'scripts', 'prisma', 'deploy'].flatMap((folder) =>
     walk(path.join(root, folder), (name) => CODE.test(name) && !name.startsWith('check-docs.')),
   );
   for (const file of [...files, path.join(root, 'prisma.config.ts')]) {
     if (!existsSync(file)) continue;
-    for (const [word] of read(file).matchAll(IDENTIFIER)) identifiers.add(word);
+    const text = read(file);
+    for (const [word] of text.matchAll(IDENTIFIER)) identifiers.add(word);
+    if (text.includes('.md#')) sectionLinks.push({ file: path.relative(root, file), text });
   }
-  return identifiers;
+  return { identifiers, sectionLinks };
 }
 
 /**
@@ -317,17 +352,22 @@ async function main() {
     const text = read(path.join(root, guide));
     for (const quoted of missingPaths(guide, text)) problems.push(`${guide}: path ${quoted}`);
     for (const name of staleNames(text, facts)) problems.push(`${guide}: ${name}`);
+    for (const link of brokenSections(text, facts.anchors)) problems.push(`${guide}: ${link}`);
+  }
+  for (const { file, text } of facts.sectionLinks) {
+    for (const link of brokenSections(text, facts.anchors)) problems.push(`${file}: ${link}`);
   }
   if (problems.length > 0) {
     console.error(
-      `The guides name ${problems.length} path(s), route(s), setting(s) or code name(s) that do not exist:\n  ${problems.join('\n  ')}`,
+      `The guides name ${problems.length} path(s), route(s), setting(s), code name(s) or section(s) that do not exist:\n  ${problems.join('\n  ')}`,
     );
     process.exit(1);
   }
   console.log(
-    `check-docs: ${all.length} guides; every path, route, setting and code name they name ` +
-      `exists (${facts.routes.length} routes, ${facts.settings.size} setting names, ` +
-      `${facts.identifiers.size} source identifiers known).`,
+    `check-docs: ${all.length} guides; every path, route, setting, code name and section they ` +
+      `name exists (${facts.routes.length} routes, ${facts.settings.size} setting names, ` +
+      `${facts.identifiers.size} source identifiers known; ${facts.sectionLinks.length} source ` +
+      `files link to sections of docs/).`,
   );
 }
 

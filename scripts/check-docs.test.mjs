@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { repositoryFacts, staleNames } from './check-docs.mjs';
+import { brokenSections, repositoryFacts, staleNames } from './check-docs.mjs';
 
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'check-docs.mjs');
 const facts = await repositoryFacts();
@@ -48,6 +48,17 @@ test('names a removed function and class', () => {
   assert.deepEqual(staleNames(text, facts), ['name buildRetrievalIndex', 'name Bm25Index']);
 });
 
+test('passes links to sections that exist, names one whose heading is gone', () => {
+  const text = [
+    '// The source step (docs/product.md#the-wizard-data-source); see',
+    '[the wizards](product.md#the-wizards) and docs/operating.md#troubleshooting, but not',
+    '`docs/product.md#the-data-source-step`.',
+  ].join('\n');
+  assert.deepEqual(brokenSections(text, facts.anchors), [
+    'section product.md#the-data-source-step',
+  ]);
+});
+
 test('the command fails on a guide with a stale route or setting, naming them', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
   try {
@@ -62,14 +73,18 @@ test('the command fails on a guide with a stale route or setting, naming them', 
   }
 });
 
-test('the command fails on a guide naming a removed class', () => {
+test('the command fails on a guide naming a removed class or section', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
   try {
     const guide = path.join(dir, 'stale.md');
-    writeFileSync(guide, 'Previews load through `PreviewAgentLoader`.\n');
+    writeFileSync(
+      guide,
+      'Previews load through `PreviewAgentLoader` ([rules](product.md#preview-rules)).\n',
+    );
     const run = spawnSync(process.execPath, [script, '--guide', guide], { encoding: 'utf8' });
     assert.equal(run.status, 1, run.stdout);
     assert.match(run.stderr, /stale\.md: name PreviewAgentLoader/);
+    assert.match(run.stderr, /stale\.md: section product\.md#preview-rules/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
