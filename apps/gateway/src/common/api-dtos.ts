@@ -125,7 +125,7 @@ export class BuildStartedDto extends createZodDto(ZBuildStarted) {}
 export class BuildViewDto extends createZodDto(ZBuildView) {}
 export class BuildHistoryItemDto extends createZodDto(ZBuildHistoryItem) {}
 
-// ---- The wizards' calls (SPEC §7) ----
+// ---- The wizards' calls (docs/product.md#the-calls-behind-the-screens) ----
 
 export class RagSourceDto extends createZodDto(ZRagSourceRequest) {}
 export class RagDatabaseSourceDto extends createZodDto(ZRagDatabaseSourceRequest) {}

@@ -154,7 +154,10 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
   );
 }
 
-/** The running agent, framed full width (SPEC §9), with Download Code and the way back. */
+/**
+ * The running agent, framed full width (docs/product.md#build-progress-preview-and-download), with
+ * Download Code and the way back.
+ */
 function AgentPreview({
   url,
   agentLabel,
@@ -164,7 +167,7 @@ function AgentPreview({
   agentLabel: string;
   actions: BuildActions;
 }) {
-  // Not a PageContainer: SPEC §9 wants the frame full width, so only the page padding stays.
+  // Not a PageContainer: the frame is full width, so only the page padding stays.
   return (
     <div className="w-full px-4 py-8 sm:px-6 lg:px-8">
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

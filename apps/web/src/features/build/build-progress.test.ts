@@ -22,7 +22,7 @@ const AT = '2026-11-27T10:00:00.000Z';
 const view = (overrides: Partial<TBuildView> = {}) =>
   buildViewFixture({ build_id: BUILD_ID, session_id: SESSION_ID, ...overrides });
 
-describe('progressPercent (SPEC §4: stage index over the last index)', () => {
+describe('progressPercent (stage index over the last index)', () => {
   it('maps the RAG stages 0..7 to 0..100 %', () => {
     expect(progressPercent(0, 8)).toBe(0);
     expect(progressPercent(1, 8)).toBe(14);

@@ -13,7 +13,10 @@ import {
  * Rows and events name a stage by its key; only this screen turns a key into words.
  */
 
-/** SPEC §4: progress is the current stage's index over the last index, as a percentage. */
+/**
+ * docs/product.md#build-progress-preview-and-download: progress is the current stage's index over
+ * the last index, as a percentage.
+ */
 export function progressPercent(index: number, total: number): number {
   if (total <= 1) return index >= 0 ? 100 : 0;
   const clamped = Math.min(Math.max(index, 0), total - 1);

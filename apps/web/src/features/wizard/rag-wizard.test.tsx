@@ -44,7 +44,7 @@ describe('RAG wizard', () => {
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
   });
 
-  it('refuses a blank name with the SPEC message and calls nothing', async () => {
+  it('refuses a blank name with the product message and calls nothing', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard();
@@ -182,6 +182,11 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
+    // The catalogue's labels: each OpenAI model says so in brackets, a local one is its name.
+    for (const label of ['text-embedding-3-small (OpenAI)', 'text-embedding-3-large (OpenAI)']) {
+      expect(screen.getByRole('option', { name: label })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('option', { name: 'e5-small-v2' })).toBeInTheDocument();
 
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
     expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
@@ -220,7 +225,7 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: /^ChromaDB/ }));
     expect(await screen.findByPlaceholderText('384')).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Dot Product' })).toHaveValue('dot');
-    // The URL is the generated project's own ChromaDB service; emptied, SPEC's message.
+    // The URL is the generated project's own ChromaDB service; emptied, the product's message.
     const url = screen.getByLabelText(/Database URL/);
     expect(url).toHaveValue('http://chromadb:8000');
     expect(url.closest('details')).not.toHaveAttribute('open');

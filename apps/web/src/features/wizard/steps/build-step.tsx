@@ -38,7 +38,10 @@ function promptRow(prompt: string | null): SummaryRow {
 const sourceLabel = (config: TPipelineDetail['config']) =>
   config.source_type ? SOURCE_TYPE_LABELS[config.source_type] : undefined;
 
-/** SPEC §2: each wizard's configuration summary, button and where a started build goes. */
+/**
+ * docs/product.md#the-wizard-build: each wizard's configuration summary, button and where a started
+ * build goes.
+ */
 const KINDS: Record<
   TAgentType,
   {

@@ -23,7 +23,10 @@ import { SourceSample } from '../source-sample';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
-/** Each wizard's words (SPEC §2, §8) and calls for a file or a database source. */
+/**
+ * Each wizard's words (docs/product.md#the-wizard-data-source) and calls for a file or a database
+ * source.
+ */
 const KINDS: Record<
   TAgentType,
   {
@@ -43,7 +46,7 @@ const KINDS: Record<
 > = {
   rag: {
     accept: () => '.pdf,.csv,.txt,.xlsx',
-    // SPEC's hint, and beside it the one kind of file this source takes.
+    // The product's hint, and beside it the one kind of file this source takes.
     hint: (kind) => (
       <>
         <span className="block font-medium">

@@ -102,8 +102,8 @@ function useLocalSettings(
 }
 
 /**
- * RAG step 5 (SPEC §4): the store choice saves at once and stays on the step for its settings;
- * the settings save and advance.
+ * RAG step 5 (docs/product.md#the-wizard-vector-store): the store choice saves at once and stays on
+ * the step for its settings; the settings save and advance.
  */
 export function VectorStoreStep(props: WizardStepProps) {
   const { sessionId, pipeline, busy, save } = props;
