@@ -203,6 +203,32 @@ describe('RAG wizard', () => {
     expect(screen.queryByText('Setting up embedding model...')).not.toBeInTheDocument();
   });
 
+  it('preselects the recommended store, which needs nothing set up, and explains each in a line', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await toEmbeddingStep(user);
+    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await stepBadge(5);
+
+    const qdrant = screen.getByRole('button', { name: /^Qdrant/ });
+    expect(qdrant).toHaveAttribute('aria-pressed', 'true');
+    expect(qdrant).toHaveTextContent(/Recommended: nothing to set up/);
+    expect(screen.getByRole('button', { name: /^Pinecone/ })).toHaveTextContent(
+      /needs a Pinecone account/,
+    );
+    expect(screen.queryByText('Self-hosted server')).not.toBeInTheDocument();
+    // Nothing is saved until the one press that accepts it, which saves store and settings.
+    expect(calls.find((c) => c.path === WIZARD_ROUTES.rag.vectorDb)).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    await stepBadge(6);
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.localVectorDb))).toMatchObject({
+      vector_db: 'qdrant',
+      url: 'http://qdrant:6333',
+      dimensions: '384',
+    });
+  });
+
   it('saves the vector store at once without advancing; settings then save and advance', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
