@@ -142,8 +142,11 @@ describe('RAG wizard', () => {
 
     await user.upload(screen.getByLabelText('Source File'), new File(['a'], 'notes.txt'));
     await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
-    expect(await screen.findByText('File upload failed')).toBeInTheDocument();
-    expect(screen.getByText(/"notes.txt" is not one/)).toBeInTheDocument();
+    // Said where the upload was, and kept there (not a toast) until the next try.
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('File upload failed');
+    expect(failure).toHaveTextContent(/"notes.txt" is not one/);
+    expect(screen.getByText(/You chose CSV: pick a CSV file \(\.csv\)/)).toBeInTheDocument();
     expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
   });
 
