@@ -19,6 +19,7 @@ import { AgentFilesModule } from './agent-files/agent-files.module';
 import { ImageAgentModule } from './image-agent/image-agent.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
+import { CuratedAnswersModule } from './curated/curated-answers.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -66,6 +67,7 @@ export class AppModule {
         ImageAgentModule,
         KnowledgeModule,
         RetrievalModule,
+        CuratedAnswersModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,
