@@ -20,6 +20,7 @@ import { ImageAgentModule } from './image-agent/image-agent.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { CuratedAnswersModule } from './curated/curated-answers.module';
+import { InsightsModule } from './insights/insights.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -68,6 +69,7 @@ export class AppModule {
         KnowledgeModule,
         RetrievalModule,
         CuratedAnswersModule,
+        InsightsModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,

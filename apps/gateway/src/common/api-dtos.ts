@@ -1,4 +1,5 @@
 import {
+  ZAgentInsights,
   ZCuratedAnswer,
   ZCuratedAnswerRequest,
   ZCuratedAnswers,
@@ -188,6 +189,7 @@ export class CuratedAnswerRequestDto extends createZodDto(ZCuratedAnswerRequest)
 export class CuratedAnswerUpdateDto extends createZodDto(ZCuratedAnswerUpdate) {}
 export class CuratedAnswerDto extends createZodDto(ZCuratedAnswer) {}
 export class CuratedAnswersDto extends createZodDto(ZCuratedAnswers) {}
+export class AgentInsightsDto extends createZodDto(ZAgentInsights) {}
 export class AccessKeyDto extends createZodDto(ZAccessKey) {}
 export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}
