@@ -173,6 +173,34 @@ describe('curated answers', () => {
     });
     expect(stored).toMatchObject({ role: 'assistant', content: REFUNDS_ANSWER, unanswered: false });
     expect(stored.sources).toEqual([expect.objectContaining({ curated: true })]);
+
+    // The OpenAI-compatible door: the same answer, its curated source with the role chunk.
+    const streamed = await t.http
+      .post('/v1/chat/completions')
+      .set(auth)
+      .send({
+        model: agent,
+        stream: true,
+        messages: [{ role: 'user', content: "What's your refund policy?" }],
+      })
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => (text += part));
+        res.on('end', () => done(null, text));
+      })
+      .expect(200);
+    const chunks = (streamed.body as string)
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    expect(chunks[0]?.sources).toEqual([expect.objectContaining({ curated: true })]);
+    const content = chunks
+      .map((chunk) => (chunk.choices as { delta: { content?: string } }[])[0]?.delta.content ?? '')
+      .join('');
+    expect(content).toBe(REFUNDS_ANSWER);
+    expect(calls('chat/completions')).toBe(chats);
   });
 
   it('writes the right answer from an answer with a thumbs down, in one step', async () => {
