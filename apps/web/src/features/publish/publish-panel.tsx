@@ -14,6 +14,7 @@ import { notify } from '../../lib/notify';
 import { AccessKeysSection } from './access-keys-section';
 import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { ConversationsSection } from './conversations-section';
+import { CuratedAnswersSection } from './curated-answers-section';
 import { usePublication, usePublicationChange } from './publish-api';
 
 /**
@@ -82,6 +83,7 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
           <ConversationsSection agentId={agentId} />
+          <CuratedAnswersSection agentId={agentId} />
         </>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
