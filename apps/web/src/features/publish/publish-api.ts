@@ -1,6 +1,8 @@
 import {
   curatedAnswerPaths,
+  insightsPaths,
   type TAccessKey,
+  type TAgentInsights,
   type TConversation,
   type TConversationSummary,
   type TCreateAccessKeyRequest,
@@ -22,6 +24,7 @@ const keys = {
   accessKeys: (id: string) => ['agents', id, 'keys'] as const,
   conversations: (id: string) => ['agents', id, 'conversations'] as const,
   curated: (id: string) => ['agents', id, 'curated-answers'] as const,
+  insights: (id: string) => ['agents', id, 'insights'] as const,
 };
 const base = (id: string) => `/agents/${encodeURIComponent(id)}`;
 
@@ -150,7 +153,19 @@ export function useCuratedAnswerChange(agentId: string) {
             })
           : api(curatedAnswerPaths.one(agentId, change.id), { method: 'DELETE' }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.curated(agentId) });
+      // The insights say which answers have a curated one.
+      await Promise.all([
+        client.invalidateQueries({ queryKey: keys.curated(agentId) }),
+        client.invalidateQueries({ queryKey: keys.insights(agentId) }),
+      ]);
     },
+  });
+}
+
+/** The last 14 days of the published agent: questions per day, answers to look at again. */
+export function useInsights(agentId: string) {
+  return useQuery({
+    queryKey: keys.insights(agentId),
+    queryFn: ({ signal }) => api<TAgentInsights>(insightsPaths.insights(agentId), { signal }),
   });
 }

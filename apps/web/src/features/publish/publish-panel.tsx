@@ -15,6 +15,7 @@ import { AccessKeysSection } from './access-keys-section';
 import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { ConversationsSection } from './conversations-section';
 import { CuratedAnswersSection } from './curated-answers-section';
+import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
 
 /**
@@ -82,6 +83,7 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
           <McpSection state={state} agentName={agentName} />
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
+          <InsightsSection agentId={agentId} />
           <ConversationsSection agentId={agentId} />
           <CuratedAnswersSection agentId={agentId} />
         </>
