@@ -1,4 +1,9 @@
 import {
+  ZAgentInsights,
+  ZCuratedAnswer,
+  ZCuratedAnswerRequest,
+  ZCuratedAnswers,
+  ZCuratedAnswerUpdate,
   ZRetrievalSettingsRequest,
   ZRetrievalSettingsView,
   ZRetrievalTestRequest,
@@ -180,6 +185,11 @@ export class RetrievalSettingsRequestDto extends createZodDto(ZRetrievalSettings
 export class RetrievalSettingsViewDto extends createZodDto(ZRetrievalSettingsView) {}
 export class RetrievalTestRequestDto extends createZodDto(ZRetrievalTestRequest) {}
 export class RetrievalTestResultDto extends createZodDto(ZRetrievalTestResult) {}
+export class CuratedAnswerRequestDto extends createZodDto(ZCuratedAnswerRequest) {}
+export class CuratedAnswerUpdateDto extends createZodDto(ZCuratedAnswerUpdate) {}
+export class CuratedAnswerDto extends createZodDto(ZCuratedAnswer) {}
+export class CuratedAnswersDto extends createZodDto(ZCuratedAnswers) {}
+export class AgentInsightsDto extends createZodDto(ZAgentInsights) {}
 export class AccessKeyDto extends createZodDto(ZAccessKey) {}
 export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}

@@ -14,6 +14,8 @@ import { notify } from '../../lib/notify';
 import { AccessKeysSection } from './access-keys-section';
 import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { ConversationsSection } from './conversations-section';
+import { CuratedAnswersSection } from './curated-answers-section';
+import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
 
 /**
@@ -81,7 +83,9 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
           <McpSection state={state} agentName={agentName} />
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
+          <InsightsSection agentId={agentId} />
           <ConversationsSection agentId={agentId} />
+          <CuratedAnswersSection agentId={agentId} />
         </>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
