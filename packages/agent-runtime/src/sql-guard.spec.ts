@@ -94,6 +94,13 @@ describe('guardSelect accepts one read-only SELECT', () => {
 });
 
 describe('guardSelect refuses anything else, saying why', () => {
+  it.each(DIALECTS)('says in plain words when the model wrote prose, not SQL (%s)', (dialect) => {
+    expect(refusal('Stand by, I will look at the orders table first.', dialect).message).toBe(
+      'The model answered in words instead of writing a SQL query. Ask again.',
+    );
+    expect(refusal('Sure! Here is what I found.', dialect).message).not.toMatch(/statement/);
+  });
+
   it.each(DIALECTS)('refuses DROP, UPDATE, DELETE and INSERT (%s)', (dialect) => {
     expect(refusal('DROP TABLE people', dialect).message).toBe(
       'Only a single read-only SELECT is allowed; the model wrote a DROP statement.',
@@ -187,7 +194,7 @@ describe('guardSelect refuses anything else, saying why', () => {
       /^The query could not be checked, so it was not run: it is not valid PostgreSQL near line 1, column \d+\.$/,
     );
     expect(refusal('I could not find that table, sorry.', 'sqlite').message).toMatch(
-      /an I statement/,
+      /answered in words instead of writing a SQL query/,
     );
     expect(refusal('```sql\n```', 'mysql').message).toBe('The model wrote no SQL.');
     expect(refusal(';', 'mysql').message).toBe('The model wrote no SQL.');

@@ -65,6 +65,15 @@ const WRITE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE', '
 
 const ONLY_SELECT = 'Only a single read-only SELECT is allowed';
 
+/** Words that begin a SQL statement; a text beginning with another word is not SQL at all. */
+const STATEMENT_WORDS = new Set([
+  ...WRITE_WORDS,
+  ...['ALTER', 'ANALYZE', 'ATTACH', 'BEGIN', 'CALL', 'COMMIT', 'COPY', 'CREATE', 'DECLARE'],
+  ...['DESCRIBE', 'DETACH', 'DO', 'DROP', 'EXEC', 'EXECUTE', 'EXPLAIN', 'GRANT', 'HANDLER'],
+  ...['LOAD', 'LOCK', 'PRAGMA', 'RENAME', 'REVOKE', 'ROLLBACK', 'SAVEPOINT', 'SET', 'SHOW'],
+  ...['TABLE', 'TRUNCATE', 'USE', 'VACUUM', 'VALUES'],
+]);
+
 /**
  * Checks SQL a model wrote before anything runs it, and returns the SQL to run: exactly one
  * read-only SELECT (WITH … SELECT and UNION included) whose row count is capped at `rowLimit`.
@@ -97,7 +106,11 @@ export function guardSelect(sql: string, dialect: SqlDialect, o: { rowLimit: num
   }
   const lead = leadWord(code);
   if (lead !== 'SELECT' && lead !== 'WITH') {
-    throw refuse(`${ONLY_SELECT}; the model wrote ${article(lead ?? 'unknown')} statement.`);
+    // Prose ("Stand by, …", "Sure, …") is not "a STAND statement": say what happened.
+    if (!lead || !STATEMENT_WORDS.has(lead)) {
+      throw refuse('The model answered in words instead of writing a SQL query. Ask again.');
+    }
+    throw refuse(`${ONLY_SELECT}; the model wrote ${article(lead)} statement.`);
   }
   if (dialect === 'mysql' && all.some((token) => token.text.startsWith('/*!'))) {
     throw refuse(

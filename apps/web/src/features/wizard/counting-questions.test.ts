@@ -10,6 +10,8 @@ describe('questions that count rows', () => {
       'Average basket per customer',
       'Which product sold the most?',
       'top 5 customers',
+      'How much did we sell in March?',
+      'How much revenue came in altogether?',
     ]) {
       expect(looksLikeCounting(question), question).toBe(true);
     }
@@ -17,6 +19,9 @@ describe('questions that count rows', () => {
       'What did West Gadgets order?',
       'Is the Rose cake gluten free?',
       'When was order 1042 shipped?',
+      // A price is one row's answer, not a total.
+      'How much is the Orange Blossom Bath Bomb?',
+      'How much does the Rose cake cost?',
     ]) {
       expect(looksLikeCounting(question), question).toBe(false);
     }

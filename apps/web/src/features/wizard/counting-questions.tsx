@@ -9,7 +9,7 @@ import { Alert, TextArea } from '../../components/ui';
  * gets them wrong; the SQL agent runs one query over every row.
  */
 const COUNTING =
-  /\b(how many|how much|count|counts|counted|number of|total|totals|sum|average|avg|mean|median|percent|percentage|most|least|highest|lowest|largest|smallest|top \d+|per (day|week|month|quarter|year|customer|product))\b/i;
+  /\b(how many|how much (did|have|has) (we|you|they|our)|how much .*\b(in total|altogether|overall|so far)|count|counts|counted|number of|total|totals|sum|average|avg|mean|median|percent|percentage|most|least|highest|lowest|largest|smallest|top \d+|per (day|week|month|quarter|year|customer|product))\b/i;
 
 export function looksLikeCounting(question: string): boolean {
   return COUNTING.test(question);
@@ -38,8 +38,10 @@ export function CountingQuestionsCheck({ pipeline }: { pipeline: TPipelineDetail
       {counting.length > 0 && (
         <Alert tone="info">
           <p className="font-semibold">
-            {counting.length === 1 ? 'This question counts' : 'These questions count'} or totals
-            rows: {counting.map((question) => `“${question}”`).join(', ')}.
+            {counting.length === 1
+              ? 'This question counts or totals rows'
+              : 'These questions count or total rows'}
+            : {counting.map((question) => `“${question}”`).join(', ')}.
           </p>
           <p className="mt-1">
             This agent reads only a few matching rows per question, so its numbers would be wrong.
