@@ -53,6 +53,15 @@ export const LLM_PROVIDER_LABELS: Record<TLlmProvider, string> = {
   deepseek: 'Deepseek',
 };
 
+/** Where an owner makes an API key of each provider (linked beside the wizard's key field). */
+export const LLM_PROVIDER_KEY_PAGES: Record<TLlmProvider, string> = {
+  openai: 'https://platform.openai.com/api-keys',
+  claude: 'https://console.anthropic.com/settings/keys',
+  groq: 'https://console.groq.com/keys',
+  gemini: 'https://aistudio.google.com/app/apikey',
+  deepseek: 'https://platform.deepseek.com/api_keys',
+};
+
 /**
  * Models offered per provider. The product's Claude list once ended with a `{token}` placeholder,
  * which is not a model and is deliberately absent.

@@ -1,6 +1,7 @@
 import {
   LLM_MODEL_CATALOGUE,
   LLM_MODELS,
+  LLM_PROVIDER_KEY_PAGES,
   LLM_PROVIDER_LABELS,
   LLM_PROVIDERS,
   maskApiKey,
@@ -200,6 +201,7 @@ export function LlmFields({
         verdictId={verdictId}
         hint={keyHint(source === 'vault' && savedKeys.length > 0, keptKey)}
       />
+      {provider && source === 'typed' && <KeyPageLink provider={provider} />}
 
       {provider && source === 'typed' && value.apiKey !== '' && (
         <label className="-mt-2 flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
@@ -314,6 +316,20 @@ function KeyInput({
       aria-invalid={verdict?.tone === 'error' || undefined}
       aria-describedby={verdict ? verdictId : undefined}
     />
+  );
+}
+
+/** Where to make a key, for the owner who has none yet (one reason first hours stalled). */
+function KeyPageLink({ provider }: { provider: TLlmProvider }) {
+  return (
+    <a
+      href={LLM_PROVIDER_KEY_PAGES[provider]}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="-mt-2 text-sm font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
+    >
+      No key yet? Get a {LLM_PROVIDER_LABELS[provider]} API key (opens in a new tab)
+    </a>
   );
 }
 

@@ -275,6 +275,10 @@ describe('RAG wizard', () => {
 
     // Step 6: the provider choice saves at once and stays; key and model then advance.
     await user.selectOptions(screen.getByLabelText(/LLM Provider/), 'claude');
+    expect(await screen.findByRole('link', { name: /Get a Claude API key/ })).toHaveAttribute(
+      'href',
+      'https://console.anthropic.com/settings/keys',
+    );
     await waitFor(() =>
       expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.provider))).toEqual({
         session_id: SESSION,
