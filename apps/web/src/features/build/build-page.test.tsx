@@ -122,6 +122,11 @@ describe('build screen', () => {
     expect(screen.getByRole('button', { name: 'Download Code' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toBeInTheDocument();
     expect(calls.at(-1)?.path).toBe(`/sql/previews/previews/${SESSION}/start`);
+    // An owner who likes what they see publishes from here.
+    expect(screen.getByRole('button', { name: 'Publish' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
   });
 
   it('downloads the zip as {type}-agent-{sessionId}.zip', async () => {

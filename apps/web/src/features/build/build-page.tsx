@@ -99,6 +99,7 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
         url={actions.preview.data.preview_url}
         agentLabel={agentLabel}
         actions={actions}
+        publish={{ sessionId, name: agentName ?? `${agentLabel} agent` }}
       />
     );
   }
@@ -156,17 +157,20 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
 
 /**
  * The running agent, framed full width (docs/product.md#build-progress-preview-and-download), with
- * Download Code and the way back.
+ * Download Code, Publish (an owner who likes what they see publishes from here) and the way back.
  */
 function AgentPreview({
   url,
   agentLabel,
   actions,
+  publish,
 }: {
   url: string;
   agentLabel: string;
   actions: BuildActions;
+  publish: { sessionId: string; name: string };
 }) {
+  const [publishOpen, setPublishOpen] = useState(false);
   // Not a PageContainer: the frame is full width, so only the page padding stays.
   return (
     <div className="w-full px-4 py-8 sm:px-6 lg:px-8">
@@ -176,9 +180,23 @@ function AgentPreview({
         </h1>
         <div className="flex flex-wrap gap-2">
           <DownloadButton actions={actions} />
+          <Button
+            size="lg"
+            variant="outline"
+            aria-expanded={publishOpen}
+            onClick={() => setPublishOpen(!publishOpen)}
+          >
+            <Rocket aria-hidden="true" className="h-4 w-4" />
+            Publish
+          </Button>
           <DashboardLink />
         </div>
       </div>
+      {publishOpen && (
+        <div className="mb-6">
+          <PublishPanel agentId={publish.sessionId} agentName={publish.name} />
+        </div>
+      )}
       <PreviewFrame url={url} title={`${agentLabel} Agent Preview`} />
     </div>
   );
