@@ -1,5 +1,6 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import {
+  BookOpen,
   ChevronDown,
   Download,
   FileDown,
@@ -9,12 +10,15 @@ import {
   Rocket,
   Trash2,
 } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
+import { KnowledgePanel } from '../../features/knowledge/knowledge-panel';
 import { PublishPanel } from '../../features/publish/publish-panel';
+import { VisitorsNote } from '../../features/publish/visitors-note';
 import { summaryPath, wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
-import { AgentBuilds } from './agent-builds';
+import { AgentBuilds } from '../../features/publish/build-history';
 import { statusTone } from './status-tone';
 
 /** What a card can ask of the list: the list owns the mutations and which panel is open. */
@@ -69,13 +73,15 @@ export function AgentCard({
           </dd>
         </div>
       </dl>
+      {agent.status === 'Built' && <VisitorsNote agentId={agent.id} />}
       <AgentCardButtons agent={agent} actions={actions} />
+      {hasKnowledge(agent) && <KnowledgeToggle agent={agent} />}
       {actions.openPublish === agent.id && agent.status === 'Built' && (
         <PublishPanel agentId={agent.id} agentName={agent.name} />
       )}
       {actions.openBuilds === agent.id && (
         <div id={`builds-${agent.id}`}>
-          <AgentBuilds agent={agent} />
+          <AgentBuilds agentId={agent.id} agentName={agent.name} />
         </div>
       )}
     </Card>
@@ -178,6 +184,31 @@ function RunButtons({ agent, actions }: { agent: TPipelineListItem; actions: Age
         <Rocket aria-hidden="true" className="h-4 w-4" />
         Publish
       </Button>
+    </>
+  );
+}
+
+/** A RAG agent that was built (or is building) has a list of sources its owner changes. */
+const hasKnowledge = (agent: TPipelineListItem) => agent.type === 'rag' && agent.status !== 'Draft';
+
+/** "Knowledge" and, open, the agent's sources with every change to them. */
+function KnowledgeToggle({ agent }: { agent: TPipelineListItem }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="self-start"
+        aria-expanded={open}
+        aria-label={`Knowledge of ${agent.name}`}
+        onClick={() => setOpen(!open)}
+      >
+        <BookOpen aria-hidden="true" className="h-4 w-4" />
+        Knowledge
+        <ChevronDown aria-hidden="true" className="h-4 w-4" />
+      </Button>
+      {open && <KnowledgePanel agentId={agent.id} agentName={agent.name} where="my-agents" />}
     </>
   );
 }
