@@ -13,8 +13,10 @@ import {
   WIZARD_ROUTES,
   wizardPaths,
   wizardSteps,
+  knowledgePaths,
 } from '@agentloom/contracts';
 import { beforeEach } from 'vitest';
+import { sourcesFixture } from './knowledge';
 import { formOf, textOf, type Call, type Reply } from './render';
 
 export const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
@@ -46,6 +48,8 @@ export function wizardServer(type: TAgentType) {
     }
     if (call.path === `/pipelines/${SESSION}`) return { json: detailOf(type, name, answers) };
     if (call.path === '/apikeys') return { json: [] };
+    // The agent's knowledge sources: none beyond the wizard's own in these tests.
+    if (call.path === knowledgePaths.list(SESSION)) return { json: sourcesFixture() };
     if (call.path === wizardPaths.sourceSample(SESSION) && config.file) {
       // The gateway reads the file back; this stand-in only knows its name and size.
       const kind = config.file.summary.kind;

@@ -10,6 +10,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
+import { KnowledgePanel } from '../../knowledge/knowledge-panel';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
 import { CountingQuestionsCheck } from '../counting-questions';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
@@ -135,13 +136,21 @@ export function BuildStep(props: WizardStepProps) {
   }
 
   return (
-    <BuildSummary
-      before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
-      rows={pipeline ? kind.rows(pipeline) : []}
-      label={kind.label}
-      busy={busy}
-      onSubmit={() => void build()}
-      changeHref={pipeline ? changeHref : undefined}
-    />
+    <>
+      <BuildSummary
+        before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
+        rows={pipeline ? kind.rows(pipeline) : []}
+        label={kind.label}
+        busy={busy}
+        onSubmit={() => void build()}
+        changeHref={pipeline ? changeHref : undefined}
+      />
+      {type === 'rag' && pipeline && sourceDetail(pipeline.config) && (
+        // Sources beside the wizard's one: recorded now, read by the first build.
+        <div className="mt-6">
+          <KnowledgePanel agentId={sessionId} agentName={pipeline.name} where="wizard" />
+        </div>
+      )}
+    </>
   );
 }
