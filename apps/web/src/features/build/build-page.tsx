@@ -203,7 +203,8 @@ function BuiltActions({
   const { preview, previewError } = actions;
   return (
     <>
-      <VisitorsNote agentId={sessionId} className="mt-6" />
+      {/* The panel says it too, beside the builds. */}
+      {!publishOpen && <VisitorsNote agentId={sessionId} className="mt-6" />}
       <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         <Button size="lg" loading={preview.isPending} onClick={actions.startPreview}>
           {!preview.isPending && <Eye aria-hidden="true" className="h-4 w-4" />}

@@ -71,15 +71,15 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
         )}
       </div>
       <VisitorsNote agentId={agentId} />
+      {state.published && <FollowKnowledge state={state} agentId={agentId} />}
+      <BuildsSection agentId={agentId} agentName={agentName} />
       {state.published ? (
         <>
-          <FollowKnowledge state={state} agentId={agentId} />
           <ApiSection state={state} agentId={agentId} />
           <McpSection state={state} agentName={agentName} />
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
           <ConversationsSection agentId={agentId} />
-          <BuildsSection agentId={agentId} agentName={agentName} />
         </>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
