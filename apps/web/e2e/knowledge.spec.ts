@@ -94,7 +94,39 @@ test('knowledge: a second source added to a built agent becomes ready; an older 
     card.getByRole('list', { name: 'Sources of Shop helper' }).getByRole('listitem'),
   ).toHaveCount(2);
   await card.getByRole('button', { name: 'Add another source' }).click();
-  await card.getByRole('radio', { name: 'Web pages' }).click();
+  await card.getByRole('button', { name: 'Web pages' }).click();
   await expect(card.getByLabel('Pages to read')).toHaveValue('1');
   await screenshotWidths(page, 'knowledge-my-agents');
+});
+
+test('knowledge: a source added on the wizard’s last step is read by the first build', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const user = await signInThroughApi(page);
+  const agentId = await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Shop helper 2'));
+
+  await page.goto(`/pipeline/rag/${agentId}?step=9`);
+  await expect(page.getByText('Step 9 of 9', { exact: true })).toBeVisible();
+  const knowledge = page.getByRole('region', { name: 'Knowledge of Shop helper 2' });
+  await expect(knowledge).toContainText('Its first build reads them all.');
+  await knowledge.getByRole('button', { name: 'Add another source' }).click();
+  await knowledge.getByLabel('File').setInputFiles(FAQ_TXT);
+  await knowledge.getByRole('button', { name: 'Add source' }).click();
+  const faq = knowledge.getByRole('listitem', { name: 'faq.txt' });
+  await expect(faq).toContainText('Waiting for the next build');
+  await screenshotWidths(page, 'knowledge-wizard');
+
+  await page.getByRole('button', { name: 'Build & Deploy RAG Agent' }).click();
+  await expect(page.getByRole('heading', { name: 'Build Completed' })).toBeVisible({
+    timeout: 60_000,
+  });
+  const built = page.getByRole('list', { name: 'Sources of Shop helper 2' });
+  await expect(built.getByRole('listitem', { name: 'faq.txt' })).toContainText('Ready', {
+    timeout: 30_000,
+  });
+  await expect(built.getByRole('listitem', { name: 'faq.txt' })).toContainText(
+    /[1-9]\d* passages?/,
+  );
+  await expect(built.getByRole('listitem', { name: 'sales.csv' })).toContainText('Ready');
 });

@@ -147,13 +147,12 @@ function TableFields({
 
 function KindPicker({ kind, onPick }: { kind: Kind; onPick: (kind: Kind) => void }) {
   return (
-    <div role="radiogroup" aria-label="Kind of source" className="flex flex-wrap gap-1">
+    <div role="group" aria-label="Kind of source" className="flex flex-wrap gap-1">
       {KINDS.map((item) => (
         <Button
           key={item.kind}
           size="sm"
-          role="radio"
-          aria-checked={kind === item.kind}
+          aria-pressed={kind === item.kind}
           variant={kind === item.kind ? 'primary' : 'outline'}
           onClick={() => onPick(item.kind)}
         >

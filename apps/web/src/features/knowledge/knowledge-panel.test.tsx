@@ -101,7 +101,7 @@ describe('Knowledge panel', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Add another source' }));
     const form = screen.getByRole('form', { name: 'Add another source' });
-    await user.click(within(form).getByRole('radio', { name: 'Web pages' }));
+    await user.click(within(form).getByRole('button', { name: 'Web pages' }));
     await user.type(within(form).getByLabelText('Page address'), 'https://docs.example.com/');
     await user.clear(within(form).getByLabelText('Pages to read'));
     await user.type(within(form).getByLabelText('Pages to read'), '20');
@@ -132,7 +132,7 @@ describe('Knowledge panel', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Add another source' }));
     const form = screen.getByRole('form', { name: 'Add another source' });
-    await user.click(within(form).getByRole('radio', { name: 'Database table' }));
+    await user.click(within(form).getByRole('button', { name: 'Database table' }));
     await user.selectOptions(within(form).getByLabelText('Database'), 'mysql');
     await user.type(within(form).getByLabelText('Connection URI'), 'mysql://u:p@127.0.0.1/shop');
     await user.type(within(form).getByLabelText('Database Name'), 'shop');

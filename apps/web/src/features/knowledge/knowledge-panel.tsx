@@ -55,7 +55,7 @@ export function KnowledgePanel({
       </p>
       {building && where !== 'wizard' && (
         <Alert tone="info">
-          A new build started with your changes.{' '}
+          {done ? 'A new build started with your changes.' : 'A build of this agent is running.'}{' '}
           {where === 'build-screen' ? (
             'Its progress is shown above.'
           ) : (

@@ -185,7 +185,9 @@ function SourceSummary({ source }: { source: TKnowledgeSource }) {
         {source.primary && <Badge tone="indigo">From the wizard</Badge>}
       </div>
       <p className="text-slate-700 dark:text-slate-300">
-        {kindWords(source)} · {passages(source.chunks)}
+        {kindWords(source)}
+        {/* Not read yet: no passages to count. */}
+        {(source.chunks > 0 || source.status === 'ready') && ` · ${passages(source.chunks)}`}
         {last && ` · ${last}`}
       </p>
     </>
