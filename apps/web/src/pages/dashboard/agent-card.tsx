@@ -46,6 +46,7 @@ export function AgentCard({
   agent: TPipelineListItem;
   actions: AgentCardActions;
 }) {
+  const [knowledgeOpen, setKnowledgeOpen] = useState(false);
   return (
     <Card as="article" className="flex h-full flex-col gap-3" aria-label={agent.name}>
       <div className="flex items-start justify-between gap-3">
@@ -74,8 +75,16 @@ export function AgentCard({
         </div>
       </dl>
       {agent.status === 'Built' && <VisitorsNote agentId={agent.id} />}
-      <AgentCardButtons agent={agent} actions={actions} />
-      {hasKnowledge(agent) && <KnowledgeToggle agent={agent} />}
+      <AgentCardButtons
+        agent={agent}
+        actions={actions}
+        knowledge={hasKnowledge(agent) ? { open: knowledgeOpen, setOpen: setKnowledgeOpen } : null}
+      />
+      {knowledgeOpen && hasKnowledge(agent) && (
+        <div id={`knowledge-${agent.id}`}>
+          <KnowledgePanel agentId={agent.id} agentName={agent.name} where="my-agents" />
+        </div>
+      )}
       {actions.openPublish === agent.id && agent.status === 'Built' && (
         <PublishPanel agentId={agent.id} agentName={agent.name} />
       )}
@@ -92,9 +101,12 @@ export function AgentCard({
 function AgentCardButtons({
   agent,
   actions,
+  knowledge,
 }: {
   agent: TPipelineListItem;
   actions: AgentCardActions;
+  /** RAG agents with a build: whether their Knowledge panel is open. */
+  knowledge: { open: boolean; setOpen: (open: boolean) => void } | null;
 }) {
   const { openBuilds, setOpenBuilds } = actions;
   return (
@@ -128,6 +140,20 @@ function AgentCardButtons({
         >
           <History aria-hidden="true" className="h-4 w-4" />
           Builds
+          <ChevronDown aria-hidden="true" className="h-4 w-4" />
+        </Button>
+      )}
+      {knowledge && (
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-expanded={knowledge.open}
+          aria-controls={`knowledge-${agent.id}`}
+          aria-label={`Knowledge of ${agent.name}`}
+          onClick={() => knowledge.setOpen(!knowledge.open)}
+        >
+          <BookOpen aria-hidden="true" className="h-4 w-4" />
+          Knowledge
           <ChevronDown aria-hidden="true" className="h-4 w-4" />
         </Button>
       )}
@@ -190,25 +216,3 @@ function RunButtons({ agent, actions }: { agent: TPipelineListItem; actions: Age
 
 /** A RAG agent that was built (or is building) has a list of sources its owner changes. */
 const hasKnowledge = (agent: TPipelineListItem) => agent.type === 'rag' && agent.status !== 'Draft';
-
-/** "Knowledge" and, open, the agent's sources with every change to them. */
-function KnowledgeToggle({ agent }: { agent: TPipelineListItem }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button
-        size="sm"
-        variant="ghost"
-        className="self-start"
-        aria-expanded={open}
-        aria-label={`Knowledge of ${agent.name}`}
-        onClick={() => setOpen(!open)}
-      >
-        <BookOpen aria-hidden="true" className="h-4 w-4" />
-        Knowledge
-        <ChevronDown aria-hidden="true" className="h-4 w-4" />
-      </Button>
-      {open && <KnowledgePanel agentId={agent.id} agentName={agent.name} where="my-agents" />}
-    </>
-  );
-}
