@@ -1,7 +1,7 @@
 import { BookOpen, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Card, Spinner } from '../../components/ui';
+import { Alert, Button, Spinner } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { AddSourceForm } from './add-source-form';
 import { useSources } from './knowledge-api';
@@ -43,7 +43,11 @@ export function KnowledgePanel({
   const changed = (what: string) => setDone(DONE_WORDS[what] ?? 'Saved.');
 
   return (
-    <Card as="section" aria-label={`Knowledge of ${agentName}`} className="space-y-3 p-4">
+    <section
+      aria-label={`Knowledge of ${agentName}`}
+      // A card, with less padding on a phone: the panel sits inside My Agents' cards too.
+      className="space-y-3 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h3 className="flex items-center gap-2 font-semibold text-slate-900 dark:text-white">
         <BookOpen aria-hidden="true" className="h-4 w-4" />
         Knowledge
@@ -96,6 +100,6 @@ export function KnowledgePanel({
           Add another source
         </Button>
       )}
-    </Card>
+    </section>
   );
 }

@@ -62,7 +62,7 @@ export function SourceRow({
   return (
     <li
       aria-label={source.name}
-      className="space-y-2 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700"
+      className="space-y-2 rounded-lg border border-slate-200 p-2.5 text-sm sm:p-3 dark:border-slate-700"
     >
       <SourceSummary source={source} />
       {source.error && <Alert>{source.error}</Alert>}
@@ -163,7 +163,14 @@ function ReplaceButton({
           if (file) onFile(file);
         }}
       />
-      <Button size="sm" variant="outline" loading={busy} onClick={() => fileInput.current?.click()}>
+      <Button
+        size="sm"
+        variant="outline"
+        // On a phone the label wraps inside the row instead of running out of it.
+        className="h-auto min-h-8 py-1 whitespace-normal"
+        loading={busy}
+        onClick={() => fileInput.current?.click()}
+      >
         {!busy && <Upload aria-hidden="true" className="h-4 w-4" />}
         Replace with a new version
       </Button>
