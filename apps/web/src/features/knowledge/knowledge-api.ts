@@ -6,6 +6,7 @@ import {
   type TRefreshSchedule,
 } from '@agentloom/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api';
 import { buildQueryKey } from '../build/build-api';
 
@@ -24,12 +25,31 @@ const busy = (data: TKnowledgeSources | undefined) =>
       data.sources.some((source) => source.status === 'waiting' || source.status === 'indexing')),
   );
 
-export function useSources(agentId: string) {
-  return useQuery({
+/**
+ * The agent's sources, read again while one is read or a build runs (`poll`: before the first
+ * build nothing moves until the owner builds). When a build ends, what it changed is read again:
+ * the build history and which build visitors see.
+ */
+export function useSources(agentId: string, { poll = true }: { poll?: boolean } = {}) {
+  const client = useQueryClient();
+  const query = useQuery({
     queryKey: knowledgeKeys.sources(agentId),
     queryFn: ({ signal }) => api<TKnowledgeSources>(knowledgePaths.list(agentId), { signal }),
-    refetchInterval: (query) => (busy(query.state.data) ? BUSY_POLL_MS : false),
+    refetchInterval: (current) => (poll && busy(current.state.data) ? BUSY_POLL_MS : false),
   });
+  const building = query.data?.building_build_id ?? null;
+  const ran = useRef(false);
+  useEffect(() => {
+    if (building) {
+      ran.current = true;
+      return;
+    }
+    if (!ran.current) return;
+    ran.current = false;
+    void client.invalidateQueries({ queryKey: ['pipelines', agentId, 'builds'] });
+    void client.invalidateQueries({ queryKey: ['agents', agentId, 'publication'] });
+  }, [building, agentId, client]);
+  return query;
 }
 
 /**

@@ -3,7 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderRoute, textOf, type Call, type Reply } from '../testing/render';
-import { sourceFixture, sourcesFixture } from '../testing/knowledge';
+import {
+  historyFixture,
+  publicationFixture,
+  sourceFixture,
+  sourcesFixture,
+} from '../testing/knowledge';
+import { VisitorsNote } from '../publish/visitors-note';
 import { KnowledgePanel } from './knowledge-panel';
 
 const AGENT = '7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
@@ -205,4 +211,49 @@ describe('Knowledge panel', () => {
       expect(within(second).getAllByRole('alert').at(-1)).toHaveTextContent(detail),
     );
   });
+
+  it('reads which build visitors see again once the running build ends', async () => {
+    // A build runs at first; once it ends, visitors see build 1 of the 2 (follow is off).
+    let sourceReads = 0;
+    let publicationReads = 0;
+    renderPanelWithNote((call) => {
+      if (call.path.endsWith('/sources')) {
+        sourceReads += 1;
+        return { json: sourcesFixture([primary], sourceReads === 1 ? BUILD : null) };
+      }
+      publicationReads += 1;
+      const served = publicationReads === 1 ? 2 : 1;
+      return {
+        json: publicationFixture({
+          published: true,
+          build_id: historyFixture(served).build_id,
+          build_number: served,
+          latest_build_id: historyFixture(2).build_id,
+          latest_build_number: 2,
+        }),
+      };
+    });
+    expect(await screen.findByText(/A build of this agent is running/)).toBeInTheDocument();
+    expect(screen.queryByText(/Visitors see build/)).not.toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Visitors see build 1 of 2 — publish build 2?',
+        {},
+        { timeout: 5_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/A build of this agent is running/)).not.toBeInTheDocument();
+  });
 });
+
+function renderPanelWithNote(reply: (call: Call) => Reply) {
+  mockFetch(reply);
+  renderRoute(
+    '/panel',
+    '/panel',
+    <>
+      <VisitorsNote agentId={AGENT} />
+      <KnowledgePanel agentId={AGENT} agentName="Parts bot" where="build-screen" />
+    </>,
+  );
+}

@@ -31,7 +31,7 @@ export function KnowledgePanel({
   agentName: string;
   where: 'build-screen' | 'my-agents' | 'wizard';
 }) {
-  const sources = useSources(agentId);
+  const sources = useSources(agentId, { poll: where !== 'wizard' });
   const [adding, setAdding] = useState(false);
   const [done, setDone] = useState<string | null>(null);
 
