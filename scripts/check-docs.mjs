@@ -6,7 +6,12 @@
 //     or the web app serves, is a route the gateway or the web app declares ({id}, :id and <id>
 //     all stand for a parameter; {rag|sql} for either);
 //   - every setting written in backticks (`LOG_LEVEL`, `PUBLISHED_RUNTIME_URLS=…`) is read
-//     somewhere in the code, the compose file or the Dockerfile.
+//     somewhere in the code, the compose file or the Dockerfile;
+//   - every link to a section of a guide in docs/ (`docs/product.md#the-wizards`, in a guide or
+//     in a comment of the code) names a heading that exists;
+//   - every backticked name shaped like a code identifier (`closestCurated`, `HostedIndexes`,
+//     `languageModel()`) occurs in the source (.ts, .tsx, .py, .mjs, .prisma…), so a guide does
+//     not keep naming a function or class that was renamed or removed.
 // Fails listing what is missing. Run by `npm run lint`; `--guide FILE` checks extra files too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -188,7 +193,71 @@ export async function repositoryFacts() {
     for (const [name] of read(file).matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g))
       settings.add(name);
   }
-  return { routes, roots, settings };
+  return { routes, roots, settings, anchors: docAnchors(), ...sourceIdentifiers() };
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation out, spaces to hyphens. */
+const anchorOf = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+/** Each guide of docs/ by file name, with the anchors of its headings. */
+function docAnchors() {
+  const anchors = new Map();
+  for (const name of readdirSync(path.join(root, 'docs')).filter((n) => n.endsWith('.md'))) {
+    const headings = read(path.join(root, 'docs', name)).matchAll(/^#{1,6} (.+)$/gm);
+    anchors.set(name, new Set([...headings].map(([, heading]) => anchorOf(heading))));
+  }
+  return anchors;
+}
+
+const SECTION_LINK = /([\w-]+\.md)#([\w-]+)/g;
+
+/** Links to a section of a guide in docs/ whose heading is not there (renamed or removed). */
+export function brokenSections(text, anchors) {
+  const broken = [];
+  for (const [, file, anchor] of text.matchAll(SECTION_LINK)) {
+    if (anchors.get(file)?.has(anchor) === false) broken.push(`section ${file}#${anchor}`);
+  }
+  return [...new Set(broken)];
+}
+
+// The source whose names a guide may cite: code, schema and the Helm chart's values, not build
+// output nor this script and its test (whose examples and stale names must stay unknown).
+const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs|py|prisma|tmpl|ya?ml|tpl)$/;
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+
+/** Every identifier-like word of the source tree, and its links to sections of docs/, read once. */
+function sourceIdentifiers() {
+  const identifiers = new Set();
+  const sectionLinks = [];
+  const files = ['apps', 'packages', 'scripts', 'prisma', 'deploy'].flatMap((folder) =>
+    walk(path.join(root, folder), (name) => CODE.test(name) && !name.startsWith('check-docs.')),
+  );
+  for (const file of [...files, path.join(root, 'prisma.config.ts')]) {
+    if (!existsSync(file)) continue;
+    const text = read(file);
+    for (const [word] of text.matchAll(IDENTIFIER)) identifiers.add(word);
+    if (text.includes('.md#')) sectionLinks.push({ file: path.relative(root, file), text });
+  }
+  return { identifiers, sectionLinks };
+}
+
+/**
+ * A backticked name that reads as code rather than a word: camelCase (`closestCurated`) or
+ * PascalCase with more than one part (`HostedIndexWriter`, `SqlAgent`), optionally called
+ * (`languageModel()`) or a member (`HostedIndexes.open`, each part checked).
+ */
+function codeIdentifiers(quoted) {
+  const name = quoted.replace(/\(\)$/, '');
+  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(name)) return [];
+  return name
+    .split('.')
+    .filter((part) => /^[a-z][a-z0-9]*[A-Z]/.test(part) || /^[A-Z][a-z0-9]+[A-Z]/.test(part));
 }
 
 // Elided (`/build/{type}/…`), wildcard or traversal (`/w/../docs-json`, an attack the docs show).
@@ -199,7 +268,7 @@ const NOT_SETTINGS = new Set([
   'IVF_HNSW_SQ',
 ]);
 
-/** What a guide's text names that does not exist: routes and settings. */
+/** What a guide's text names that does not exist: routes, settings and code names. */
 export function staleNames(text, facts) {
   const stale = [];
   const checkRoute = (named) => {
@@ -232,6 +301,9 @@ export function staleNames(text, facts) {
     const setting = /^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(=.*)?$/.exec(quoted);
     if (setting && !facts.settings.has(setting[1]) && !NOT_SETTINGS.has(setting[1])) {
       stale.push(`setting ${setting[1]}`);
+    }
+    for (const name of codeIdentifiers(quoted)) {
+      if (!facts.identifiers.has(name)) stale.push(`name ${name}`);
     }
   }
   return [...new Set(stale)];
@@ -280,16 +352,22 @@ async function main() {
     const text = read(path.join(root, guide));
     for (const quoted of missingPaths(guide, text)) problems.push(`${guide}: path ${quoted}`);
     for (const name of staleNames(text, facts)) problems.push(`${guide}: ${name}`);
+    for (const link of brokenSections(text, facts.anchors)) problems.push(`${guide}: ${link}`);
+  }
+  for (const { file, text } of facts.sectionLinks) {
+    for (const link of brokenSections(text, facts.anchors)) problems.push(`${file}: ${link}`);
   }
   if (problems.length > 0) {
     console.error(
-      `The guides name ${problems.length} path(s), route(s) or setting(s) that do not exist:\n  ${problems.join('\n  ')}`,
+      `The guides name ${problems.length} path(s), route(s), setting(s), code name(s) or section(s) that do not exist:\n  ${problems.join('\n  ')}`,
     );
     process.exit(1);
   }
   console.log(
-    `check-docs: ${all.length} guides; every path, route and setting they name exists ` +
-      `(${facts.routes.length} routes, ${facts.settings.size} setting names known).`,
+    `check-docs: ${all.length} guides; every path, route, setting, code name and section they ` +
+      `name exists (${facts.routes.length} routes, ${facts.settings.size} setting names, ` +
+      `${facts.identifiers.size} source identifiers known; ${facts.sectionLinks.length} source ` +
+      `files link to sections of docs/).`,
   );
 }
 

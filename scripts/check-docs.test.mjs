@@ -1,5 +1,5 @@
-// check-docs must fail on a guide that names a route or a setting that does not exist, and pass
-// the real ones. Run by `npm test` (node --test).
+// check-docs must fail on a guide that names a route, a setting or a code name that does not
+// exist, and pass the real ones. Run by `npm test` (node --test).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { repositoryFacts, staleNames } from './check-docs.mjs';
+import { brokenSections, repositoryFacts, staleNames } from './check-docs.mjs';
 
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'check-docs.mjs');
 const facts = await repositoryFacts();
@@ -34,6 +34,31 @@ test('names a stale route and a stale setting', () => {
   ]);
 });
 
+test('passes code names the source declares, and words that are not code', () => {
+  const text = [
+    '`closestCurated` picks the curated answer; `HostedIndexWriter` writes, `HostedIndexes.open`',
+    'and `languageModel()` answer. `OpenAI`, `agent.json`, `rag`, `Built` and `GET` are not',
+    'names of ours to check.',
+  ].join('\n');
+  assert.deepEqual(staleNames(text, facts), []);
+});
+
+test('names a removed function and class', () => {
+  const text = 'It calls `buildRetrievalIndex`, which falls back to `Bm25Index.search()`.';
+  assert.deepEqual(staleNames(text, facts), ['name buildRetrievalIndex', 'name Bm25Index']);
+});
+
+test('passes links to sections that exist, names one whose heading is gone', () => {
+  const text = [
+    '// The source step (docs/product.md#the-wizard-data-source); see',
+    '[the wizards](product.md#the-wizards) and docs/operating.md#troubleshooting, but not',
+    '`docs/product.md#the-data-source-step`.',
+  ].join('\n');
+  assert.deepEqual(brokenSections(text, facts.anchors), [
+    'section product.md#the-data-source-step',
+  ]);
+});
+
 test('the command fails on a guide with a stale route or setting, naming them', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
   try {
@@ -43,6 +68,23 @@ test('the command fails on a guide with a stale route or setting, naming them', 
     assert.equal(run.status, 1, run.stdout);
     assert.match(run.stderr, /route \/sql\/config\/llm-keys/);
     assert.match(run.stderr, /setting WORKER_TURBO_MODE/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the command fails on a guide naming a removed class or section', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
+  try {
+    const guide = path.join(dir, 'stale.md');
+    writeFileSync(
+      guide,
+      'Previews load through `PreviewAgentLoader` ([rules](product.md#preview-rules)).\n',
+    );
+    const run = spawnSync(process.execPath, [script, '--guide', guide], { encoding: 'utf8' });
+    assert.equal(run.status, 1, run.stdout);
+    assert.match(run.stderr, /stale\.md: name PreviewAgentLoader/);
+    assert.match(run.stderr, /stale\.md: section product\.md#preview-rules/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,9 +9,10 @@
  */
 
 /**
- * The API of SPEC §7 and the wizard's own calls (key check, source sample), Socket.IO's live
- * build progress, the /p/ preview pages, and published agents: their API (`/agents/…`, the
- * OpenAI-compatible `/v1/…`), share pages (`/s/…`) and widget (`/w/…`).
+ * The product's API (docs/product.md#the-calls-behind-the-screens) and the wizard's own calls (key
+ * check, source sample), Socket.IO's live build progress, the /p/ preview pages, and published
+ * agents: their API (`/agents/…`, the OpenAI-compatible `/v1/…`), share pages (`/s/…`) and widget
+ * (`/w/…`).
  */
 export const GATEWAY_PATHS =
   '^/(auth|users|rag|img|builds|p|llm|wizard|agents|v1|s|w|socket\\.io|sql/(config|build/api|builds|previews))/' +

@@ -102,6 +102,11 @@ window.Agentloom = (function () {
     return details;
   }
 
+  /** A curated answer's one source: the owner's answer, and the question it was written for. */
+  function curatedSource(event) {
+    return { citation: 'Answer written by the owner', snippet: event.question };
+  }
+
   /**
    * The frame of a preview page around its script: the page's configuration, the base of its
    * calls, its workspace and notice line, and the light/dark theme (set up on the first call).
@@ -159,6 +164,7 @@ window.Agentloom = (function () {
     startExchange,
     answerEvents,
     sourceList,
+    curatedSource,
     previewPage,
   };
 })();

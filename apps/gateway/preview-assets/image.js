@@ -1,6 +1,6 @@
-// The image generation agent (SPEC "Image agent screen"): set a Gemini key (typed, or one of the
-// owner's saved keys), describe an image, generate and download it; upload an image and describe
-// edits. Calls /p/{token}/keys and /p/{token}/images on the gateway, which calls Gemini.
+// The image generation agent (docs/product.md#the-image-agent): set a Gemini key (typed, or one of
+// the owner's saved keys), describe an image, generate and download it; upload an image and
+// describe edits. Calls /p/{token}/keys and /p/{token}/images on the gateway, which calls Gemini.
 'use strict';
 
 (function () {

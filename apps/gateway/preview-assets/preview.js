@@ -4,8 +4,15 @@
 'use strict';
 
 (function () {
-  const { element, formatBytes, onMessage, startExchange, answerEvents, sourceList } =
-    window.Agentloom;
+  const {
+    element,
+    formatBytes,
+    onMessage,
+    startExchange,
+    answerEvents,
+    sourceList,
+    curatedSource,
+  } = window.Agentloom;
   const { config, base, workspace, showNotice } = window.Agentloom.previewPage();
 
   const chat = element('div', { className: 'chat', role: 'log', 'aria-label': 'Conversation' });
@@ -84,6 +91,7 @@
       });
       for await (const event of answerEvents(response, 'The preview')) {
         if (event.type === 'retrieval') sources = event.sources;
+        else if (event.type === 'curated') sources = [curatedSource(event)];
         else if (event.type === 'sql') {
           sql = sqlBlock(event.sql);
           answer.insertBefore(sql, text);

@@ -7,7 +7,8 @@
 'use strict';
 
 (function () {
-  const { element, onMessage, startExchange, answerEvents, sourceList } = window.Agentloom;
+  const { element, onMessage, startExchange, answerEvents, sourceList, curatedSource } =
+    window.Agentloom;
   const config = JSON.parse(document.getElementById('agent-config').textContent);
   const log = document.getElementById('log');
   const form = document.getElementById('ask');
@@ -65,6 +66,7 @@
       for await (const event of answerEvents(response, 'The agent')) {
         if (event.type === 'conversation') keepConversation(event.conversation_id);
         else if (event.type === 'retrieval') sources = event.sources;
+        else if (event.type === 'curated') sources = [curatedSource(event)];
         else if (event.type === 'token') text.textContent += event.text;
         else if (event.type === 'saved') saved = event.message_id;
         else if (event.type === 'error') {

@@ -19,6 +19,8 @@ import { AgentFilesModule } from './agent-files/agent-files.module';
 import { ImageAgentModule } from './image-agent/image-agent.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
+import { CuratedAnswersModule } from './curated/curated-answers.module';
+import { InsightsModule } from './insights/insights.module';
 import { PreviewsModule } from './previews/previews.module';
 import { PublishedModule } from './published/published.module';
 import { UsersModule } from './users/users.module';
@@ -66,6 +68,8 @@ export class AppModule {
         ImageAgentModule,
         KnowledgeModule,
         RetrievalModule,
+        CuratedAnswersModule,
+        InsightsModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).
         MailModule,
         PublishedModule,

@@ -7,10 +7,10 @@ test.describe('authentication', () => {
     const user = await signUpAndLogIn(page);
     // A new user is welcomed, not welcomed back (issue 15).
     await expect(page.getByRole('heading', { name: `Welcome, ${user.username}!` })).toBeVisible();
-    // The SPEC §8 toasts of signup and of the automatic login.
+    // The toasts of signup and of the automatic login.
     await expect(page.getByText('Account created successfully')).toBeVisible();
     await expect(page.getByText('Logged in successfully')).toBeVisible();
-    // Stored as SPEC §3 says.
+    // Stored as docs/product.md#stored-in-the-browser says.
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem('token'),
       user: localStorage.getItem('user'),
@@ -34,7 +34,7 @@ test.describe('authentication', () => {
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(`${user.password}-wrong`);
     await page.getByRole('button', { name: 'Log in' }).click();
-    // The gateway's detail (SPEC §8 shows it; it reads like the fallback by design).
+    // The gateway's detail (the toast shows it; it reads like the fallback by design).
     await expect(
       page.locator('[data-sonner-toast]').filter({ hasText: 'Login Failed' }),
     ).toContainText('Invalid email or password');
@@ -76,7 +76,7 @@ test.describe('authentication', () => {
     await expect(page.getByText('Logged out')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-    // SPEC §6: one of each protected route of the SPEC §2 table.
+    // One of each protected route of docs/product.md#routes-and-access.
     for (const path of [
       '/dashboard',
       '/dashboard/create-agent',
@@ -106,8 +106,8 @@ test.describe('authentication', () => {
     await expect(page.getByText('someone@example.com')).toBeVisible();
     await screenshotBothThemes(page, 'forgot-password');
 
-    // Resend uses SPEC §7's second path, which the gateway serves too. Wait for the first toast to
-    // close, so the one seen afterwards is the resend's.
+    // Resend uses the second forgot-password path, which the gateway serves too. Wait for the first
+    // toast to close, so the one seen afterwards is the resend's.
     await expect(page.getByText('Email Sent')).toHaveCount(0, { timeout: 15_000 });
     const resent = page.waitForResponse(
       (response) =>

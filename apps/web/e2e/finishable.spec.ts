@@ -123,7 +123,7 @@ test('every screen fits a 375 px phone without sideways scrolling, light and dar
   expect(await overflow(page), 'the open menu').toBeLessThanOrEqual(0);
 });
 
-test('agent kinds are goals with SPEC names beside them; recommended choices are preselected; counting questions over a table are flagged', async ({
+test('agent kinds are goals with kind names beside them; recommended choices are preselected; counting questions over a table are flagged', async ({
   page,
 }) => {
   test.setTimeout(120_000);

@@ -66,7 +66,7 @@ test('image agent: launch, preview, generate with a Gemini key, download, then e
   await expect(page.getByText('Preview failed to load.')).toHaveCount(0);
 });
 
-test('image agent: a launch the server refuses shows the SPEC message', async ({ page }) => {
+test('image agent: a launch the server refuses shows the product message', async ({ page }) => {
   await signInThroughApi(page);
   // The one failure a user can meet here is the gateway refusing (e.g. its Redis is down).
   await page.route('**/img/launch-streamlit-app', (route) =>

@@ -12,9 +12,9 @@ export function uniqueUser(): { username: string; email: string; password: strin
 }
 
 /**
- * Signs up a new, unique user through the real signup screen (SPEC §2, §4: signup is followed by
- * an automatic login) and returns once the dashboard shows. Shared by every spec that needs a
- * signed-in user.
+ * Signs up a new, unique user through the real signup screen (docs/product.md#sign-up-and-sign-in:
+ * signup is followed by an automatic login) and returns once the dashboard shows. Shared by every
+ * spec that needs a signed-in user.
  */
 export async function signUpAndLogIn(
   page: Page,

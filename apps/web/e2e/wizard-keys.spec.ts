@@ -46,7 +46,7 @@ test('LLM step: a refused key is explained beside it; a good key brings the live
     /^Connected — \d+ models available$/,
   );
   const model = page.getByLabel('Model');
-  // gpt-4.1-nano is not in the SPEC's list: only the provider's live list can have put it there.
+  // gpt-4.1-nano is not in the catalogue: only the provider's live list can have put it there.
   await expect(model.locator('option', { hasText: 'gpt-4.1-nano' })).toHaveCount(1);
   await model.selectOption('gpt-4.1-nano');
   await page.getByRole('button', { name: 'Connect & Continue' }).click();

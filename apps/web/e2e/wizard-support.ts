@@ -8,10 +8,10 @@ import path from 'node:path';
 import { E2E, GATEWAY_URL } from '../playwright.config';
 
 /**
- * Helpers of the wizard, build and image specs. Signing in goes through the real gateway's API
- * (the test kit's signup, then login) and stores the session the way the app does after a login
- * (SPEC §3: `token` and `user` in local storage) — these specs are about the wizards, and the
- * signup screen has its own spec.
+ * Helpers of the wizard, build and image specs. Signing in goes through the real gateway's API (the
+ * test kit's signup, then login) and stores the session the way the app does after a login (`token`
+ * and `user` in local storage: docs/product.md#stored-in-the-browser) — these specs are about the
+ * wizards, and the signup screen has its own spec.
  */
 export async function signInThroughApi(page: Page): Promise<TestUser> {
   const user = await signUpAndLogIn(GATEWAY_URL, 'e2e');
@@ -77,7 +77,7 @@ export const SALES_CSV = {
 };
 
 /**
- * The RAG agent the build screen's specs start from, where the wizard ends (SPEC §7): sales.csv,
+ * The RAG agent the build screen's specs start from, where the wizard ends: sales.csv,
  * Qdrant, Gemini (the key the LLM test server takes, or the spec's own) and gradio, configured
  * through the wizard's own API calls by the test kit.
  */

@@ -36,7 +36,7 @@ function Protected({ children }: { children: React.ReactNode }) {
   return <RequireAuth>{children}</RequireAuth>;
 }
 
-/** SPEC §2 route table. */
+/** The routes of docs/product.md#routes-and-access. */
 export function App() {
   return (
     <Suspense
@@ -73,7 +73,7 @@ export function App() {
               </Protected>
             }
           />
-          {/* SPEC's /pipeline/{type} starts a new agent; once step 1 has made it, the address
+          {/* /pipeline/{type} starts a new agent; once step 1 has made it, the address
               carries the agent and the step: /pipeline/{type}/{sessionId}?step=N. */}
           <Route
             path="/pipeline/:type/:sessionId?"

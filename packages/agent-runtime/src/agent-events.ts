@@ -28,7 +28,9 @@ export interface SourceRef {
 
 /**
  * What an agent reports while it answers, in order: `retrieval` (RAG) or `sql` + `table` (SQL),
- * then `token`s as the model writes, then `done` — or an `error` that ends the answer.
+ * then `token`s as the model writes, then `done` — or an `error` that ends the answer. A question
+ * close to one of the owner's curated answers is answered `curated`, then that answer's text as
+ * one `token`, then `done`: no passage search, no query and no model call.
  */
 export type AgentEvent =
   | {
@@ -41,6 +43,14 @@ export type AgentEvent =
        * it says it does not know, and the question is flagged for its owner.
        */
       unanswered?: boolean;
+    }
+  | {
+      type: 'curated';
+      /** The curated answer's id, and the question the owner wrote it for. */
+      id: string;
+      question: string;
+      /** How close the asked question is: a cosine similarity, or the share of words in common. */
+      similarity: number;
     }
   | { type: 'sql'; sql: string }
   | {

@@ -1,4 +1,6 @@
 import type { TEmbeddingModel } from '@agentloom/contracts';
+import type { AgentEvent } from './agent-events';
+import type { Embedder } from './embedders';
 import { contentWords } from './rag-agent';
 
 /**
@@ -70,4 +72,37 @@ function wordsOverlap(a: string, b: string): number {
   let shared = 0;
   for (const word of left) if (right.has(word)) shared += 1;
   return shared / Math.max(left.size, right.size);
+}
+
+/** A curated answer as an agent gives it: said to be curated, its text word for word, done. */
+export function curatedAnswer(match: { entry: CuratedEntry; similarity: number }): AgentEvent[] {
+  const { entry, similarity } = match;
+  return [
+    { type: 'curated', id: entry.id, question: entry.question, similarity },
+    { type: 'token', text: entry.answer },
+    { type: 'done' },
+  ];
+}
+
+/**
+ * The embedder with its last `size` query vectors remembered: a question is embedded once for
+ * the curated answers and for the passage search that follows when none matches. A failed
+ * embedding is not remembered.
+ */
+export function rememberingQueries(embedder: Embedder, size = 64): Embedder {
+  const remembered = new Map<string, Promise<Float32Array>>();
+  return {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    embedPassages: (texts, signal, onBatch) => embedder.embedPassages(texts, signal, onBatch),
+    embedQuery(text, signal) {
+      const known = remembered.get(text);
+      if (known) return known;
+      const vector = embedder.embedQuery(text, signal);
+      remembered.set(text, vector);
+      vector.catch(() => remembered.delete(text));
+      if (remembered.size > size) remembered.delete(remembered.keys().next().value!);
+      return vector;
+    },
+  };
 }

@@ -27,9 +27,12 @@ export {
   closestCurated,
   CURATED_MATCH_THRESHOLDS,
   CURATED_WORDS_OVERLAP,
+  curatedAnswer,
+  rememberingQueries,
   type CuratedEntry,
 } from './curated';
 export { type Hit, type RetrievalIndex, type RetrievalMode } from './retrieval';
+export { unitVector } from './vectors';
 export {
   embedderFor,
   embedderOrKeyword,

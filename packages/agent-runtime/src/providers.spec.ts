@@ -154,7 +154,7 @@ describe('describeProviderError', () => {
 });
 
 describe('the model catalogue', () => {
-  it('maps every SPEC model to exactly one API id of its provider', () => {
+  it('maps every catalogue model to exactly one API id of its provider', () => {
     const seen = new Map<string, TLlmProvider>();
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
@@ -166,11 +166,12 @@ describe('the model catalogue', () => {
         seen.set(apiId, provider);
       }
     }
-    // SPEC writes Claude versions with a dot; Anthropic's API knows them with a hyphen.
+    // The wizard's Claude names have a dot in the version; Anthropic's API knows them with a
+    // hyphen.
     expect(modelApiId('claude', 'claude-3.5-haiku-20241022')).toBe('claude-3-5-haiku-20241022');
   });
 
-  it('sends each SPEC model to its provider under the catalogue id', async () => {
+  it('sends each catalogue model to its provider under the catalogue id', async () => {
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
         server.requests.length = 0;

@@ -22,7 +22,9 @@ export interface ProviderBaseUrls {
 
 export interface LanguageModelOptions {
   provider: TLlmProvider;
-  /** As the wizard stored it: a SPEC name (translated by the model catalogue) or a provider id. */
+  /**
+   * As the wizard stored it: a catalogue name (translated by the model catalogue) or a provider id.
+   */
   model: string;
   apiKey: string;
   baseUrls?: ProviderBaseUrls;

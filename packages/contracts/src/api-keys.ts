@@ -57,7 +57,10 @@ export type TApiKeyUsage = z.infer<typeof ZApiKeyUsage>;
 export const ZApiKeySecret = z.object({ key: zText() });
 export type TApiKeySecret = z.infer<typeof ZApiKeySecret>;
 
-/** The display mask of SPEC §3: first 8 characters, an ellipsis, the last 4; `********` if none. */
+/**
+ * The display mask (docs/product.md#the-dashboard-api-keys): first 8 characters, an ellipsis, the
+ * last 4; `********` if none.
+ */
 export function maskApiKey(key: string | null | undefined): string {
   if (!key) return '********';
   if (key.length <= 12) return '********';

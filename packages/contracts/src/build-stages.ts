@@ -1,10 +1,10 @@
 import type { TAgentType } from './enums';
 
 /**
- * The stages of a build. A stage's key names the work the builder worker does in it; the build
- * row, the job's progress and the build screen's API all carry keys. Its label is what the build
- * screen shows (SPEC §9, verbatim) and is read only for display, so a label can be reworded
- * without touching stored builds, the worker or the live feed.
+ * The stages of a build. A stage's key names the work the builder worker does in it; the build row,
+ * the job's progress and the build screen's API all carry keys. Its label is what the build screen
+ * shows (docs/product.md#build-progress-preview-and-download, verbatim) and is read only for
+ * display, so a label can be reworded without touching stored builds, the worker or the live feed.
  *
  * Both agent kinds start by validating and planning the configuration: the worker does that
  * once, before any other step, and every later step reads the plan it made.
@@ -32,7 +32,7 @@ export type BuildStageList = readonly [
 ];
 
 export const BUILD_STAGES = {
-  // RAG (SPEC §9: eight stages). "training embeddings" reads and chunks the source and embeds
+  // RAG (eight stages). "training embeddings" reads and chunks the source and embeds
   // every chunk with the agent's model into the hosted index its previews and published agent
   // answer from (the downloaded agent indexes its own store where it runs).
   rag: [
@@ -45,7 +45,7 @@ export const BUILD_STAGES = {
     'store_artifact',
     'complete',
   ],
-  // SQL (SPEC §9: ten stages).
+  // SQL (ten stages).
   sql: [
     'validate_config',
     'load_source',
@@ -61,7 +61,7 @@ export const BUILD_STAGES = {
 } as const satisfies Record<TAgentType, BuildStageList>;
 
 /**
- * What the build screen calls each stage (SPEC §9, verbatim). Display only: nothing stores,
+ * What the build screen calls each stage (verbatim). Display only: nothing stores,
  * sends or compares a label. Read it at render time (stageLabel), never copy it into data.
  */
 export const BUILD_STAGE_LABELS: Record<TBuildStageKey, string> = {

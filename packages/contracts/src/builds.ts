@@ -102,7 +102,10 @@ export const ZBuildView = z.object({
 });
 export type TBuildView = z.infer<typeof ZBuildView>;
 
-/** The build calls of SPEC §7: start (form-encoded session_id), read the latest, download. */
+/**
+ * The build calls (docs/product.md#the-calls-behind-the-screens): start (form-encoded session_id),
+ * read the latest, download.
+ */
 export const BUILD_ROUTES = {
   start: { rag: '/rag/api/build/agent', sql: '/sql/build/api/build/agent' },
   view: '/builds/:sessionId',

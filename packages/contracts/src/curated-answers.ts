@@ -26,13 +26,22 @@ const answer = zText()
     error: `An answer can be at most ${CURATED_ANSWER_MAX} characters.`,
   });
 
-/** POST /agents/{id}/curated-answers. */
-export const ZCuratedAnswerRequest = z.object({
-  question,
-  answer,
-  /** The published answer it corrects (a thumbs-down message of one of the agent's conversations). */
-  corrects_message_id: z.uuid().optional(),
-});
+/**
+ * POST /agents/{id}/curated-answers. Written from a conversation, `corrects_message_id` names the
+ * published answer it corrects (an answer of one of the agent's conversations, often one with a
+ * thumbs down) and the question may be left out: it is the question that answer was given to.
+ */
+export const ZCuratedAnswerRequest = z
+  .object({
+    question: question.optional(),
+    answer,
+    corrects_message_id: z
+      .uuid({ error: 'corrects_message_id must be the id of an answer in a conversation.' })
+      .optional(),
+  })
+  .refine((request) => request.question !== undefined || request.corrects_message_id, {
+    error: 'Type the question this answer is for.',
+  });
 export type TCuratedAnswerRequest = z.infer<typeof ZCuratedAnswerRequest>;
 
 /** PUT /agents/{id}/curated-answers/{answerId}: either or both. */

@@ -8,7 +8,10 @@ import type { TEmbeddingModel } from './enums';
  * exactly as the passages were, so a model's ids, pooling and prefixes are written here once.
  */
 export interface EmbeddingModelSpec {
-  /** What the wizard shows. SPEC §2 names the models; the provider follows in brackets. */
+  /**
+   * What the wizard shows: the model's name, OpenAI's with "(OpenAI)" after it
+   * (docs/product.md#the-wizard-embedding-model).
+   */
   readonly label: string;
   /** `openai`: OpenAI's embeddings API with the owner's key. `local`: run on our own CPU. */
   readonly backend: 'openai' | 'local';
@@ -34,11 +37,9 @@ export interface EmbeddingModelSpec {
    * published values, which no machine without a model hub can check.
    */
   readonly maxTokens?: number;
-  /** Kept for agents that use it; new agents are steered to its successors. */
-  readonly legacy?: boolean;
 }
 
-const openai = (modelId: string, dimensions: number, legacy = false): EmbeddingModelSpec => ({
+const openai = (modelId: string, dimensions: number): EmbeddingModelSpec => ({
   label: `${modelId} (OpenAI)`,
   backend: 'openai',
   modelId,
@@ -46,7 +47,6 @@ const openai = (modelId: string, dimensions: number, legacy = false): EmbeddingM
   pooling: 'mean',
   queryPrefix: '',
   passagePrefix: '',
-  legacy,
 });
 
 const local = (
@@ -70,7 +70,7 @@ const local = (
 });
 
 export const EMBEDDING_CATALOG = {
-  'text-embedding-ada-002': openai('text-embedding-ada-002', 1536, true),
+  'text-embedding-ada-002': openai('text-embedding-ada-002', 1536),
   'text-embedding-3-small': openai('text-embedding-3-small', 1536),
   'text-embedding-3-large': openai('text-embedding-3-large', 3072),
   'all-MiniLM-L6-v2': local(
@@ -94,7 +94,7 @@ export const EMBEDDING_CATALOG = {
     768,
     256,
   ),
-  // SPEC's "bge-small-en" is served by BGE v1.5, the release BAAI recommends (better ranking,
+  // The wizard's "bge-small-en" is served by BGE v1.5, the release BAAI recommends (better ranking,
   // the same size); both sides load v1.5 and put BAAI's retrieval instruction before queries.
   'bge-small-en': local(
     'bge-small-en',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The product's vocabularies (SPEC.md §3). Values are the wire values the web app sends;
+ * The product's vocabularies (docs/product.md). Values are the wire values the web app sends;
  * labels are what people see. Renaming a value breaks stored configurations — add, never rename.
  */
 
@@ -30,9 +30,6 @@ export const SQL_SOURCE_TYPES = ['csv', 'excel', 'mysql', 'postgres', 'sqlite'] 
 export const ZSqlSourceType = z.enum(SQL_SOURCE_TYPES);
 export type TSqlSourceType = z.infer<typeof ZSqlSourceType>;
 
-/** Source types backed by an uploaded file rather than a database connection. */
-export const FILE_SOURCE_TYPES = ['pdf', 'csv', 'excel', 'text_file'] as const;
-
 export const SOURCE_TYPE_LABELS: Record<TRagSourceType, string> = {
   pdf: 'PDF',
   csv: 'CSV',
@@ -57,8 +54,8 @@ export const LLM_PROVIDER_LABELS: Record<TLlmProvider, string> = {
 };
 
 /**
- * Models offered per provider. SPEC's Claude list ends with a `{token}` placeholder, which is
- * not a model and is deliberately absent.
+ * Models offered per provider. The product's Claude list once ended with a `{token}` placeholder,
+ * which is not a model and is deliberately absent.
  */
 export const LLM_MODELS = {
   openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini'],
@@ -81,7 +78,10 @@ export const LLM_MODELS = {
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 
-/** SPEC §2's models, plus OpenAI's current two (their catalogue: embedding-catalog.ts). */
+/**
+ * The wizard's models (docs/product.md#the-wizard-embedding-model), OpenAI's current two included
+ * (their catalogue: embedding-catalog.ts).
+ */
 export const EMBEDDING_MODELS = [
   'text-embedding-ada-002',
   'text-embedding-3-small',

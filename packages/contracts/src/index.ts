@@ -16,6 +16,7 @@ export * from './builds';
 export * from './knowledge';
 export * from './retrieval';
 export * from './curated-answers';
+export * from './insights';
 export * from './evaluation';
 export * from './wizard-steps';
 export * from './wizard-answers';

@@ -3,9 +3,9 @@ import { LLM_MODELS, ZLlmProvider, type TLlmModel, type TLlmProvider } from './e
 import { zText } from './text';
 
 /**
- * The one model catalogue the preview, the generator and the web app share: each SPEC model
+ * The one model catalogue the preview, the generator and the web app share: each wizard model
  * name (what the wizard shows and stores) → the id the provider's API knows it by, whether the
- * provider has retired it, and its context window in tokens. The SPEC names stay as they are;
+ * provider has retired it, and its context window in tokens. The wizard's names stay as they are;
  * only this table translates them, so the preview and a built agent always call the same model.
  */
 export interface LlmModelEntry {
@@ -103,7 +103,7 @@ export const LLM_MODEL_CATALOGUE = {
 
 /**
  * A model id as providers write them (`gpt-4o-2024-08-06`, `meta-llama/llama-4-scout-17b`):
- * what the wizard accepts besides the SPEC's names, when the provider lists it for the key.
+ * what the wizard accepts besides the catalogue's names, when the provider lists it for the key.
  * Safe to put into agent.json and the generated project's settings.
  */
 /**
@@ -132,8 +132,8 @@ export function isSpecModel(provider: TLlmProvider, model: string): model is TLl
 }
 
 /**
- * A model the wizard may store for this provider: one of its SPEC names, or an id the provider
- * itself lists — never another provider's SPEC name (gpt-4o is not a Groq model).
+ * A model the wizard may store for this provider: one of its catalogue names, or an id the provider
+ * itself lists — never another provider's catalogue name (gpt-4o is not a Groq model).
  */
 export function isStorableModel(provider: TLlmProvider, model: string): boolean {
   if (isSpecModel(provider, model)) return true;
@@ -141,13 +141,13 @@ export function isStorableModel(provider: TLlmProvider, model: string): boolean 
   return PROVIDER_MODEL_ID.test(model);
 }
 
-/** The catalogue entry of a SPEC model of this provider, or undefined for any other name. */
+/** The catalogue entry of a catalogue model of this provider, or undefined for any other name. */
 export function specModelEntry(provider: TLlmProvider, model: string): LlmModelEntry | undefined {
   return isSpecModel(provider, model) ? LLM_MODEL_CATALOGUE[model] : undefined;
 }
 
 /**
- * The id to send to the provider for a model the wizard stored: the catalogue's for SPEC names,
+ * The id to send to the provider for a model the wizard stored: the catalogue's for its own names,
  * the name itself for a model the provider listed (it is already the provider's id).
  */
 export function modelApiId(provider: TLlmProvider, model: string): string {
@@ -157,7 +157,7 @@ export function modelApiId(provider: TLlmProvider, model: string): string {
   return model;
 }
 
-/** The SPEC models of a provider that new builds may still choose. */
+/** The catalogue models of a provider that new builds may still choose. */
 export function pickableSpecModels(provider: TLlmProvider): TLlmModel[] {
   return (LLM_MODELS[provider] as readonly TLlmModel[]).filter(
     (model) => !LLM_MODEL_CATALOGUE[model].retired,

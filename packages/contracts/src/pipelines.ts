@@ -18,7 +18,10 @@ import { ZDatabaseSource, ZUploadedFile } from './sources';
 
 export const PIPELINE_NAME_MAX_LENGTH = 100;
 
-/** SPEC §5: the RAG wizard's step-1 message; the SQL wizard's is AGENT_NAME_REQUIRED. */
+/**
+ * The RAG wizard's step-1 message (docs/product.md#the-wizard-agent-name); the SQL wizard's is
+ * AGENT_NAME_REQUIRED.
+ */
 export const AGENT_NAME_AND_TYPE_REQUIRED = 'Agent name and type are required.';
 export const AGENT_NAME_REQUIRED = 'Agent name is required.';
 
@@ -146,7 +149,7 @@ export const SQL_WIZARD_STEPS = [
   { key: 'name', label: 'Agent Name' },
   { key: 'source_type', label: 'Source Type' },
   { key: 'source_details', label: 'Source Details' },
-  // SPEC §2 calls these SQL steps LLM and UI; named as in the RAG wizard, so the two wizards
+  // The product calls these SQL steps LLM and UI; named as in the RAG wizard, so the two wizards
   // read alike (issue 30).
   { key: 'llm', label: 'LLM Provider' },
   { key: 'system_prompt', label: 'System Prompt' },

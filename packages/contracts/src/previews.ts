@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { zText } from './text';
 
-/** POST /rag/previews/{id}/start and /sql/previews/previews/{id}/start answer this (SPEC §7). */
+/** POST /rag/previews/{id}/start and /sql/previews/previews/{id}/start answer this. */
 export const ZPreviewStarted = z.object({
   /** Absolute URL of the preview page, `/p/{token}/` on the gateway; the token is the access. */
   preview_url: z.url(),
 });
 export type TPreviewStarted = z.infer<typeof ZPreviewStarted>;
 
-/** POST /img/launch-streamlit-app answers this (SPEC §7): the image agent page. */
+/**
+ * POST /img/launch-streamlit-app answers this: the image agent page
+ * (docs/product.md#the-image-agent).
+ */
 export const ZImageAgentLaunched = z.object({ url: z.url() });
 export type TImageAgentLaunched = z.infer<typeof ZImageAgentLaunched>;
 

@@ -128,12 +128,16 @@ export const ZAgentChatRequest = z.object({
 });
 export type TAgentChatRequest = z.infer<typeof ZAgentChatRequest>;
 
-/** Where an answer came from: retrieved passages (RAG) or the SQL that ran (SQL). */
+/**
+ * Where an answer came from: retrieved passages (RAG), the SQL that ran (SQL), or the owner's
+ * curated answer (`curated: true`, the curated question as its snippet, the similarity as score).
+ */
 export const ZAnswerSource = z.object({
   citation: zText().optional(),
   snippet: zText().optional(),
   score: z.number().optional(),
   sql: zText().optional(),
+  curated: z.boolean().optional(),
 });
 export type TAnswerSource = z.infer<typeof ZAnswerSource>;
 

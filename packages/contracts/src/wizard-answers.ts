@@ -14,9 +14,10 @@ import { zText } from './text';
 import { LOCAL_VECTOR_STORES } from './wizard';
 
 /**
- * What the wizard calls answer (SPEC §7): the session, a sentence, and the fields as saved
- * (secrets masked). Each step has its own schema, strict so that a field a step starts to answer
- * must be added here first (the gateway's tests parse every answer with its step's schema).
+ * What the wizard calls answer (docs/product.md#the-calls-behind-the-screens): the session, a
+ * sentence, and the fields as saved (secrets masked). Each step has its own schema, strict so that
+ * a field a step starts to answer must be added here first (the gateway's tests parse every answer
+ * with its step's schema).
  */
 const stepAnswer = <S extends z.ZodRawShape>(saved: S) =>
   z.strictObject({

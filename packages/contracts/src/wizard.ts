@@ -17,9 +17,9 @@ import { routePath } from './routes';
 import { DATABASE_SOURCE_TYPES } from './sources';
 
 /**
- * The wizard calls' paths (SPEC §7): each step a form-encoded POST (the uploads multipart) whose
- * body is the step's schema below. The gateway's controllers, the web app, test-kit and scripts
- * all read these.
+ * The wizard calls' paths (docs/product.md#the-calls-behind-the-screens): each step a form-encoded
+ * POST (the uploads multipart) whose body is the step's schema below. The gateway's controllers,
+ * the web app, test-kit and scripts all read these.
  */
 export const WIZARD_ROUTES = {
   rag: {
@@ -68,9 +68,9 @@ export const wizardPaths = {
 };
 
 /**
- * Request bodies of the wizard calls (SPEC §7, "Wizard calls"). They arrive form-encoded (or
+ * Request bodies of the wizard calls. They arrive form-encoded (or
  * multipart), so every field is a string; empty fields count as missing. The messages of
- * SPEC §5 are kept verbatim: the web app shows them as they are.
+ * docs/product.md#validation-messages are kept verbatim: the web app shows them as they are.
  */
 
 export const NO_FILE_SELECTED = 'No file selected';

@@ -12,6 +12,7 @@ export type {
   Conversation,
   ConversationChannel,
   ConversationMessage,
+  CuratedAnswer,
   IndexSegment,
   KnowledgeSource,
   KnowledgeSourceKind,

@@ -6,9 +6,10 @@ import type { TestUser } from './accounts';
 import { apiCall, expectStatus, rotation, type Gateway } from './http';
 
 /**
- * An agent of each kind configured through the wizard's own calls (SPEC §7), step by step as
- * the web app sends them, to a complete configuration ready to build. The defaults are a
- * working choice at each step; a test overrides what it asserts on.
+ * An agent of each kind configured through the wizard's own calls
+ * (docs/product.md#the-calls-behind-the-screens), step by step as the web app sends them, to a
+ * complete configuration ready to build. The defaults are a working choice at each step; a test
+ * overrides what it asserts on.
  */
 
 /** The LLM key the wizard flows enter unless a test brings its own. */

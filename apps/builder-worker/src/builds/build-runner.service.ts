@@ -20,7 +20,7 @@ export { BuildError } from './build-error';
 export type ReportProgress = (progress: TBuildProgress) => Promise<void>;
 
 /**
- * Runs one build: the stages of SPEC §9 (contracts' BUILD_STAGES), each reported when it
+ * Runs one build: the stages of the build screen (contracts' BUILD_STAGES), each reported when it
  * starts and when it ends (the build row for the record, job progress for the live feed). The
  * first stage validates and plans the configuration (BuildPlanner); every later stage runs its
  * step (BuildSteps) against that one plan.

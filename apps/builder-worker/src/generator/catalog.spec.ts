@@ -2,7 +2,7 @@ import { LLM_MODEL_CATALOGUE, LLM_MODELS, LLM_PROVIDERS, modelApiId } from '@age
 import { providerModelId } from './catalog';
 
 describe('providerModelId', () => {
-  it('maps every SPEC model through the catalogue the preview uses', () => {
+  it('maps every catalogue model through the catalogue the preview uses', () => {
     for (const provider of LLM_PROVIDERS) {
       for (const model of LLM_MODELS[provider]) {
         // languageModel (agent-runtime, the preview) sends modelApiId too.

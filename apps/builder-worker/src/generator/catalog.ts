@@ -2,7 +2,6 @@ import {
   EMBEDDING_CATALOG,
   isStorableModel,
   modelApiId,
-  type TDistanceMetric,
   type TEmbeddingModel,
   type TLlmProvider,
   type TSqlFramework,
@@ -134,12 +133,6 @@ export const VECTOR_STORES: Record<TVectorStore, VectorStoreSpec> = {
     localUrl: 'http://localhost:19530',
   },
   pinecone: { label: 'Pinecone', module: 'pinecone_store', selfHosted: false },
-};
-
-export const DISTANCE_LABELS: Record<TDistanceMetric, string> = {
-  cosine: 'cosine similarity',
-  euclidean: 'Euclidean distance',
-  dot: 'dot product',
 };
 
 export interface SqlFrameworkSpec {

@@ -1,14 +1,18 @@
 import {
+  CURATED_MATCH_THRESHOLDS,
   embedderOrKeyword,
   fileSqlEngine,
   languageModel,
   mysqlSqlEngine,
   postgresSqlEngine,
   RagAgent,
+  rememberingQueries,
   SqlAgent,
   sqliteFileSqlEngine,
   type AgentEvent,
   type ChatTurn,
+  type Embedder,
+  type KeywordOnly,
   type ProviderBaseUrls,
   type RetrievalIndex,
   type RetrievalMode,
@@ -41,6 +45,7 @@ import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import { PipelineStorage } from '../pipelines/pipeline-storage';
 import { readConfig } from '../pipelines/pipeline-view';
 import { DataSourcesService } from '../sources/data-sources.service';
+import { CuratedMatcher } from './curated-matcher';
 import { HostedIndexes } from './hosted-indexes';
 import type { AgentSetup } from './plain-errors';
 
@@ -81,6 +86,7 @@ export class AgentLoader {
     private readonly storage: PipelineStorage,
     private readonly dataSources: DataSourcesService,
     private readonly hostedIndexes: HostedIndexes,
+    private readonly curated: CuratedMatcher,
   ) {
     this.baseUrls = providerBaseUrls(config);
   }
@@ -118,24 +124,32 @@ export class AgentLoader {
     if (config.agent_type === 'sql') {
       const engine = await this.sqlEngine(pipeline, config);
       const agent = new SqlAgent({ model, systemPrompt, engine });
+      // A SQL agent has no embedding model: its curated questions match by shared words.
+      const curated = { pipelineId: pipeline.id, embedder: () => null, threshold: 1 };
       return {
         kind: 'sql',
         ...shown,
         tables: await engine.describe(),
         ask: (question, signal, history) =>
-          withoutSecret(agent.ask(question, signal, history), apiKey),
+          withoutSecret(
+            this.curated.answer(curated, question, signal, () =>
+              agent.ask(question, signal, history),
+            ),
+            apiKey,
+          ),
         memoryBytes: () => engine.memoryBytes(),
         close: () => engine.close(),
       };
     }
     const settings = retrievalOf(config);
-    const index = await this.ragIndex(
-      pipeline,
-      build,
-      config,
-      provider === 'openai' ? apiKey : null,
-      settings.search,
-    );
+    const embedding = this.embedding(config, provider === 'openai' ? apiKey : null);
+    const index = await this.ragIndex(pipeline, build, embedding.load, settings.search);
+    const curated = {
+      pipelineId: pipeline.id,
+      // Curated questions are compared by meaning when the index is, else by shared words.
+      embedder: () => (index.mode === 'embeddings' ? embedding.loaded() : null),
+      threshold: CURATED_MATCH_THRESHOLDS[config.embedding_model ?? DEFAULT_EMBEDDING_MODEL],
+    };
     const agent = new RagAgent({
       model,
       systemPrompt,
@@ -149,7 +163,12 @@ export class AgentLoader {
       ...shown,
       retrieval: { mode: index.mode, note: index.note, chunks: index.size },
       ask: (question, signal, history) =>
-        withoutSecret(agent.ask(question, signal, history), apiKey),
+        withoutSecret(
+          this.curated.answer(curated, question, signal, () =>
+            agent.ask(question, signal, history),
+          ),
+          apiKey,
+        ),
       memoryBytes: () => index.memoryBytes(),
       close: () => Promise.resolve(),
     };
@@ -197,36 +216,39 @@ export class AgentLoader {
     const config =
       readBuildInputs(build.snapshot, pipeline.agentType)?.config ?? readConfig(pipeline);
     const openai = config.llm?.provider === 'openai';
-    return this.ragIndex(
-      pipeline,
-      build,
-      config,
-      openai ? await this.providerKey(pipeline) : null,
-      search,
-    );
+    const embedding = this.embedding(config, openai ? await this.providerKey(pipeline) : null);
+    return this.ragIndex(pipeline, build, embedding.load, search);
   }
 
   /** The build's hosted index, as the worker made it. */
   private ragIndex(
     pipeline: Pipeline,
     build: Build,
-    config: TPipelineConfig,
-    openaiKey: string | null,
+    embedder: () => Promise<Embedder | KeywordOnly>,
     search: SearchMode,
   ) {
-    if (config.agent_type !== 'rag') throw new Error('Only RAG agents retrieve passages.');
-    const model = config.embedding_model ?? DEFAULT_EMBEDDING_MODEL;
-    return this.hostedIndexes.open(
-      pipeline,
-      build,
-      () =>
-        embedderOrKeyword(model, {
-          openaiKey,
-          baseUrl: this.baseUrls.openai,
-          cacheDir: this.config.MODEL_CACHE_DIR,
-        }),
-      search,
-    );
+    if (pipeline.agentType !== 'rag') throw new Error('Only RAG agents retrieve passages.');
+    return this.hostedIndexes.open(pipeline, build, embedder, search);
+  }
+
+  /**
+   * The agent's embedding model, loaded when first asked for (an index searched by words alone
+   * never asks), remembering its last questions' vectors: the curated answers and the passage
+   * search embed a question once.
+   */
+  private embedding(config: TPipelineConfig, openaiKey: string | null) {
+    const model =
+      (config.agent_type === 'rag' && config.embedding_model) || DEFAULT_EMBEDDING_MODEL;
+    let chosen: Embedder | KeywordOnly | undefined;
+    let loading: Promise<Embedder | KeywordOnly> | undefined;
+    const load = () =>
+      (loading ??= embedderOrKeyword(model, {
+        openaiKey,
+        baseUrl: this.baseUrls.openai,
+        cacheDir: this.config.MODEL_CACHE_DIR,
+      }).then((found) => (chosen = 'keywordBecause' in found ? found : rememberingQueries(found))));
+    const loaded = () => (chosen && !('keywordBecause' in chosen) ? chosen : null);
+    return { load, loaded };
   }
 
   private async sqlEngine(pipeline: Pipeline, config: TPipelineConfig): Promise<SqlEngine> {

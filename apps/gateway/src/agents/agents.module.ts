@@ -5,6 +5,7 @@ import { PipelinesCoreModule } from '../pipelines/pipelines-core.module';
 import { SourcesModule } from '../sources/sources.module';
 import { AgentLoader } from './agent-loader';
 import { AgentsRepository } from './agents.repository';
+import { CuratedMatcher } from './curated-matcher';
 import { HostedIndexes } from './hosted-indexes';
 import { LoadedAgents } from './loaded-agents';
 import { LocalAnswers } from './local-answers';
@@ -17,7 +18,14 @@ import { LocalAnswers } from './local-answers';
  */
 @Module({
   imports: [PipelinesCoreModule, ApiKeysCoreModule, SourcesModule, KnowledgeCoreModule],
-  providers: [AgentsRepository, AgentLoader, HostedIndexes, LoadedAgents, LocalAnswers],
+  providers: [
+    AgentsRepository,
+    AgentLoader,
+    CuratedMatcher,
+    HostedIndexes,
+    LoadedAgents,
+    LocalAnswers,
+  ],
   exports: [AgentLoader, LoadedAgents, LocalAnswers],
 })
 export class AgentsModule {}

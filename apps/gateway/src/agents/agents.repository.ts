@@ -1,4 +1,4 @@
-import type { Build, Pipeline } from '@agentloom/db';
+import type { Build, CuratedAnswer, Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -29,5 +29,16 @@ export class AgentsRepository {
       select: { hostedIndex: true },
     });
     return build?.hostedIndex ?? null;
+  }
+
+  /** The owner's curated answers of an agent, read on every question (they change any time). */
+  curatedOf(
+    pipelineId: string,
+  ): Promise<Pick<CuratedAnswer, 'id' | 'question' | 'answer' | 'updatedAt'>[]> {
+    return this.prisma.client.curatedAnswer.findMany({
+      where: { pipelineId },
+      select: { id: true, question: true, answer: true, updatedAt: true },
+      orderBy: { createdAt: 'asc' },
+    });
   }
 }

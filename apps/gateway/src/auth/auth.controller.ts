@@ -18,8 +18,9 @@ export const RESET_EMAIL_SENT =
   'If an account exists for this email, we have sent a link to reset its password.';
 
 /**
- * Accounts. Paths are SPEC §7's: most live under /auth, while reset and one of the two
- * forgot-password entries (the product calls both) are un-prefixed.
+ * Accounts. Paths are the product's (docs/product.md#the-calls-behind-the-screens): most live under
+ * /auth, while reset and one of the two forgot-password entries (the product calls both) are
+ * un-prefixed.
  */
 @ApiTags('auth')
 @Public()

@@ -53,7 +53,7 @@ describe('build warnings', () => {
       model_name: 'claude-4-opus-20250522',
     });
     expect(view.warnings).toEqual([expect.objectContaining({ code: 'keyword_search', fix: null })]);
-    expect(view.warnings[0].detail).toMatch(/choose an OpenAI embedding model/);
+    expect(view.warnings[0]?.detail).toMatch(/choose an OpenAI embedding model/);
   });
 
   it('has no warning when the chosen model searched by meaning', async () => {

@@ -37,7 +37,10 @@ const BUILD_QUERY = {
   description: 'A build id from the agent’s build list; without it, the latest Built zip.',
 } as const;
 
-/** Build calls as SPEC §7 names them: starting a build, its progress, and the zip. */
+/**
+ * Build calls (docs/product.md#the-calls-behind-the-screens): starting a build, its progress, and
+ * the zip.
+ */
 @ApiTags('builds')
 @ApiBearerAuth()
 @Controller()

@@ -225,7 +225,8 @@ describe('Builds (gateway side)', () => {
     const second = await startBuild(id);
     expect(second).not.toBe(first);
 
-    // While the rebuild runs, the agent's download is still the first zip, under SPEC's name.
+    // While the rebuild runs, the agent's download is still the first zip, under the product's
+    // name.
     const during = await download(id).expect(200);
     expect(text(during)).toBe('zip of build one');
     expect(during.headers['content-disposition']).toBe(

@@ -136,8 +136,8 @@ export class BuildsService {
   }
 
   /**
-   * A Built zip of the caller's pipeline of this type: the latest (SPEC's download, saved as
-   * `{type}-agent-{id}.zip`), or the build asked for, whose file name adds its number so two
+   * A Built zip of the caller's pipeline of this type: the latest (the dashboard's download, saved
+   * as `{type}-agent-{id}.zip`), or the build asked for, whose file name adds its number so two
    * builds of one agent do not overwrite each other in a downloads folder.
    */
   async download(

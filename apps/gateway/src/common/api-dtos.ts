@@ -1,4 +1,9 @@
 import {
+  ZAgentInsights,
+  ZCuratedAnswer,
+  ZCuratedAnswerRequest,
+  ZCuratedAnswers,
+  ZCuratedAnswerUpdate,
   ZRetrievalSettingsRequest,
   ZRetrievalSettingsView,
   ZRetrievalTestRequest,
@@ -125,7 +130,7 @@ export class BuildStartedDto extends createZodDto(ZBuildStarted) {}
 export class BuildViewDto extends createZodDto(ZBuildView) {}
 export class BuildHistoryItemDto extends createZodDto(ZBuildHistoryItem) {}
 
-// ---- The wizards' calls (SPEC §7) ----
+// ---- The wizards' calls (docs/product.md#the-calls-behind-the-screens) ----
 
 export class RagSourceDto extends createZodDto(ZRagSourceRequest) {}
 export class RagDatabaseSourceDto extends createZodDto(ZRagDatabaseSourceRequest) {}
@@ -180,6 +185,11 @@ export class RetrievalSettingsRequestDto extends createZodDto(ZRetrievalSettings
 export class RetrievalSettingsViewDto extends createZodDto(ZRetrievalSettingsView) {}
 export class RetrievalTestRequestDto extends createZodDto(ZRetrievalTestRequest) {}
 export class RetrievalTestResultDto extends createZodDto(ZRetrievalTestResult) {}
+export class CuratedAnswerRequestDto extends createZodDto(ZCuratedAnswerRequest) {}
+export class CuratedAnswerUpdateDto extends createZodDto(ZCuratedAnswerUpdate) {}
+export class CuratedAnswerDto extends createZodDto(ZCuratedAnswer) {}
+export class CuratedAnswersDto extends createZodDto(ZCuratedAnswers) {}
+export class AgentInsightsDto extends createZodDto(ZAgentInsights) {}
 export class AccessKeyDto extends createZodDto(ZAccessKey) {}
 export class CreatedAccessKeyDto extends createZodDto(ZCreatedAccessKey) {}
 export class CreateAccessKeyDto extends createZodDto(ZCreateAccessKeyRequest) {}

@@ -6,7 +6,10 @@ import { PreviewStartedDto } from '../common/api-dtos';
 import { CurrentUser } from '../common/current-user.decorator';
 import { PreviewsService } from './previews.service';
 
-/** SPEC §7 "Previews and downloads": the owner starts a preview and gets its link. */
+/**
+ * Previews (docs/product.md#build-progress-preview-and-download): the owner starts a preview and
+ * gets its link.
+ */
 @ApiTags('previews')
 @ApiBearerAuth()
 @Controller()

@@ -3,7 +3,7 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/env';
 
 /**
- * The one Prisma client of this process. Only repositories inject it (STYLE.md §2):
+ * The one Prisma client of this process. Only repositories inject it (docs/architecture.md):
  * services talk to repositories, never to Prisma. `sql` is for the statements of a published
  * agent's answer path, written in SQL for speed; it shares Prisma's pool.
  */

@@ -28,6 +28,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { silenceDetail } from '../agents/provider-watchdog';
 import { collectAnswer, startAnswer } from './chat-stream';
 import {
+  curatedSource,
   MEMORY_CHARACTERS_PER_TURN,
   PublishedAgentsService,
   splitOpenAiMessages,
@@ -175,6 +176,7 @@ export class OpenAiCompatController {
             snippet,
             score,
           }));
+        else if (event.type === 'curated') sources = [curatedSource(event)];
         else if (event.type === 'sql') sources = [{ sql: event.sql }];
         else if (event.type === 'token') {
           open();

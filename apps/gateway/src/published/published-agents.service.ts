@@ -153,7 +153,8 @@ export class PublishedAgentsService {
           sources.push(
             ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
           );
-        } else if (event.type === 'sql') sources.push({ sql: event.sql });
+        } else if (event.type === 'curated') sources.push(curatedSource(event));
+        else if (event.type === 'sql') sources.push({ sql: event.sql });
         else if (event.type === 'error') return;
       }
       if (signal.aborted) return;
@@ -207,6 +208,16 @@ export class PublishedAgentsService {
       this.config.PUBLISHED_VISITOR_RATE_PER_MINUTE,
     );
   }
+}
+
+/** A curated answer's source, as stored and sent with the answer: the question it was written for. */
+export function curatedSource(event: Extract<AgentEvent, { type: 'curated' }>): TAnswerSource {
+  return {
+    citation: 'Curated answer',
+    snippet: event.question,
+    score: event.similarity,
+    curated: true,
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ describe('profile: GET and PUT /users/me', () => {
   });
   afterAll(() => t.close());
 
-  it('returns the profile fields of SPEC §3', async () => {
+  it('returns the profile fields the dashboard shows', async () => {
     const res = await t.http.get('/users/me').set(user.auth).expect(200);
     expect(res.body).toEqual({
       full_name: null,

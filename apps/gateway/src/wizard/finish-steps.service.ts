@@ -30,7 +30,10 @@ export class FinishStepsService {
     });
   }
 
-  /** The framework must be able to read the source on record (SPEC §2, SQL step 6). */
+  /**
+   * The framework must be able to read the source on record
+   * (docs/product.md#the-wizard-sql-engine).
+   */
   async setFramework(
     call: WizardCall<'sql'>,
     framework: TSqlFramework,

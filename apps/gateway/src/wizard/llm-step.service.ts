@@ -33,8 +33,9 @@ interface ShownKey {
 }
 
 /**
- * The LLM steps of both wizards (SPEC §2): the provider, then its key and model. A new provider
- * clears the model and key chosen for the previous one; a model of another provider is refused.
+ * The LLM steps of both wizards (docs/product.md#the-wizard-language-model): the provider, then its
+ * key and model. A new provider clears the model and key chosen for the previous one; a model of
+ * another provider is refused.
  */
 @Injectable()
 export class LlmStepService {
@@ -143,8 +144,8 @@ function requireProvider(config: TPipelineConfig): TLlmProvider {
 }
 
 /**
- * A SPEC model or one the provider lists; a retired SPEC model only where the agent already
- * uses it (it still loads and is saved again as it is), never as a new choice.
+ * A catalogue model or one the provider lists; a retired catalogue model only where the agent
+ * already uses it (it still loads and is saved again as it is), never as a new choice.
  */
 function requireModelOf(provider: TLlmProvider, model: string, onRecord?: string): void {
   const label = LLM_PROVIDER_LABELS[provider];

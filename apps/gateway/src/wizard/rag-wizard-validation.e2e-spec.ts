@@ -11,7 +11,7 @@ describe('RAG wizard API', () => {
     ({ t, alice } = app);
   });
 
-  describe('validation (SPEC §5 messages the server owns)', () => {
+  describe('validation (the messages the server owns)', () => {
     let id: string;
     beforeAll(async () => {
       id = await newPipeline(alice);
@@ -106,7 +106,7 @@ describe('RAG wizard API', () => {
           url: 'http://chromadb:8000',
           dimensions,
         });
-      // Left empty: the model's size, not SPEC's 384.
+      // Left empty: the model's size, not the default 384.
       expect((await store('').expect(200)).body.saved.dimensions).toBe(1536);
       const contradiction = await store('384').expect(422);
       expect(contradiction.body.detail).toBe(
@@ -139,13 +139,13 @@ describe('RAG wizard API', () => {
       expect(retired.body.detail).toBe(
         'Claude no longer offers claude-3.5-haiku-20241022. Choose one of: claude-4-opus-20250522.',
       );
-      // …while a model Anthropic lists for the key (not in the SPEC's list) is.
+      // …while a model Anthropic lists for the key (not in the catalogue) is.
       await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,
         model_name: 'claude-sonnet-4-20250514',
       }).expect(200);
-      // SPEC's "{token}" is a placeholder, not a model.
+      // The old list's "{token}" is a placeholder, not a model.
       await form(alice, 'credentials', {
         session_id: id,
         api_key: OPENAI_KEY,

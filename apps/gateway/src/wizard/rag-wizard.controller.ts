@@ -29,7 +29,10 @@ import { FORM, WizardStep } from './wizard-docs';
 import { WizardSharedSteps } from './wizard-shared-steps';
 
 const ROUTES = WIZARD_ROUTES.rag;
-/** The RAG wizard's calls (SPEC §7), form-encoded except the upload. */
+/**
+ * The RAG wizard's calls (docs/product.md#the-calls-behind-the-screens), form-encoded except the
+ * upload.
+ */
 @ApiTags('RAG wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)

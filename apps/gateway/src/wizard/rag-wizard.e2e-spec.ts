@@ -41,7 +41,7 @@ describe('RAG wizard API', () => {
       dimensions: '',
       distance_metric: '',
     }).expect(200);
-    // SPEC §5: dimensions default to 384 and the metric to cosine.
+    // docs/product.md#the-wizard-vector-store: dimensions default to 384 and the metric to cosine.
     expect(local.body.saved).toEqual({
       vector_db: 'qdrant',
       url: 'http://qdrant:6333',

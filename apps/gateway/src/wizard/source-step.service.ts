@@ -58,9 +58,10 @@ const isSqlSourceType = (type: string): type is TSqlSourceType =>
 const withArticle = (label: string) => `${/^[AEIOU]/i.test(label) ? 'An' : 'A'} ${label}`;
 
 /**
- * The source steps of both wizards (SPEC §2, §7): the source type, then its file or database.
- * Changing the type clears the details (and framework) that no longer fit it; a new file or
- * database replaces the other, and the replaced upload is deleted once the row no longer names it.
+ * The source steps of both wizards (docs/product.md#the-wizard-data-source): the source type, then
+ * its file or database. Changing the type clears the details (and framework) that no longer fit it;
+ * a new file or database replaces the other, and the replaced upload is deleted once the row no
+ * longer names it.
  */
 @Injectable()
 export class SourceStepService {

@@ -24,7 +24,10 @@ import { FORM, WizardStep } from './wizard-docs';
 import { WizardSharedSteps } from './wizard-shared-steps';
 
 const ROUTES = WIZARD_ROUTES.sql;
-/** The SQL wizard's calls (SPEC §7), form-encoded except the upload. */
+/**
+ * The SQL wizard's calls (docs/product.md#the-calls-behind-the-screens), form-encoded except the
+ * upload.
+ */
 @ApiTags('SQL wizard')
 @ApiBearerAuth()
 @ApiConsumes(...FORM)

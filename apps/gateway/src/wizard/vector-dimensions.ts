@@ -8,7 +8,7 @@ import { UnprocessableEntityException } from '@nestjs/common';
 /**
  * The store's dimensions are the embedding model's vector size, whatever the form says: left
  * empty, they are the model's; a different number would make every insert fail, so it is
- * refused with the number to use. Before a model is chosen, the given value (or SPEC's 384)
+ * refused with the number to use. Before a model is chosen, the given value (or the default 384)
  * stands, and choosing the model later corrects it.
  */
 export function vectorDimensions(

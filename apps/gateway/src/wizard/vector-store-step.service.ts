@@ -22,9 +22,9 @@ type PineconeFields = Omit<TPineconeCredentialsRequest, 'session_id'>;
 type LocalStoreFields = Omit<TLocalVectorDbRequest, 'session_id'>;
 
 /**
- * The RAG wizard's embedding and vector store steps (SPEC §2 steps 4–5). A store's dimensions
- * follow the embedding model; a Pinecone key goes to its encrypted column and comes back masked,
- * and choosing any other store forgets it.
+ * The RAG wizard's embedding and vector store steps (docs/product.md#the-wizard-vector-store). A
+ * store's dimensions follow the embedding model; a Pinecone key goes to its encrypted column and
+ * comes back masked, and choosing any other store forgets it.
  */
 @Injectable()
 export class VectorStoreStepService {

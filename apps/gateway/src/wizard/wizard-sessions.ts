@@ -29,7 +29,7 @@ export interface OpenSession<Config extends TPipelineConfig = TPipelineConfig> {
 }
 
 /**
- * The wizard's hold on a pipeline (a "session" in SPEC's words): every step opens the caller's
+ * The wizard's hold on a pipeline (a "session" in the API's words): every step opens the caller's
  * pipeline, changes its configuration and saves it back with the columns it touched.
  */
 @Injectable()

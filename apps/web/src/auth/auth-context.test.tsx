@@ -5,7 +5,7 @@ import { mockFetch } from '../features/testing/render';
 import { STORAGE_KEYS } from '../lib/storage';
 import { AuthProvider, restoreSession, useAuth } from './auth-context';
 
-describe('restoreSession (SPEC §4 startup rules)', () => {
+describe('restoreSession (the start-up rules)', () => {
   const user = { id: 'u1', username: 'ada', email: 'ada@example.com' };
 
   it('restores when both the token and a parsable user are saved', () => {

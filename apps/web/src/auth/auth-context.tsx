@@ -20,9 +20,9 @@ type SignupInput = { username: string; email: string; password: string };
 export type AuthState = {
   user: TPublicUser | null;
   token: string | null;
-  /** True until the saved session has been checked (SPEC §4). */
+  /** True until the saved session has been checked (docs/product.md#sign-up-and-sign-in). */
   loading: boolean;
-  /** Signs in; shows the SPEC §8 toasts; resolves false on failure. */
+  /** Signs in; shows the sign-in toasts; resolves false on failure. */
   login: (email: string, password: string) => Promise<boolean>;
   /** The login call is in flight (the login page's, or the one that follows a signup). */
   loginPending: boolean;
@@ -50,9 +50,10 @@ function parseUser(raw: string): TPublicUser | null {
 }
 
 /**
- * SPEC §4 restore rule: the saved token and user are restored only when both exist and the user
- * parses; otherwise the session counts as logged out. What is left of a broken session is removed
- * too: a leftover token would still be sent as the bearer header of every call (api.ts).
+ * The restore rule (docs/product.md#sign-up-and-sign-in): the saved token and user are restored
+ * only when both exist and the user parses; otherwise the session counts as logged out. What is
+ * left of a broken session is removed too: a leftover token would still be sent as the bearer
+ * header of every call (api.ts).
  */
 export function restoreSession(storage: Storage): { token: string; user: TPublicUser } | null {
   const token = storage.getItem(STORAGE_KEYS.token);

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useAuth } from './auth-context';
 
-/** Protected routes (SPEC §6): visitors are sent to /login. */
+/** Protected routes (docs/product.md#routes-and-access): visitors are sent to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading, sessionEnded } = useAuth();
   const location = useLocation();

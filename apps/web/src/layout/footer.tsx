@@ -6,7 +6,10 @@ import { SITE_LINKS, TAGLINE } from './site';
 
 type FooterItem = { label: string; to?: string };
 
-/** SPEC §2: three real links; the other entries are placeholders without any target. */
+/**
+ * docs/product.md#navigation-footer-and-theme: three real links; the other entries are placeholders
+ * without any target.
+ */
 const COLUMNS: { title: string; items: FooterItem[] }[] = [
   {
     title: 'Product',

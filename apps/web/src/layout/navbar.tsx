@@ -7,11 +7,11 @@ import { buttonClasses, type ButtonVariant } from '../components/ui';
 import { Logo } from './logo';
 import { useTheme } from './theme';
 
-/** SPEC §2 top links, in order. */
+/** The top links, in order (docs/product.md#navigation-footer-and-theme). */
 export const NAV_LINKS = [
   { to: '/', label: 'Home' },
   { to: '/features', label: 'Features' },
-  // The page SPEC calls Developers introduces the people who make Agentloom: to someone who is
+  // The page the route calls Developers introduces the people who make Agentloom: to someone who is
   // not a programmer, "Developers" in a menu promises developer documentation instead.
   { to: '/developers', label: 'Our team' },
   { to: '/#how-it-works', label: 'How it works' },
@@ -154,7 +154,7 @@ export function Navbar() {
         </div>
       </nav>
       {/*
-        SPEC §9: the mobile menu opens and collapses with a 300 ms transition. Its own landmark,
+        The mobile menu opens and collapses with a 300 ms transition. Its own landmark,
         so on a phone screen-reader users still find the links under navigation.
       */}
       <nav

@@ -6,9 +6,10 @@ import { prefersReducedMotion } from '../lib/reduced-motion';
 const HASH_TARGET_WAIT_MS = 3000;
 
 /**
- * SPEC §2: every route change scrolls smoothly to the top, and `/#how-it-works` scrolls to that
- * section of the landing page. The landing page is its own lazy chunk, so the section may not
- * exist yet when the location changes; we look for it on each frame until it appears.
+ * docs/product.md#navigation-footer-and-theme: every route change scrolls smoothly to the top, and
+ * `/#how-it-works` scrolls to that section of the landing page. The landing page is its own lazy
+ * chunk, so the section may not exist yet when the location changes; we look for it on each frame
+ * until it appears.
  */
 export function ScrollManager() {
   const { pathname, hash, key } = useLocation();

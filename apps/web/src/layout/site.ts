@@ -3,7 +3,7 @@
  * handles can be set without hunting through the pages.
  */
 export const SITE_LINKS = {
-  /** SPEC §1: "Contact us" opens a chat with the team on a messaging service. */
+  /** "Contact us" opens a chat with the team on a messaging service. */
   contactChat:
     'https://wa.me/4915510000000?text=' +
     encodeURIComponent('Hi Agentloom team, I have a question about building an agent.'),

@@ -4,7 +4,7 @@ import { renderWithProviders } from '../components/test-utils';
 import { Navbar } from './navbar';
 import { readTheme } from './theme';
 
-describe('theme (SPEC §4: light by default, toggled, persisted)', () => {
+describe('theme (light by default, toggled, persisted)', () => {
   afterEach(() => document.documentElement.classList.remove('dark'));
 
   it('reads light unless dark was saved', () => {

@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '../lib/storage';
 
 export type Theme = 'light' | 'dark';
 
-/** SPEC §3/§9: the saved theme, light unless 'dark' was stored. */
+/** docs/product.md#stored-in-the-browser: the saved theme, light unless 'dark' was stored. */
 export function readTheme(storage: Pick<Storage, 'getItem'>): Theme {
   try {
     return storage.getItem(STORAGE_KEYS.theme) === 'dark' ? 'dark' : 'light';

@@ -4,8 +4,9 @@ import { toast } from 'sonner';
 const screenErrors = new Set<string | number>();
 
 /**
- * The app's toasts (SPEC §8 titles and descriptions). Browser alert() texts of the spec are shown
- * through `notify.error` too: same words, accessible and non-blocking.
+ * The app's toasts (titles and descriptions: docs/product.md#notices-and-failure-messages). Browser
+ * alert() texts of the spec are shown through `notify.error` too: same words, accessible and
+ * non-blocking.
  */
 export const notify = {
   success: (title: string, description?: string) => toast.success(title, { description }),

@@ -1,4 +1,7 @@
-/** Local-storage keys of SPEC §3. Other code reads and writes them only through these names. */
+/**
+ * Local-storage keys (docs/product.md#stored-in-the-browser). Other code reads and writes them only
+ * through these names.
+ */
 export const STORAGE_KEYS = {
   token: 'token',
   user: 'user',

@@ -14,7 +14,7 @@ type Developer = {
   email: string;
 };
 
-/** SPEC §1: two developer cards (role, bio, skills, links). */
+/** Two developer cards (role, bio, skills, links). */
 const DEVELOPERS: Developer[] = [
   {
     name: 'Amira Haddad',

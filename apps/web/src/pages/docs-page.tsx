@@ -4,7 +4,7 @@ import { IconHeading } from '../components/icon-heading';
 
 type DocCard = { title: string; icon: LucideIcon; intro: string; items: string[] };
 
-/** SPEC §1: three cards. */
+/** Three cards (docs/product.md#public-pages). */
 const DOCS: DocCard[] = [
   {
     title: 'Getting Started',

@@ -5,7 +5,7 @@ import { buttonClasses, Card, PageContainer, PageHeader } from '../components/ui
 import { IconHeading } from '../components/icon-heading';
 import { StartLink } from '../components/start-link';
 
-/** SPEC §1: six feature cards. */
+/** Six feature cards (docs/product.md#public-pages). */
 export function FeaturesPage() {
   return (
     <PageContainer size="xl">

@@ -14,7 +14,7 @@ function requestLink() {
 
 const described = (calls: Call[]) => calls.map((call) => `${call.method} ${call.path}`);
 
-describe('ForgotPasswordPage (SPEC §2, §4, §7, §8)', () => {
+describe('ForgotPasswordPage', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     dismissAllToasts();
@@ -46,7 +46,7 @@ describe('ForgotPasswordPage (SPEC §2, §4, §7, §8)', () => {
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
   });
 
-  describe('Resend link, on the confirmation (the second path of SPEC §7)', () => {
+  describe('Resend link, on the confirmation (the second forgot-password path)', () => {
     /** Lets the first request succeed and answers the resend with `resend`. */
     async function confirmThenResend(resend: () => Reply) {
       const mock = mockFetch((call) =>

@@ -7,7 +7,10 @@ import { Button, buttonClasses } from '../components/ui';
 import { api, errorDetail } from '../lib/api';
 import { notify } from '../lib/notify';
 
-/** SPEC §2/§4: an e-mail form, then a sent-confirmation state naming that e-mail. */
+/**
+ * docs/product.md#sign-up-and-sign-in: an e-mail form, then a sent-confirmation state naming that
+ * e-mail.
+ */
 export function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
@@ -23,8 +26,8 @@ export function ForgotPasswordPage() {
     onError: (error) => notify.error('Error', errorDetail(error) ?? 'Unable to send reset email'),
   });
 
-  // SPEC §7/§8 give a second forgot-password path with its own failure toast; it serves the
-  // confirmation screen's "resend", so both readings of the spec are in use.
+  // The product has a second forgot-password path with its own failure toast; it serves the
+  // confirmation screen's "resend", so both paths are in use.
   const resend = useMutation({
     mutationFn: (address: string) =>
       api('/forgot-password', { method: 'POST', query: { email: address } }),

@@ -3,7 +3,9 @@ import { useAuth } from '../auth/auth-context';
 import { Hero } from '../components/landing/hero';
 import { CtaBanner, FeatureHighlights, HowItWorks } from '../components/landing/sections';
 
-/** SPEC §1 landing page: hero, how it works, features, call to action. */
+/**
+ * The landing page (docs/product.md#public-pages): hero, how it works, features, call to action.
+ */
 export function LandingPage() {
   const { user } = useAuth();
   const navigate = useNavigate();

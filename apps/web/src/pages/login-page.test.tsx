@@ -13,7 +13,7 @@ function logIn() {
   fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
 }
 
-describe('LoginPage (SPEC §2, §8)', () => {
+describe('LoginPage', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     dismissAllToasts();

@@ -10,7 +10,7 @@ import {
 } from '../components/auth-card';
 import { Alert, Button } from '../components/ui';
 
-/** SPEC §2 Login: email and password; success goes to /dashboard. */
+/** Log in (docs/product.md#sign-up-and-sign-in): email and password; success goes to /dashboard. */
 export function LoginPage() {
   const { login, loginPending } = useAuth();
   const navigate = useNavigate();
@@ -21,7 +21,7 @@ export function LoginPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    // Back to the protected page that sent the visitor here, else the dashboard (SPEC).
+    // Back to the protected page that sent the visitor here, else the dashboard.
     if (await login(email, password)) void navigate(returnPath(location.state), { replace: true });
   }
 

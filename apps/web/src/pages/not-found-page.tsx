@@ -2,7 +2,7 @@ import { Home } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClasses } from '../components/ui';
 
-/** SPEC §2: any other path. */
+/** Any other path (docs/product.md#routes-and-access). */
 export function NotFoundPage() {
   return (
     <div className="flex min-h-[calc(100vh-4rem)] flex-col items-center justify-center px-4 py-16 text-center">

@@ -1,7 +1,7 @@
 import { SITE_LINKS } from '../layout/site';
 import { Card, PageContainer, PageHeader } from '../components/ui';
 
-/** SPEC §1: information collected, use, data security, contact. */
+/** Information collected, use, data security, contact. */
 export function PrivacyPolicyPage() {
   return (
     <PageContainer size="md">

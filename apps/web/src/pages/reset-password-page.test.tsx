@@ -10,7 +10,7 @@ function reset(password: string, confirm: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Reset Password' }));
 }
 
-describe('ResetPasswordPage (SPEC §2, §5, §8)', () => {
+describe('ResetPasswordPage', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     dismissAllToasts();

@@ -8,7 +8,9 @@ import { notify } from '../lib/notify';
 
 type ResetInput = { token: string; new_password: string; confirm_password: string };
 
-/** SPEC §2/§5/§8: reads ?token, sets a new password, success goes to /login. */
+/**
+ * docs/product.md#sign-up-and-sign-in: reads ?token, sets a new password, success goes to /login.
+ */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';

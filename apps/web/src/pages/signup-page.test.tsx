@@ -5,7 +5,7 @@ import { deferred, mockFetch, renderRoute } from '../features/testing/render';
 import { SignupPage } from './signup-page';
 import { dismissAllToasts, expectToast, failures } from './toast-expectations';
 
-describe('SignupPage (SPEC §5)', () => {
+describe('SignupPage', () => {
   afterEach(() => {
     vi.restoreAllMocks();
     vi.unstubAllGlobals();

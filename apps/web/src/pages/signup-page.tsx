@@ -6,10 +6,12 @@ import { AuthCard, AuthSwitchFooter, EmailField, NewPasswordFields } from '../co
 import { Alert, Button, TextField } from '../components/ui';
 import { notify } from '../lib/notify';
 
-/** SPEC §5: shown (and nothing submitted) when the two passwords differ. */
+/** Shown (and nothing submitted) when the two passwords differ. */
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
 
-/** SPEC §2 Signup; success signs in automatically and goes to /dashboard (§4). */
+/**
+ * Sign up (docs/product.md#sign-up-and-sign-in); success signs in automatically, then /dashboard.
+ */
 export function SignupPage() {
   const { signup, signupPending, loginPending } = useAuth();
   const navigate = useNavigate();

@@ -6,7 +6,7 @@ import { SERVER_UNREACHABLE } from '../lib/api';
 
 /**
  * Waits for the sonner toast titled `title` and checks its description and style ('error' is the
- * destructive style SPEC §8 asks of failures).
+ * destructive style of failures).
  */
 export async function expectToast(
   title: string,

@@ -12,7 +12,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 
-/** SPEC §1: the hero phrase rotates through these, every HERO_ROTATION_MS. */
+/** docs/product.md#public-pages: the hero phrase rotates through these, every HERO_ROTATION_MS. */
 export const HERO_PHRASES = [
   'RAG Agents',
   'SQL Agents',
@@ -24,7 +24,10 @@ export const HERO_ROTATION_MS = 3000;
 
 export type Feature = { title: string; summary: string; details: string[]; icon: LucideIcon };
 
-/** SPEC §1: the six features, shown on the Features page and (shorter) on the landing page. */
+/**
+ * docs/product.md#public-pages: the six features, shown on the Features page and (shorter) on the
+ * landing page.
+ */
 export const FEATURES: Feature[] = [
   {
     title: 'RAG Builder',
@@ -94,7 +97,7 @@ export const FEATURES: Feature[] = [
   },
 ];
 
-/** SPEC §1: four steps, in order. */
+/** How it works: four steps, in order. */
 export const HOW_IT_WORKS: { title: string; text: string; icon: LucideIcon }[] = [
   {
     title: 'Choose agent type',

@@ -32,7 +32,7 @@ function stubReducedMotion(initially: boolean) {
   };
 }
 
-describe('Hero (SPEC §1/§4: the phrase rotates every 3 s through five phrases)', () => {
+describe('Hero (the phrase rotates every 3 s through five phrases)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     vi.useRealTimers();

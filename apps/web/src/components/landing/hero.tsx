@@ -25,7 +25,10 @@ export const DEMO_VIDEO = {
 
 const POSTER_SIZES = '(min-width: 1280px) 600px, (min-width: 1024px) 46vw, calc(100vw - 2rem)';
 
-/** SPEC §1 landing hero. `onGetStarted` decides where "Get Started" leads. */
+/**
+ * The landing hero (docs/product.md#public-pages). `onGetStarted` decides where "Get Started"
+ * leads.
+ */
 export function Hero({ onGetStarted }: { onGetStarted: () => void }) {
   const reducedMotion = usePrefersReducedMotion();
   // WCAG 2.2.2: text that changes on its own for more than 5 s needs a way to stop it. Until the

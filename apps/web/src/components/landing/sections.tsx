@@ -31,7 +31,7 @@ function SectionHeading({
   );
 }
 
-/** SPEC §1: four steps; `/#how-it-works` scrolls here. */
+/** docs/product.md#public-pages: four steps; `/#how-it-works` scrolls here. */
 export function HowItWorks() {
   return (
     <section id="how-it-works" aria-labelledby="how-it-works-title" className="py-20">
@@ -105,7 +105,10 @@ export function FeatureHighlights() {
   );
 }
 
-/** SPEC §1 call-to-action banner; the landing buttons lead to /login and /features (§2). */
+/**
+ * The call-to-action banner; its buttons lead to /login and /features
+ * (docs/product.md#public-pages).
+ */
 export function CtaBanner() {
   return (
     <section aria-labelledby="cta-title" className="py-20">

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 
 /**
- * Cycles through `phrases`, one step every `intervalMs` (SPEC §4: the hero phrase). While `paused`
- * the current phrase stays; on resume the next step comes a full interval later.
+ * Cycles through `phrases`, one step every `intervalMs` (the hero phrase,
+ * docs/product.md#public-pages). While `paused` the current phrase stays; on resume the next step
+ * comes a full interval later.
  */
 export function useRotatingPhrase<T>(
   phrases: readonly T[],

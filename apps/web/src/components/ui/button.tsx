@@ -60,7 +60,7 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   ref?: Ref<HTMLButtonElement>;
   variant?: ButtonVariant;
   size?: ButtonSize;
-  /** Shows a spinner and disables the button (a busy flag, SPEC §4). */
+  /** Shows a spinner and disables the button (a busy flag, docs/product.md#the-wizards). */
   loading?: boolean;
 };
 

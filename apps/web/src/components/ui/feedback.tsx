@@ -66,7 +66,7 @@ export function Spinner({
   );
 }
 
-/** An inline, announced message (used where the spec shows a browser alert). */
+/** An inline, announced message (in place of a browser alert). */
 export function Alert({
   tone = 'error',
   className,

@@ -156,13 +156,13 @@ export function useRebuild(type: TAgentType, sessionId: string) {
   });
 }
 
-/** SPEC §7: the preview start paths of each agent kind. */
+/** The preview start paths of each agent kind. */
 export const PREVIEW_PATHS: Record<TAgentType, (sessionId: string) => string> = {
   rag: (id) => `/rag/previews/${encodeURIComponent(id)}/start`,
   sql: (id) => `/sql/previews/previews/${encodeURIComponent(id)}/start`,
 };
 
-/** SPEC §8: 'Preview failed: ' plus the detail, or the agent kind's own fallback. */
+/** 'Preview failed: ' plus the detail, or the agent kind's own fallback. */
 export function previewFailure(error: unknown, type: TAgentType): string {
   if (error instanceof ApiError) {
     return (

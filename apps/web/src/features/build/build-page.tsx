@@ -1,5 +1,5 @@
 import type { TAgentType } from '@agentloom/contracts';
-import { Download, Eye, LayoutDashboard, Rocket, RotateCcw } from 'lucide-react';
+import { Download, Eye, LayoutDashboard, Rocket, RotateCcw, Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Alert, Button, buttonClasses, PageContainer, Spinner } from '../../components/ui';
@@ -9,6 +9,7 @@ import { STORAGE_KEYS } from '../../lib/storage';
 import { KnowledgePanel } from '../knowledge/knowledge-panel';
 import { PublishPanel } from '../publish/publish-panel';
 import { VisitorsNote } from '../publish/visitors-note';
+import { RetrievalPanel } from '../retrieval/retrieval-panel';
 import {
   previewFailure,
   useAgentName,
@@ -18,6 +19,7 @@ import {
   useRebuild,
 } from './build-api';
 import { BuildProgress } from './build-progress-card';
+import { BuildWarnings } from './build-warnings';
 import { PreviewFrame } from './preview-frame';
 
 /**
@@ -125,10 +127,12 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
             agentLabel={agentLabel}
             agentName={agentName}
           />
+          <BuildWarnings view={view} sessionId={sessionId} />
           {view.status === 'Built' && (
             <BuiltActions
               sessionId={sessionId}
               publishName={agentName ?? `${agentLabel} agent`}
+              searches={type === 'rag'}
               actions={actions}
             />
           )}
@@ -162,7 +166,10 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
   );
 }
 
-/** The running agent, framed full width (SPEC §9), with Download Code and the way back. */
+/**
+ * The running agent, framed full width (docs/product.md#build-progress-preview-and-download), with
+ * Download Code and the way back.
+ */
 function AgentPreview({
   url,
   agentLabel,
@@ -172,7 +179,7 @@ function AgentPreview({
   agentLabel: string;
   actions: BuildActions;
 }) {
-  // Not a PageContainer: SPEC §9 wants the frame full width, so only the page padding stays.
+  // Not a PageContainer: the frame is full width, so only the page padding stays.
   return (
     <div className="w-full px-4 py-8 sm:px-6 lg:px-8">
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -189,17 +196,23 @@ function AgentPreview({
   );
 }
 
-/** A Built agent's actions: Preview, Download Code, Publish (with its panel) and the dashboard. */
+/**
+ * A Built agent's actions: Preview, Download Code, Publish (with its panel), for a RAG agent its
+ * retrieval settings and test, and the dashboard.
+ */
 function BuiltActions({
   sessionId,
   publishName,
+  searches,
   actions,
 }: {
   sessionId: string;
   publishName: string;
+  searches: boolean;
   actions: BuildActions;
 }) {
   const [publishOpen, setPublishOpen] = useState(false);
+  const [retrievalOpen, setRetrievalOpen] = useState(false);
   const { preview, previewError } = actions;
   return (
     <>
@@ -220,11 +233,27 @@ function BuiltActions({
           <Rocket aria-hidden="true" className="h-4 w-4" />
           Publish
         </Button>
+        {searches && (
+          <Button
+            size="lg"
+            variant="outline"
+            aria-expanded={retrievalOpen}
+            onClick={() => setRetrievalOpen(!retrievalOpen)}
+          >
+            <Search aria-hidden="true" className="h-4 w-4" />
+            Test retrieval
+          </Button>
+        )}
         <DashboardLink />
       </div>
       {publishOpen && (
         <div className="mt-6">
           <PublishPanel agentId={sessionId} agentName={publishName} />
+        </div>
+      )}
+      {retrievalOpen && (
+        <div className="mt-6">
+          <RetrievalPanel agentId={sessionId} built />
         </div>
       )}
       {previewError !== null && (

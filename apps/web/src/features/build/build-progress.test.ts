@@ -22,7 +22,7 @@ const AT = '2026-11-27T10:00:00.000Z';
 const view = (overrides: Partial<TBuildView> = {}) =>
   buildViewFixture({ build_id: BUILD_ID, session_id: SESSION_ID, ...overrides });
 
-describe('progressPercent (SPEC §4: stage index over the last index)', () => {
+describe('progressPercent (stage index over the last index)', () => {
   it('maps the RAG stages 0..7 to 0..100 %', () => {
     expect(progressPercent(0, 8)).toBe(0);
     expect(progressPercent(1, 8)).toBe(14);
@@ -80,11 +80,11 @@ describe('stages of a build view', () => {
     expect(stageMessage(stage('generate_code'))).toBe('Writing the agent, its UI and its tests…');
   });
 
-  it('counts the chunks embedded while the index is made, and not once the stage is done', () => {
+  it('counts the chunks indexed while the index is made, and not once the stage is done', () => {
     const work = { done: 3200, of: 12002, unit: 'chunks' as const };
     const running = { key: 'train_embeddings' as const, started_at: AT, finished_at: null, work };
-    expect(stageMessage(running)).toMatch(/3,200 of 12,002 chunks embedded\.$/);
-    expect(stageMessage({ ...running, finished_at: AT })).not.toMatch(/chunks embedded/);
+    expect(stageMessage(running)).toMatch(/3,200 of 12,002 chunks indexed\.$/);
+    expect(stageMessage({ ...running, finished_at: AT })).not.toMatch(/chunks indexed/);
   });
 
   it('keeps a stage running while its progress arrives, with the newest count', () => {

@@ -13,7 +13,10 @@ import {
  * Rows and events name a stage by its key; only this screen turns a key into words.
  */
 
-/** SPEC §4: progress is the current stage's index over the last index, as a percentage. */
+/**
+ * docs/product.md#build-progress-preview-and-download: progress is the current stage's index over
+ * the last index, as a percentage.
+ */
 export function progressPercent(index: number, total: number): number {
   if (total <= 1) return index >= 0 ? 100 : 0;
   const clamped = Math.min(Math.max(index, 0), total - 1);
@@ -122,7 +125,7 @@ export function stageMessage(stage: TBuildStage | undefined): string {
 }
 
 /**
- * "3,200 of 12,002 chunks embedded", "12,000 of 100,000 rows read from orders", in the reader's
+ * "3,200 of 12,002 chunks indexed", "12,000 of 100,000 rows read from orders", in the reader's
  * own number format; while the total is not known yet, the count alone.
  */
 export function workText(work: TStageWork): string {

@@ -3,9 +3,9 @@ import { currentTheme } from '../../layout/theme';
 import { previewFrameUrl } from './build-api';
 
 /**
- * A built agent's live preview: the address the preview start call returned, opened in the
- * app's theme, full width and 80% of the viewport high (SPEC §9). Used by the build screens and
- * the dashboard's agent list, so both frames carry the same sandbox.
+ * A built agent's live preview: the address the preview start call returned, opened in the app's
+ * theme, full width and 80% of the viewport high (docs/product.md#limits-and-timings). Used by the
+ * build screens and the dashboard's agent list, so both frames carry the same sandbox.
  */
 export function PreviewFrame({
   url,

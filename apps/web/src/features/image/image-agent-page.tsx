@@ -47,8 +47,9 @@ const READY_TITLE_ID = 'image-ready';
 const PREVIEW_TITLE_ID = 'image-preview-title';
 
 /**
- * /build/image (SPEC §2, §4): idle → launching → ready → (after 0.5 s) preview. The image agent
- * is an external Streamlit app started by the server; this screen launches and embeds it.
+ * /build/image (docs/product.md#the-image-agent): idle → launching → ready → (after 0.5 s) preview.
+ * The image agent is an external Streamlit app started by the server; this screen launches and
+ * embeds it.
  */
 export function ImageAgentPage() {
   const [screen, setScreen] = useState<Screen>({ mode: 'launch' });
@@ -153,7 +154,7 @@ function LaunchCard({
   );
 }
 
-/** SPEC §4's three steps of using the generator, below either state. */
+/** The three steps of using the generator, below either state. */
 function HowItWorks() {
   return (
     <section aria-labelledby="image-how-to" className="mt-10">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_URL, isLaunchUrl, launchUrlProblem, URL_NOT_AVAILABLE } from './launch-url';
 
-describe('image agent launch URL (SPEC §5)', () => {
+describe('image agent launch URL', () => {
   it('accepts http and https URLs', () => {
     expect(isLaunchUrl('http://localhost:8501')).toBe(true);
     expect(isLaunchUrl('https://images.example.com/app')).toBe(true);
@@ -19,7 +19,7 @@ describe('image agent launch URL (SPEC §5)', () => {
     expect(isLaunchUrl(42)).toBe(false);
   });
 
-  it('tells a missing address from an unusable one (SPEC §8)', () => {
+  it('tells a missing address from an unusable one', () => {
     expect(launchUrlProblem('http://localhost:8501')).toBeNull();
     expect(launchUrlProblem(undefined)).toBe(URL_NOT_AVAILABLE);
     expect(launchUrlProblem(null)).toBe(URL_NOT_AVAILABLE);

@@ -1,4 +1,7 @@
-/** SPEC §5: the launched app's URL must start with http or https; anything else is refused. */
+/**
+ * docs/product.md#the-image-agent: the launched app's URL must start with http or https; anything
+ * else is refused.
+ */
 export function isLaunchUrl(url: unknown): url is string {
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return false;
   try {
@@ -10,7 +13,7 @@ export function isLaunchUrl(url: unknown): url is string {
 }
 
 export const INVALID_URL = 'Invalid URL received from server.';
-/** SPEC §8: the launch answered, but without an address to open. */
+/** The launch answered, but without an address to open. */
 export const URL_NOT_AVAILABLE = 'Streamlit URL not available';
 
 /** Why a launch answer's `url` cannot be opened, or null when it can. */
@@ -19,7 +22,7 @@ export function launchUrlProblem(url: unknown): string | null {
   return isLaunchUrl(url) ? null : INVALID_URL;
 }
 export const LAUNCH_FAILED = 'Could not start the Streamlit service. Check server logs.';
-/** SPEC §9: the preview frame appears half a second after Preview Agent. */
+/** The preview frame appears half a second after Preview Agent. */
 export const PREVIEW_DELAY_MS = 500;
 /**
  * A frame never reports a page that failed to load (no `error` event), so one whose `load` event

@@ -1,4 +1,4 @@
-import { buildPaths, type TPublication } from '@agentloom/contracts';
+import { buildPaths, insightsPaths, type TPublication } from '@agentloom/contracts';
 import type { ReactElement } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -29,6 +29,10 @@ function publishingServer(served: number, refuse?: string) {
   });
   return (call: Call): Reply => {
     if (call.path === buildPaths.history(AGENT)) return { json: builds };
+    if (call.path === insightsPaths.insights(AGENT)) {
+      const none = { total: 0, answers: [] };
+      return { json: { days: [], questions: 0, unanswered: none, thumbs_down: none } };
+    }
     if (call.path !== PUBLICATION) return { json: [] };
     if (call.method === 'PUT') {
       if (refuse) return { status: 422, json: { detail: refuse } };

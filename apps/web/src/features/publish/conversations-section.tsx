@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button, IconButton, Spinner } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
+import { RightAnswerForm } from './curated-answers-section';
 import {
   exportConversations,
   useConversation,
@@ -117,10 +118,17 @@ function ConversationTurns({
           <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-slate-900 dark:text-slate-100">
             {turn.content}
           </p>
-          {turn.sources.length > 0 && (
-            <p className="text-xs text-slate-600 dark:text-slate-400">
-              {turn.sources.length} source{turn.sources.length === 1 ? '' : 's'}
-            </p>
+          {turn.sources.some((source) => source.curated) ? (
+            <p className="text-xs text-slate-600 dark:text-slate-400">Your curated answer</p>
+          ) : (
+            turn.sources.length > 0 && (
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                {turn.sources.length} source{turn.sources.length === 1 ? '' : 's'}
+              </p>
+            )
+          )}
+          {turn.role === 'assistant' && !turn.sources.some((source) => source.curated) && (
+            <RightAnswerForm agentId={agentId} messageId={turn.id} />
           )}
         </li>
       ))}

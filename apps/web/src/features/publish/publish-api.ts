@@ -1,11 +1,18 @@
-import type {
-  TAccessKey,
-  TConversation,
-  TConversationSummary,
-  TCreateAccessKeyRequest,
-  TCreatedAccessKey,
-  TPublication,
-  TPublicationSettings,
+import {
+  curatedAnswerPaths,
+  insightsPaths,
+  type TAccessKey,
+  type TAgentInsights,
+  type TConversation,
+  type TConversationSummary,
+  type TCreateAccessKeyRequest,
+  type TCreatedAccessKey,
+  type TCuratedAnswer,
+  type TCuratedAnswerRequest,
+  type TCuratedAnswers,
+  type TCuratedAnswerUpdate,
+  type TPublication,
+  type TPublicationSettings,
 } from '@agentloom/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -16,6 +23,8 @@ const keys = {
   publication: (id: string) => ['agents', id, 'publication'] as const,
   accessKeys: (id: string) => ['agents', id, 'keys'] as const,
   conversations: (id: string) => ['agents', id, 'conversations'] as const,
+  curated: (id: string) => ['agents', id, 'curated-answers'] as const,
+  insights: (id: string) => ['agents', id, 'insights'] as const,
 };
 const base = (id: string) => `/agents/${encodeURIComponent(id)}`;
 
@@ -137,4 +146,51 @@ export async function exportConversations(agentId: string, format: 'json' | 'csv
       query: { format },
     },
   );
+}
+
+/** The owner's curated answers: answered word for word to a question close in meaning. */
+export function useCuratedAnswers(agentId: string) {
+  return useQuery({
+    queryKey: keys.curated(agentId),
+    queryFn: ({ signal }) => api<TCuratedAnswers>(curatedAnswerPaths.list(agentId), { signal }),
+  });
+}
+
+/**
+ * Adds a curated answer, changes one (`id` with the fields to change) or deletes one (`id` and
+ * `remove`); the list is read again after each.
+ */
+export function useCuratedAnswerChange(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      change:
+        | { add: TCuratedAnswerRequest }
+        | { id: string; update: TCuratedAnswerUpdate }
+        | { id: string; remove: true },
+    ) =>
+      'add' in change
+        ? api<TCuratedAnswer>(curatedAnswerPaths.list(agentId), { json: change.add })
+        : 'update' in change
+          ? api<TCuratedAnswer>(curatedAnswerPaths.one(agentId, change.id), {
+              method: 'PUT',
+              json: change.update,
+            })
+          : api(curatedAnswerPaths.one(agentId, change.id), { method: 'DELETE' }),
+    onSuccess: async () => {
+      // The insights say which answers have a curated one.
+      await Promise.all([
+        client.invalidateQueries({ queryKey: keys.curated(agentId) }),
+        client.invalidateQueries({ queryKey: keys.insights(agentId) }),
+      ]);
+    },
+  });
+}
+
+/** The last 14 days of the published agent: questions per day, answers to look at again. */
+export function useInsights(agentId: string) {
+  return useQuery({
+    queryKey: keys.insights(agentId),
+    queryFn: ({ signal }) => api<TAgentInsights>(insightsPaths.insights(agentId), { signal }),
+  });
 }

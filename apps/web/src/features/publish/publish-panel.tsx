@@ -15,6 +15,8 @@ import { AccessKeysSection } from './access-keys-section';
 import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { AgentBuilds } from './build-history';
 import { ConversationsSection } from './conversations-section';
+import { CuratedAnswersSection } from './curated-answers-section';
+import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
 import { VisitorsNote } from './visitors-note';
 
@@ -79,7 +81,9 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
           <McpSection state={state} agentName={agentName} />
           <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
+          <InsightsSection agentId={agentId} />
           <ConversationsSection agentId={agentId} />
+          <CuratedAnswersSection agentId={agentId} />
         </>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">

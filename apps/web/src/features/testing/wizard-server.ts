@@ -1,5 +1,7 @@
 import {
+  DEFAULT_RETRIEVAL,
   LLM_MODEL_CATALOGUE,
+  retrievalPaths,
   maskApiKey,
   pickableSpecModels,
   type TAgentType,
@@ -50,6 +52,11 @@ export function wizardServer(type: TAgentType) {
     if (call.path === '/apikeys') return { json: [] };
     // The agent's knowledge sources: none beyond the wizard's own in these tests.
     if (call.path === knowledgePaths.list(SESSION)) return { json: sourcesFixture() };
+    if (call.path === retrievalPaths.settings(SESSION)) {
+      // The last step's retrieval panel: a new agent's settings, no build yet.
+      const settings = { ...DEFAULT_RETRIEVAL, answer_only_from_sources: true };
+      return { json: { settings, built: null, build_needed: false, reembeds_everything: false } };
+    }
     if (call.path === wizardPaths.sourceSample(SESSION) && config.file) {
       // The gateway reads the file back; this stand-in only knows its name and size.
       const kind = config.file.summary.kind;

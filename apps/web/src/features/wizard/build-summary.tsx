@@ -91,9 +91,12 @@ export function BuildSummary({
   onSubmit,
   changeHref,
   before,
+  after,
 }: {
   /** Shown above the build button (the counting-questions check of RAG agents over tables). */
   before?: ReactNode;
+  /** Shown under the summary's form, with forms of its own (a RAG agent's retrieval panel). */
+  after?: ReactNode;
   rows: readonly SummaryRow[];
   label: string;
   busy: boolean;
@@ -101,17 +104,20 @@ export function BuildSummary({
   changeHref?: (step: string) => string;
 }) {
   return (
-    <StepForm onSubmit={onSubmit}>
-      <p className="text-sm text-slate-700 dark:text-slate-300">
-        Every answer of this agent. Use <strong>Change</strong> to edit one step; saving it brings
-        you back here.
-      </p>
-      <ConfigurationSummary rows={rows} changeHref={changeHref} />
-      {before}
-      <SubmitButton busy={busy} label={label} busyLabel="Starting build…" />
-      <p className="text-center text-sm text-slate-600 sm:text-right dark:text-slate-300">
-        This may take a few minutes to complete
-      </p>
-    </StepForm>
+    <>
+      <StepForm onSubmit={onSubmit}>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Every answer of this agent. Use <strong>Change</strong> to edit one step; saving it brings
+          you back here.
+        </p>
+        <ConfigurationSummary rows={rows} changeHref={changeHref} />
+        {before}
+        <SubmitButton busy={busy} label={label} busyLabel="Starting build…" />
+        <p className="text-center text-sm text-slate-600 sm:text-right dark:text-slate-300">
+          This may take a few minutes to complete
+        </p>
+      </StepForm>
+      {after && <div className="mt-8">{after}</div>}
+    </>
   );
 }

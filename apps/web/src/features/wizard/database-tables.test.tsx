@@ -60,7 +60,7 @@ describe('Source step: the tables of a database', () => {
     await user.selectOptions(choice, 'sales.invoices');
     const table = screen.getByLabelText(/Table \/ Collection/);
     expect(table).toHaveValue('sales.invoices');
-    // The SPEC's text field still takes a typed name; the list then shows no choice.
+    // The product's text field still takes a typed name; the list then shows no choice.
     await user.clear(table);
     await user.type(table, 'tickets_archive');
     expect(choice).toHaveValue('');

@@ -1,6 +1,7 @@
 /**
- * Small illustrations of the two generated UIs (SPEC §2: each UI card has an image). Drawn as
- * SVG so they stay sharp, weigh a few hundred bytes and follow the theme's surface colours.
+ * Small illustrations of the two generated UIs (each UI card has an image:
+ * docs/product.md#the-wizard-user-interface). Drawn as SVG so they stay sharp, weigh a few hundred
+ * bytes and follow the theme's surface colours.
  */
 import type { ReactNode } from 'react';
 

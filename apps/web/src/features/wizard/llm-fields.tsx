@@ -53,9 +53,9 @@ export function verdictOf(result: TKeyCheckResult): KeyVerdict {
 export type ModelOption = { value: string; label: string; disabled?: boolean };
 
 /**
- * The model dropdown: the SPEC's models, then what the provider lists for the key and the SPEC
- * does not name. A SPEC model the provider retired, or does not serve this key, is marked and
- * cannot be picked — unless the agent already uses it (it still loads as it is).
+ * The model dropdown: the catalogue's models, then what the provider lists for the key and the
+ * catalogue does not name. A catalogue model the provider retired, or does not serve this key, is
+ * marked and cannot be picked — unless the agent already uses it (it still loads as it is).
  */
 export function modelOptions(
   provider: TLlmProvider,

@@ -44,7 +44,7 @@ describe('RAG wizard', () => {
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
   });
 
-  it('refuses a blank name with the SPEC message and calls nothing', async () => {
+  it('refuses a blank name with the product message and calls nothing', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard();
@@ -142,8 +142,11 @@ describe('RAG wizard', () => {
 
     await user.upload(screen.getByLabelText('Source File'), new File(['a'], 'notes.txt'));
     await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
-    expect(await screen.findByText('File upload failed')).toBeInTheDocument();
-    expect(screen.getByText(/"notes.txt" is not one/)).toBeInTheDocument();
+    // Said where the upload was, and kept there (not a toast) until the next try.
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('File upload failed');
+    expect(failure).toHaveTextContent(/"notes.txt" is not one/);
+    expect(screen.getByText(/You chose CSV: pick a CSV file \(\.csv\)/)).toBeInTheDocument();
     expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
   });
 
@@ -182,6 +185,11 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
+    // The catalogue's labels: each OpenAI model says so in brackets, a local one is its name.
+    for (const label of ['text-embedding-3-small (OpenAI)', 'text-embedding-3-large (OpenAI)']) {
+      expect(screen.getByRole('option', { name: label })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('option', { name: 'e5-small-v2' })).toBeInTheDocument();
 
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
     expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
@@ -196,6 +204,32 @@ describe('RAG wizard', () => {
     answer.resolve({ json: { session_id: SESSION, message: 'Saved.', saved: {} } });
     await stepBadge(5);
     expect(screen.queryByText('Setting up embedding model...')).not.toBeInTheDocument();
+  });
+
+  it('preselects the recommended store, which needs nothing set up, and explains each in a line', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await toEmbeddingStep(user);
+    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await stepBadge(5);
+
+    const qdrant = screen.getByRole('button', { name: /^Qdrant/ });
+    expect(qdrant).toHaveAttribute('aria-pressed', 'true');
+    expect(qdrant).toHaveTextContent(/Recommended: nothing to set up/);
+    expect(screen.getByRole('button', { name: /^Pinecone/ })).toHaveTextContent(
+      /needs a Pinecone account/,
+    );
+    expect(screen.queryByText('Self-hosted server')).not.toBeInTheDocument();
+    // Nothing is saved until the one press that accepts it, which saves store and settings.
+    expect(calls.find((c) => c.path === WIZARD_ROUTES.rag.vectorDb)).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Save & Continue' }));
+    await stepBadge(6);
+    expect(formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.localVectorDb))).toMatchObject({
+      vector_db: 'qdrant',
+      url: 'http://qdrant:6333',
+      dimensions: '384',
+    });
   });
 
   it('saves the vector store at once without advancing; settings then save and advance', async () => {
@@ -220,7 +254,7 @@ describe('RAG wizard', () => {
     await user.click(screen.getByRole('button', { name: /^ChromaDB/ }));
     expect(await screen.findByPlaceholderText('384')).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Dot Product' })).toHaveValue('dot');
-    // The URL is the generated project's own ChromaDB service; emptied, SPEC's message.
+    // The URL is the generated project's own ChromaDB service; emptied, the product's message.
     const url = screen.getByLabelText(/Database URL/);
     expect(url).toHaveValue('http://chromadb:8000');
     expect(url.closest('details')).not.toHaveAttribute('open');

@@ -10,7 +10,9 @@ const RAG_STEPS = stepTable(RAG_WIZARD_STEPS, {
   vector_store: VectorStoreStep,
 });
 
-/** The RAG wizard (SPEC §2, §4): every step saves to the gateway before it advances. */
+/**
+ * The RAG wizard (docs/product.md#the-wizards): every step saves to the gateway before it advances.
+ */
 export function RagWizard() {
   return (
     <WizardShell

@@ -79,7 +79,7 @@ export function DatabaseFields({
   tablePicker,
 }: {
   type: TDatabaseSourceType;
-  /** SPEC §2's names of the three fields of each wizard. */
+  /** The product's names of the three fields of each wizard. */
   labels: { uri: string; database: string; table: string };
   uriPlaceholder: string;
   value: DatabaseFieldsValue;

@@ -173,7 +173,7 @@ describe('SQL wizard', () => {
     expect(screen.getByText('Step 4 of 8')).toBeInTheDocument();
   });
 
-  it('lists the models the provider serves for the key and marks the SPEC models it retired', async () => {
+  it('lists the models the provider serves for the key and marks the catalogue models it retired', async () => {
     mockFetch((call) =>
       call.path === WIZARD_ROUTES.keyCheck
         ? {

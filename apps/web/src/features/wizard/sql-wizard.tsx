@@ -5,7 +5,10 @@ import { stepTable, WizardShell } from './wizard-shell';
 
 const SQL_STEPS = stepTable(SQL_WIZARD_STEPS, { ...COMMON_STEPS, framework: FrameworkStep });
 
-/** The SQL wizard (SPEC §2, §4): the LLM step saves provider, key and model, then advances. */
+/**
+ * The SQL wizard (docs/product.md#the-wizards): the LLM step saves provider, key and model, then
+ * advances.
+ */
 export function SqlWizard() {
   return (
     <WizardShell

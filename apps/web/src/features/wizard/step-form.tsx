@@ -36,9 +36,9 @@ export function SubmitButton({
 }
 
 /**
- * A dropdown whose choice is explicit. A pointer choice commits at once (SPEC: choosing saves);
- * arrowing through the options only moves the shown value, and Enter commits it — otherwise
- * every ArrowDown would save a model and jump to the next step.
+ * A dropdown whose choice is explicit. A pointer choice commits at once (choosing saves:
+ * docs/product.md#the-wizards); arrowing through the options only moves the shown value, and Enter
+ * commits it — otherwise every ArrowDown would save a model and jump to the next step.
  */
 export function ChoiceSelect({
   onPick,

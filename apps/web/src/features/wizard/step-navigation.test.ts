@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextStep, previousStep, stepPercent } from './step-navigation';
 
-describe('wizard step navigation (SPEC §4)', () => {
+describe('wizard step navigation', () => {
   it('moves forward one step at a time and never beyond the last step', () => {
     expect(nextStep(1, 9)).toBe(2);
     expect(nextStep(8, 9)).toBe(9);

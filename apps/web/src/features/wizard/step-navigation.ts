@@ -7,7 +7,7 @@ import {
 import { useCallback } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
-/** SPEC §4: wizards move one step at a time and never beyond the last step… */
+/** docs/product.md#the-wizards: wizards move one step at a time and never beyond the last step… */
 export function nextStep(step: number, total: number): number {
   return Math.min(step + 1, total);
 }
@@ -35,7 +35,7 @@ export function firstUnfinishedStep(pipeline: Pick<TPipelineDetail, 'steps'>, to
 export const wizardPath = (type: TAgentType, sessionId: string, step?: number, review = false) =>
   `/pipeline/${type}/${sessionId}${step === undefined ? '' : `?step=${step}`}${review ? '&review=1' : ''}`;
 
-/** How many steps each wizard has, Build included (SPEC §9: nine RAG steps, eight SQL steps). */
+/** How many steps each wizard has, Build included (nine RAG steps, eight SQL steps). */
 export const WIZARD_STEP_COUNT: Record<TAgentType, number> = {
   rag: RAG_WIZARD_STEPS.length + 1,
   sql: SQL_WIZARD_STEPS.length + 1,

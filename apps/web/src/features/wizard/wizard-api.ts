@@ -17,8 +17,9 @@ import { api } from '../../lib/api';
 import { dashboardKeys } from '../../pages/dashboard/dashboard-api';
 
 /**
- * The wizard calls of SPEC §7. Every step is a form-encoded POST (the file upload is multipart)
- * that carries session_id; the gateway answers `{ session_id, message, saved }` or `{ detail }`.
+ * The wizard calls (docs/product.md#the-calls-behind-the-screens). Every step is a form-encoded
+ * POST (the file upload is multipart) that carries session_id; the gateway answers `{ session_id,
+ * message, saved }` or `{ detail }`.
  */
 export type WizardCall =
   { path: string; form: Record<string, string> } | { path: string; multipart: FormData };

@@ -1,6 +1,6 @@
 import type { TLlmProvider, TSqlFramework, TUiFramework } from '@agentloom/contracts';
 
-/** Copy of the wizards that is not a SPEC requirement word for word but is shown to users. */
+/** Copy of the wizards that docs/product.md does not fix word for word but is shown to users. */
 
 export type PromptTemplate = { title: string; prompt: string };
 

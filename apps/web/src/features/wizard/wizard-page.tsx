@@ -3,7 +3,9 @@ import { Alert, buttonClasses, PageContainer } from '../../components/ui';
 import { RagWizard } from './rag-wizard';
 import { SqlWizard } from './sql-wizard';
 
-/** /pipeline/{type}: rag → the RAG wizard, sql → the SQL wizard (SPEC §2). */
+/**
+ * /pipeline/{type}: rag → the RAG wizard, sql → the SQL wizard (docs/product.md#routes-and-access).
+ */
 export function WizardPage() {
   const { type } = useParams();
   // Keyed by type: switching between the wizards starts the other one fresh.

@@ -14,7 +14,8 @@ import type { WizardStep, WizardStepProps } from './wizard-step';
 
 /**
  * A wizard's step table: the contracts' steps in their order, each with its screen (the compiler
- * wants one for every key), then Build (SPEC §2: nine RAG steps, eight SQL steps).
+ * wants one for every key), then Build (nine RAG steps, eight SQL steps:
+ * docs/product.md#the-wizards).
  */
 export function stepTable<K extends string>(
   order: readonly { key: K; label: string }[],
@@ -50,8 +51,9 @@ export function WizardShell({
   const { busy } = mutations;
   const { mutateAsync } = mutations.save;
 
-  // SPEC §9: the build screens still read the session from local storage. A layout effect, so it
-  // is stored by the time the step the new session opens is on screen (not a paint later).
+  // docs/product.md#stored-in-the-browser: the build screens still read the session from local
+  // storage. A layout effect, so it is stored by the time the step the new session opens is on
+  // screen (not a paint later).
   useLayoutEffect(() => {
     if (sessionId) localStorage.setItem(STORAGE_KEYS.sessionId, sessionId);
   }, [sessionId]);
@@ -128,7 +130,7 @@ export function WizardShell({
   );
 }
 
-/** A step's save: true when it went through, else false after SPEC §8's toast with `failure`. */
+/** A step's save: true when it went through, else false after the toast with `failure`. */
 function useSaveStep(mutateAsync: (call: WizardCall) => Promise<unknown>) {
   return useCallback(
     async (call: WizardCall, failure: string): Promise<boolean> => {

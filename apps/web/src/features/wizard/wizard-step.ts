@@ -12,7 +12,10 @@ export interface WizardStepProps {
   pipeline: TPipelineDetail | undefined;
   busy: boolean;
   mutations: ReturnType<typeof useWizardMutations>;
-  /** Runs a wizard call; a failure is reported with the SPEC §8 text. Resolves whether it saved. */
+  /**
+   * Runs a wizard call; a failure is reported with the step's own text
+   * (docs/product.md#notices-and-failure-messages). Resolves whether it saved.
+   */
   save: (call: WizardCall, failure: string) => Promise<boolean>;
   /** To the next step; to the summary when the step was opened from it. */
   advance: () => void;
@@ -38,7 +41,8 @@ type RequestSchema<T> = {
 
 /**
  * The form checks of the wizard are the contracts' request schemas, the same the gateway parses
- * with: their messages are SPEC §5's texts. Null (and the message shown) when the input fails.
+ * with: their messages are the texts of docs/product.md#validation-messages. Null (and the message
+ * shown) when the input fails.
  */
 export function checked<T>(schema: RequestSchema<T>, input: unknown): T | null {
   const parsed = schema.safeParse(input);

@@ -11,7 +11,7 @@ const PROVIDER_OPTIONS = LLM_PROVIDERS.map((value) => ({
   label: LLM_PROVIDER_LABELS[value],
 }));
 
-/** SPEC §2 Keys view's add form: provider, optional name, the key. */
+/** The keys view's add form: provider, optional name, the key. */
 export function AddKeyForm({ onDone }: { onDone: () => void }) {
   const create = useCreateApiKey();
   const [provider, setProvider] = useState('');
@@ -25,7 +25,7 @@ export function AddKeyForm({ onDone }: { onDone: () => void }) {
       <h3 id="add-key-title" className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">
         Add a new API key
       </h3>
-      {/* noValidate: the SPEC's own 'Missing Info' message explains what is missing. */}
+      {/* noValidate: the product's own 'Missing Info' message explains what is missing. */}
       <form
         className="grid gap-4 md:grid-cols-3"
         onSubmit={(event) => void submit(event, { provider, name, key })}

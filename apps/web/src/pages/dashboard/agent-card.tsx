@@ -38,7 +38,10 @@ export interface AgentCardActions {
   setOpenBuilds: (id: string | null) => void;
 }
 
-/** One agent of SPEC §2's list: name, status, type, date, its actions and their panels. */
+/**
+ * One agent of the list (docs/product.md#the-dashboard-agents): name, status, type, date, its
+ * actions and their panels.
+ */
 export function AgentCard({
   agent,
   actions,

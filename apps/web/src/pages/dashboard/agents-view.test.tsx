@@ -26,7 +26,7 @@ const SQL_AGENT = {
   type: 'sql',
 };
 
-describe('statusTone (SPEC §4 badge colours)', () => {
+describe('statusTone (badge colours)', () => {
   it('is green for Built, yellow for Building, red for Failed', () => {
     expect(statusTone('Built')).toBe('green');
     expect(statusTone('Building')).toBe('yellow');
@@ -58,7 +58,7 @@ async function startPreview(name: string) {
   await user.click(within(card).getByRole('button', { name: 'Preview' }));
 }
 
-describe('AgentsView preview (SPEC §8, §9)', () => {
+describe('AgentsView preview', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("shows the server's detail once, inline, and no toast", async () => {

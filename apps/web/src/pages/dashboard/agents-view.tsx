@@ -16,7 +16,7 @@ import { useExportAgent } from './agent-files-api';
 import { ImportAgentDialog } from './import-agent-dialog';
 import { useAgents, useDeleteAgent } from './dashboard-api';
 
-/** A Built agent's preview: starting it, the running one, and SPEC §8's failure alert. */
+/** A Built agent's preview: starting it, the running one, and its failure alert. */
 function useAgentPreview() {
   const [preview, setPreview] = useState<{ agent: TPipelineListItem; url: string } | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -25,14 +25,14 @@ function useAgentPreview() {
       api<{ preview_url: string }>(PREVIEW_PATHS[agent.type](agent.id), { method: 'POST' }),
     onMutate: () => setPreviewError(null),
     onSuccess: (answer, agent) => setPreview({ agent, url: answer.preview_url }),
-    // SPEC §8's alert, shown inline (role=alert) next to the list; no toast on top of it.
+    // The failure alert, shown inline (role=alert) next to the list; no toast on top of it.
     onError: (error, agent) =>
       setPreviewError(`Preview failed: ${previewFailure(error, agent.type)}`),
   });
   return { preview, setPreview, previewError, startPreview };
 }
 
-/** SPEC §7: an agent's latest Built zip, saved as {type}-agent-{id}.zip. */
+/** An agent's latest Built zip, saved as {type}-agent-{id}.zip. */
 function useAgentDownload() {
   return useMutation({
     mutationFn: (agent: TPipelineListItem) =>
@@ -45,9 +45,9 @@ function useAgentDownload() {
   });
 }
 
-/** SPEC §2 Agents view. */
+/** docs/product.md#the-dashboard-agents. */
 export function AgentsView({ onBack }: { onBack: () => void }) {
-  // SPEC §8: a failed list load is silently ignored (the view shows its empty state).
+  // A failed list load is silently ignored (the view shows its empty state).
   const agents = useAgents();
   const remove = useDeleteAgent();
   const [toDelete, setToDelete] = useState<TPipelineListItem | null>(null);

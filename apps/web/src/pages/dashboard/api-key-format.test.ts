@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayServerMask, formatKeyDate, HIDDEN_KEY, maskApiKey } from './api-key-format';
 
-describe('maskApiKey (SPEC §3: first 8, an ellipsis, last 4)', () => {
+describe('maskApiKey (first 8, an ellipsis, last 4)', () => {
   it('keeps the first eight and the last four characters', () => {
     expect(maskApiKey('sk-proj-abcdefghijklmnop1234')).toBe('sk-proj-…1234');
   });

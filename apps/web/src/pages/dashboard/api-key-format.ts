@@ -4,9 +4,10 @@ import { maskApiKey as maskWithDots } from '@agentloom/contracts';
 export const HIDDEN_KEY = '********';
 
 /**
- * SPEC §3/§9 display mask: the first 8 characters, an ellipsis, the last 4; `********` when there
- * is no key, or one of 12 characters or fewer (the rule would show it whole). The rule is the
- * contracts' one the gateway applies; only the ellipsis glyph is the app's.
+ * The display mask (docs/product.md#the-dashboard-api-keys): the first 8 characters, an ellipsis,
+ * the last 4; `********` when there is no key, or one of 12 characters or fewer (the rule would
+ * show it whole). The rule is the contracts' one the gateway applies; only the ellipsis glyph is
+ * the app's.
  */
 export function maskApiKey(key: string | null | undefined): string {
   return displayServerMask(maskWithDots(key));
@@ -21,7 +22,7 @@ export function displayServerMask(masked: string | null | undefined): string {
   return masked.replace('...', '…');
 }
 
-/** A key's creation date for display; 'Unknown' when it cannot be parsed (SPEC §3). */
+/** A key's creation date for display; 'Unknown' when it cannot be parsed. */
 export function formatKeyDate(value: string | null | undefined, locale = 'en-US'): string {
   if (!value) return 'Unknown';
   const date = new Date(value);

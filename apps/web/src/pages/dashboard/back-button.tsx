@@ -2,7 +2,7 @@ import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui';
 
-/** Every dashboard sub-view has one (SPEC §2). */
+/** Every dashboard sub-view has one (docs/product.md#the-dashboard). */
 export function BackToDashboard({ onBack }: { onBack: () => void }) {
   return (
     <Button variant="ghost" onClick={onBack} className="-ml-2 mb-4">

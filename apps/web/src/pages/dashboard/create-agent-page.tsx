@@ -13,7 +13,7 @@ import { IconHeading } from '../../components/icon-heading';
 type AgentKind = {
   /** What the agent does, in the words of someone who has the problem. */
   goal: string;
-  /** SPEC §2's name of the card, shown beside the goal. */
+  /** The agent kind's name, shown beside the goal. */
   title: string;
   to: string;
   icon: LucideIcon;
@@ -23,7 +23,7 @@ type AgentKind = {
   points: string[];
 };
 
-/** SPEC §2 Create agent: three cards, named by what they do, with SPEC's names beside. */
+/** docs/product.md#choosing-an-agent-kind: three cards, named by what they do, kinds beside. */
 const KINDS: AgentKind[] = [
   {
     goal: 'Answer questions from documents',

@@ -9,7 +9,10 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
-/** React Query hooks for the dashboard's server state (SPEC §7 "Profile, agents and keys"). */
+/**
+ * React Query hooks for the dashboard's server state
+ * (docs/product.md#the-calls-behind-the-screens).
+ */
 export const dashboardKeys = {
   profile: ['users', 'me'] as const,
   agents: ['pipelines'] as const,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred, mockFetch, renderRoute, signIn } from '../../features/testing/render';
 import { DashboardPage, displayName } from './dashboard-page';
 
-describe('displayName (SPEC §2 welcome header)', () => {
+describe('displayName (the welcome header)', () => {
   it('is the username when there is one', () => {
     expect(displayName({ username: 'ada', email: 'ada.lovelace@example.com' })).toBe('ada');
   });

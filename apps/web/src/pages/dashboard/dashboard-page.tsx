@@ -10,14 +10,14 @@ import { KeysView } from './keys-view';
 import { OverviewView } from './overview-view';
 import { ProfileView } from './profile-view';
 
-/** SPEC §2: the username, or the part of the e-mail before the @ sign. */
+/** The username, or the part of the e-mail before the @ sign. */
 export function displayName(user: { username?: string | null; email?: string | null } | null) {
   if (user?.username) return user.username;
   return user?.email?.split('@')[0] ?? '';
 }
 
 /**
- * SPEC §2 Dashboard: views switched without a route change. The view is in the query
+ * docs/product.md#the-dashboard: views switched without a route change. The view is in the query
  * (`/dashboard?view=agents`), so reload, Back and a shared link keep it.
  */
 export function DashboardPage() {

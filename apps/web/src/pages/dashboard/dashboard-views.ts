@@ -1,5 +1,7 @@
-/** The dashboard's views (SPEC §2), named in the query (`?view=agents`): a leaf module, so the
- * page and the views it shows can all read it. */
+/**
+ * The dashboard's views (docs/product.md#the-dashboard), named in the query (`?view=agents`): a
+ * leaf module, so the page and the views it shows can all read it.
+ */
 export const DASHBOARD_VIEWS = ['overview', 'profile', 'agents', 'keys'] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 

@@ -34,7 +34,7 @@ function json(body: unknown, status = 200) {
   });
 }
 
-describe('KeysView (SPEC §2, §3, §5)', () => {
+describe('KeysView', () => {
   let fetchSpy: MockInstance<typeof fetch>;
   beforeEach(() => {
     fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation((input) => {

@@ -102,7 +102,7 @@ function useKeySecrets() {
 
 type KeySecrets = ReturnType<typeof useKeySecrets>;
 
-/** SPEC §2 Keys view: list, add form, per-key reveal/mask, copy, delete. */
+/** docs/product.md#the-dashboard-api-keys: list, add form, per-key reveal/mask, copy, delete. */
 export function KeysView({ onBack }: { onBack: () => void }) {
   const keys = useApiKeys();
   const remove = useDeleteApiKey();
@@ -157,7 +157,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
 
       {formOpen && <AddKeyForm onDone={closeForm} />}
 
-      {/* SPEC §8's message, announced once by the alert role (no toast as well). A failed
+      {/* The product's message, announced once by the alert role (no toast as well). A failed
           refetch keeps the list it already has below the alert. */}
       {keys.isError && (
         <LoadFailed onRetry={() => void keys.refetch()} retrying={keys.isFetching} />
@@ -178,7 +178,7 @@ export function KeysView({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** The list could not be loaded: SPEC §8's words and a way to try again. */
+/** The list could not be loaded: the product's words and a way to try again. */
 function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   return (
     <Alert className="mb-4 flex flex-wrap items-center justify-between gap-3">

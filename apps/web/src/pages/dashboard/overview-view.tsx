@@ -48,7 +48,7 @@ function TileBody({
   );
 }
 
-/** SPEC §2 overview: three cards and the Recent Activity panel. */
+/** docs/product.md#the-dashboard: three cards and the Recent Activity panel. */
 export function OverviewView({ onOpen }: { onOpen: (view: DashboardView) => void }) {
   return (
     <div className="grid gap-8 lg:grid-cols-3">
@@ -89,7 +89,7 @@ export function OverviewView({ onOpen }: { onOpen: (view: DashboardView) => void
   );
 }
 
-/** The user's own agents and keys, newest first; SPEC's sample entries only while there are none. */
+/** The user's own agents and keys, newest first; the sample entries only while there are none. */
 function RecentActivity() {
   const agents = useAgents();
   const keys = useApiKeys();

@@ -26,7 +26,7 @@ describe('ProfileView', () => {
     vi.unstubAllGlobals();
   });
 
-  it("announces a failed load once, with SPEC §8's toast, and can try again", async () => {
+  it("announces a failed load once, with the product's toast, and can try again", async () => {
     const error = vi.spyOn(notify, 'error');
     let down = true;
     mockFetch(() =>

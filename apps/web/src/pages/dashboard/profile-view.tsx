@@ -17,7 +17,7 @@ import { BackToDashboard, VIEW_TITLE_ID, ViewHeader } from './back-button';
 import { formatKeyDate } from './api-key-format';
 import { useProfile, useUpdateProfile } from './dashboard-api';
 
-/** SPEC §7: the picture is served by the backend host plus profile_picture_url. */
+/** The picture is served by the backend host plus profile_picture_url. */
 export function profilePictureSrc(url: string | null | undefined): string | null {
   if (!url) return null;
   return /^https?:\/\//.test(url) ? url : `${API_URL}${url.startsWith('/') ? '' : '/'}${url}`;
@@ -57,14 +57,14 @@ function Detail({ icon: Icon, label, value }: { icon: typeof Mail; label: string
   );
 }
 
-/** SPEC §2 Profile view: view mode, edit mode with a picture upload. */
+/** docs/product.md#the-dashboard-profile: view mode, edit mode with a picture upload. */
 export function ProfileView({ onBack }: { onBack: () => void }) {
   const profile = useProfile();
   const [editing, setEditing] = useState(false);
   /** Opens the editor; focus returns to it when the editor closes. */
   const editButton = useRef<HTMLButtonElement>(null);
 
-  // SPEC §8 announces a failed load with this toast; the text in the view below only explains
+  // A failed load is announced with this toast; the text in the view below only explains
   // the empty view, so it is not a second alert.
   useEffect(() => {
     if (profile.isError) notify.error('Error', 'Failed to fetch profile info');

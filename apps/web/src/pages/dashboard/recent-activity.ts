@@ -1,10 +1,10 @@
 import { LLM_PROVIDER_LABELS, type TApiKey, type TPipelineListItem } from '@agentloom/contracts';
 
 /**
- * SPEC §2/§3: the Recent Activity panel is filled with hard-coded sample entries, not data from a
- * server — for an account with nothing yet, labelled as examples. Once the user has agents or
- * keys, the panel shows those instead (issue 30): invented entries beside real work read as
- * someone else's history.
+ * docs/product.md#the-dashboard: the Recent Activity panel is filled with hard-coded sample
+ * entries, not data from a server — for an account with nothing yet, labelled as examples. Once the
+ * user has agents or keys, the panel shows those instead (issue 30): invented entries beside real
+ * work read as someone else's history.
  */
 export type ActivityType =
   'agent_created' | 'agent_built' | 'api_key_added' | 'agent_downloaded' | 'agent_previewed';

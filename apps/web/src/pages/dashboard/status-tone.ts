@@ -1,6 +1,9 @@
 import type { BadgeTone } from '../../components/ui';
 
-/** SPEC §4: Built green, Building yellow, Failed red, anything else grey. */
+/**
+ * docs/product.md#the-dashboard-agents: Built green, Building yellow, Failed red, anything else
+ * grey.
+ */
 export function statusTone(status: string): BadgeTone {
   switch (status) {
     case 'Built':

@@ -12,6 +12,7 @@ import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { KnowledgePanel } from '../../knowledge/knowledge-panel';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
+import { RetrievalPanel } from '../../retrieval/retrieval-panel';
 import { CountingQuestionsCheck } from '../counting-questions';
 import { SQL_FRAMEWORK_CARDS } from '../wizard-content';
 import type { WizardStepProps } from '../wizard-step';
@@ -38,7 +39,10 @@ function promptRow(prompt: string | null): SummaryRow {
 const sourceLabel = (config: TPipelineDetail['config']) =>
   config.source_type ? SOURCE_TYPE_LABELS[config.source_type] : undefined;
 
-/** SPEC §2: each wizard's configuration summary, button and where a started build goes. */
+/**
+ * docs/product.md#the-wizard-build: each wizard's configuration summary, button and where a started
+ * build goes.
+ */
 const KINDS: Record<
   TAgentType,
   {
@@ -136,21 +140,25 @@ export function BuildStep(props: WizardStepProps) {
   }
 
   return (
-    <>
-      <BuildSummary
-        before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
-        rows={pipeline ? kind.rows(pipeline) : []}
-        label={kind.label}
-        busy={busy}
-        onSubmit={() => void build()}
-        changeHref={pipeline ? changeHref : undefined}
-      />
-      {type === 'rag' && pipeline && sourceDetail(pipeline.config) && (
-        // Sources beside the wizard's one: recorded now, read by the first build.
-        <div className="mt-6">
-          <KnowledgePanel agentId={sessionId} agentName={pipeline.name} where="wizard" />
-        </div>
-      )}
-    </>
+    <BuildSummary
+      before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
+      after={
+        pipeline &&
+        type === 'rag' && (
+          <div className="space-y-8">
+            {sourceDetail(pipeline.config) && (
+              // Sources beside the wizard's one: recorded now, read by the first build.
+              <KnowledgePanel agentId={sessionId} agentName={pipeline.name} where="wizard" />
+            )}
+            <RetrievalPanel agentId={sessionId} built={pipeline.status === 'Built'} />
+          </div>
+        )
+      }
+      rows={pipeline ? kind.rows(pipeline) : []}
+      label={kind.label}
+      busy={busy}
+      onSubmit={() => void build()}
+      changeHref={pipeline ? changeHref : undefined}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import {
   EMBEDDING_MODELS,
+  embeddingSpec,
   ZEmbeddingModelRequest,
   type TEmbeddingModel,
   type TRagConfigView,
@@ -11,8 +12,8 @@ import { ragCalls } from '../wizard-api';
 import { StepActions } from '../wizard-layout';
 import { checked, type WizardStepProps } from '../wizard-step';
 
-export const embeddingLabel = (model: TEmbeddingModel) =>
-  model === 'text-embedding-ada-002' ? `${model} (OpenAI)` : model;
+/** The catalogue's label: OpenAI's models say so in brackets, the local ones are their name. */
+export const embeddingLabel = (model: TEmbeddingModel) => embeddingSpec(model).label;
 
 /**
  * The model chosen for people who do not know what an embedding is: free, run by Agentloom and by
@@ -20,7 +21,10 @@ export const embeddingLabel = (model: TEmbeddingModel) =>
  */
 export const RECOMMENDED_EMBEDDING: TEmbeddingModel = 'all-MiniLM-L6-v2';
 
-/** RAG step 4: choosing a model saves it and advances (SPEC §2); arrowing only moves the choice. */
+/**
+ * RAG step 4: choosing a model saves it and advances (docs/product.md#the-wizard-embedding-model);
+ * arrowing only moves the choice.
+ */
 export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
   const saved = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? '';
   // Nothing chosen yet: the recommended model is, and one press of "Use this model" saves it.

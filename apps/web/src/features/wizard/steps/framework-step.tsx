@@ -36,7 +36,7 @@ export function recommendedFramework(source: string): TSqlFramework {
 
 /**
  * SQL step 6: the query engine, among those that can serve the chosen source. The recommended
- * one is chosen already; SPEC's other engines are under Advanced.
+ * one is chosen already; the other engines are under Advanced.
  */
 export function FrameworkStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
   const config = pipeline?.config as TSqlConfigView | undefined;

@@ -43,8 +43,9 @@ const chooseRag = (sessionId: string, llm: LlmValue, save: WizardStepProps['save
   save(ragCalls.provider(sessionId, llm.provider), 'Failed to set LLM provider.');
 
 /**
- * SPEC §4: the SQL LLM step saves the provider, then the key, then the model, then advances. A
- * key left empty while the agent holds one for the same provider is kept (no key call).
+ * docs/product.md#the-wizard-language-model: the SQL LLM step saves the provider, then the key,
+ * then the model, then advances. A key left empty while the agent holds one for the same provider
+ * is kept (no key call).
  */
 const saveSql: Saver = async ({ sessionId, pipeline, save }, llm, key) => {
   const keep = !key && hasKeyFor(pipeline, llm.provider);

@@ -7,13 +7,15 @@ import { checked, type WizardStepProps } from '../wizard-step';
 
 const TYPE_LABELS: Record<TAgentType, string> = { rag: 'RAG Agent', sql: 'SQL Agent' };
 
-/** SPEC §8: each wizard words a failed creation its own way. */
+/**
+ * Each wizard words a failed creation its own way (docs/product.md#notices-and-failure-messages).
+ */
 const CREATE_FAILED: Record<TAgentType, (error: unknown) => void> = {
   rag: (error) => notify.error('Failed to create agent.', errorDetail(error)),
   sql: (error) => notify.error(errorDetail(error) ?? 'Failed to create pipeline.'),
 };
 
-/** Step 1 (SPEC §4): creates the agent and only then advances. */
+/** Step 1 (docs/product.md#the-wizard-agent-name): creates the agent and only then advances. */
 export function NameStep({ type, pipeline, busy, mutations, advance, created }: WizardStepProps) {
   const [name, setName] = useState(pipeline?.name ?? '');
 
@@ -45,7 +47,7 @@ export function NameStep({ type, pipeline, busy, mutations, advance, created }: 
       typeValue={type}
       typeLabel={TYPE_LABELS[type]}
       busy={busy}
-      // SPEC's label creates; an agent that exists is renamed (or kept) instead.
+      // The product's label creates; an agent that exists is renamed (or kept) instead.
       submitLabel={pipeline ? 'Save & Continue' : 'Create & Continue'}
       onSubmit={() => void submit()}
     />

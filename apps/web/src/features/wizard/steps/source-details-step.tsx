@@ -9,7 +9,8 @@ import {
   type TUploadKind,
 } from '@agentloom/contracts';
 import { useState, type ReactNode } from 'react';
-import { notify } from '../../../lib/notify';
+import { Alert } from '../../../components/ui';
+import { errorDetail } from '../../../lib/api';
 import { emptyConnection, splitUri } from '../connection-uri';
 import {
   connectionOf,
@@ -23,7 +24,10 @@ import { SourceSample } from '../source-sample';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
-/** Each wizard's words (SPEC §2, §8) and calls for a file or a database source. */
+/**
+ * Each wizard's words (docs/product.md#the-wizard-data-source) and calls for a file or a database
+ * source.
+ */
 const KINDS: Record<
   TAgentType,
   {
@@ -43,13 +47,14 @@ const KINDS: Record<
 > = {
   rag: {
     accept: () => '.pdf,.csv,.txt,.xlsx',
-    // SPEC's hint, and beside it the one kind of file this source takes.
+    // The product's hint, and beside it the one kind of file this source takes.
     hint: (kind) => (
       <>
+        <span className="block">Supports: PDF, CSV, TXT, Excel files</span>
         <span className="block font-medium">
-          This source takes {FILE_KINDS[kind]}; for another kind, change the source type.
+          You chose {FILE_KIND_NAMES[kind]}: pick {FILE_KINDS[kind]}, or go back to choose another
+          source type.
         </span>
-        <span>Supports: PDF, CSV, TXT, Excel files</span>
       </>
     ),
     upload: ragCalls.upload,
@@ -75,6 +80,14 @@ const KINDS: Record<
     },
     databaseFailure: 'Failed to save DB config.',
   },
+};
+
+/** The source type chosen in step 2, as the hint names it. */
+const FILE_KIND_NAMES: Record<TUploadKind, string> = {
+  pdf: 'PDF',
+  csv: 'CSV',
+  excel: 'Excel',
+  text_file: 'TXT',
 };
 
 /** The file each file source type takes, in words. */
@@ -106,7 +119,6 @@ function SourceFields(props: WizardStepProps) {
   const config = pipeline?.config;
   const sourceType = config?.source_type ?? '';
   const done = pipeline?.steps.some((step) => step.key === 'source_details' && step.complete);
-  const [file, setFile] = useState<File | null>(null);
   const savedDb = config?.database;
   const databaseType = ZDatabaseSourceType.safeParse(sourceType).data ?? 'postgres';
   const saved = savedDb && savedDb.type === sourceType ? savedDb : null;
@@ -124,26 +136,7 @@ function SourceFields(props: WizardStepProps) {
   const [db, setDb] = useState(initialDb);
 
   if (isFileSourceType(sourceType)) {
-    const kept = config?.file?.summary.kind === sourceType ? config.file : null;
-    const upload = async () => {
-      // The file already uploaded stays unless another one is picked.
-      if (!file) return kept && done ? advance() : notify.error(NO_FILE_SELECTED);
-      if (await save(kind.upload(sessionId, file), kind.uploadFailure)) advance();
-    };
-    return (
-      <div className="space-y-5">
-        <FileUploadFields
-          accept={kind.accept(sourceType)}
-          hint={kind.hint(sourceType)}
-          file={file}
-          saved={kept && { name: kept.original_name, size: kept.size_bytes }}
-          onFile={setFile}
-          busy={busy}
-          onSubmit={() => void upload()}
-        />
-        {kept && !file && <SourceSample sessionId={sessionId} file={kept} />}
-      </div>
-    );
+    return <FileSourceDetails {...props} sourceType={sourceType} done={Boolean(done)} />;
   }
 
   const connection = connectionOf(databaseType, db, keptPassword);
@@ -181,6 +174,50 @@ function SourceFields(props: WizardStepProps) {
         />
       }
     />
+  );
+}
+
+/** Step 3 of a file source: the file, its upload's failure in place, and the sample once read. */
+function FileSourceDetails(props: WizardStepProps & { sourceType: TUploadKind; done: boolean }) {
+  const { type, sessionId, pipeline, busy, advance, mutations, sourceType, done } = props;
+  const kind = KINDS[type];
+  const config = pipeline?.config;
+  const [file, setFile] = useState<File | null>(null);
+  // A failed upload is said beside the file picker and stays there until the next try: a toast
+  // vanished, and left "Selected: notes.docx" with an active button as if nothing was wrong.
+  const [uploadError, setUploadError] = useState<{ title: string; detail?: string } | null>(null);
+
+  const kept = config?.file?.summary.kind === sourceType ? config.file : null;
+  const upload = async () => {
+    setUploadError(null);
+    // The file already uploaded stays unless another one is picked.
+    if (!file) return kept && done ? advance() : setUploadError({ title: NO_FILE_SELECTED });
+    try {
+      await mutations.save.mutateAsync(kind.upload(sessionId, file));
+      advance();
+    } catch (error) {
+      setUploadError({ title: kind.uploadFailure, detail: errorDetail(error) });
+    }
+  };
+  return (
+    <div className="space-y-5">
+      <FileUploadFields
+        accept={kind.accept(sourceType)}
+        hint={kind.hint(sourceType)}
+        file={file}
+        saved={kept && { name: kept.original_name, size: kept.size_bytes }}
+        onFile={setFile}
+        busy={busy}
+        onSubmit={() => void upload()}
+      />
+      {uploadError && (
+        <Alert>
+          <p className="font-semibold">{uploadError.title}</p>
+          {uploadError.detail && <p className="mt-1">{uploadError.detail}</p>}
+        </Alert>
+      )}
+      {kept && !file && <SourceSample sessionId={sessionId} file={kept} />}
+    </div>
   );
 }
 

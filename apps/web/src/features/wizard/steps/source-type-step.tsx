@@ -36,7 +36,10 @@ const choicesOf = (types: readonly (TRagSourceType | TSqlSourceType)[]): Choice<
     };
   });
 
-/** What differs between the wizards: their sources (SPEC §2), calls and §8 failure texts. */
+/**
+ * What differs between the wizards: their sources (docs/product.md#the-wizard-data-source), calls
+ * and failure texts.
+ */
 const KINDS: Record<
   TAgentType,
   {

@@ -3,7 +3,10 @@ import { UiTypeCards } from '../ui-type-cards';
 import { ragCalls, sqlCalls } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
-/** SPEC §2: the RAG wizard offers Gradio first, the SQL wizard Streamlit first. */
+/**
+ * docs/product.md#the-wizard-user-interface: the RAG wizard offers Gradio first, the SQL wizard
+ * Streamlit first.
+ */
 const KINDS = {
   rag: { order: ['gradio', 'streamlit'], call: ragCalls.ui },
   sql: { order: ['streamlit', 'gradio'], call: sqlCalls.ui },

@@ -18,10 +18,24 @@ import { StepForm, SubmitButton } from '../step-form';
 import { ragCalls } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
+/**
+ * What an owner who has never heard of a vector store needs to choose one: a line each. Qdrant is
+ * recommended because it needs nothing set up: the downloaded project keeps its vectors in a
+ * folder without any server (its README says how), or runs Qdrant beside the agent in Docker.
+ */
+export const RECOMMENDED_VECTOR_STORE: TVectorStore = 'qdrant';
+
+const STORE_DESCRIPTIONS: Record<TVectorStore, string> = {
+  chromadb: 'Popular and open source; runs as a small server beside your agent (Docker does it).',
+  qdrant: 'Recommended: nothing to set up. Your agent keeps its data in a folder, or in Docker.',
+  milvus: 'For very large data (millions of passages); runs in one file or as a server.',
+  pinecone: 'A paid cloud service: needs a Pinecone account, an API key and an index.',
+};
+
 const CHOICES: Choice<TVectorStore>[] = VECTOR_STORES.map((store) => ({
   value: store,
   label: VECTOR_STORE_LABELS[store],
-  description: store === 'pinecone' ? 'Managed cloud index' : 'Self-hosted server',
+  description: STORE_DESCRIPTIONS[store],
 }));
 
 const DISTANCE_OPTIONS: { value: TDistanceMetric; label: string }[] = [
@@ -67,6 +81,7 @@ function usePineconeSettings(
 function useLocalSettings(
   { sessionId, pipeline, save, advance }: WizardStepProps,
   stored: StoredStore | null,
+  vectorDb: TVectorStore,
 ) {
   const embedding = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? null;
   // The embedding model decides the vectors' size; the form shows it rather than asking.
@@ -77,10 +92,9 @@ function useLocalSettings(
     dimensions: String(modelDimensions ?? stored?.dimensions ?? ''),
     metric: stored?.distance_metric ?? DEFAULT_DISTANCE_METRIC,
   });
-  const vectorDb = stored?.vector_db ?? '';
   // The address the generated project's own docker-compose gives the store: nothing to look up.
   const localUrl =
-    local.url ?? (vectorDb && vectorDb !== 'pinecone' ? COMPOSE_VECTOR_STORE_URLS[vectorDb] : '');
+    local.url ?? (vectorDb !== 'pinecone' ? COMPOSE_VECTOR_STORE_URLS[vectorDb] : '');
 
   async function saveLocal() {
     const fields = {
@@ -102,17 +116,18 @@ function useLocalSettings(
 }
 
 /**
- * RAG step 5 (SPEC §4): the store choice saves at once and stays on the step for its settings;
- * the settings save and advance.
+ * RAG step 5 (docs/product.md#the-wizard-vector-store): the store choice saves at once and stays on
+ * the step for its settings; the settings save and advance.
  */
 export function VectorStoreStep(props: WizardStepProps) {
   const { sessionId, pipeline, busy, save } = props;
   const stored = (pipeline?.config as TRagConfigView | undefined)?.vector_store ?? null;
   const done = pipeline?.steps.some((step) => step.key === 'vector_store' && step.complete);
+  // Nothing chosen yet: the recommended store is, and its settings' one press saves both.
+  const vectorDb = stored?.vector_db ?? RECOMMENDED_VECTOR_STORE;
   // Both forms' state lives here: what was typed survives choosing the other store and back.
   const pinecone = usePineconeSettings(props, stored, done);
-  const local = useLocalSettings(props, stored);
-  const vectorDb = stored?.vector_db ?? '';
+  const local = useLocalSettings(props, stored, vectorDb);
 
   function choose(store: TVectorStore) {
     void save(ragCalls.vectorDb(sessionId, store), 'Failed to set vector DB.');
@@ -130,7 +145,7 @@ export function VectorStoreStep(props: WizardStepProps) {
       {vectorDb === 'pinecone' && (
         <PineconeForm settings={pinecone} savedKey={stored?.api_key} busy={busy} />
       )}
-      {vectorDb && vectorDb !== 'pinecone' && (
+      {vectorDb !== 'pinecone' && (
         <LocalStoreForm settings={local} vectorDb={vectorDb} storedUrl={stored?.url} busy={busy} />
       )}
     </div>
@@ -161,12 +176,14 @@ function PineconeForm({
         <TextField
           label="Environment"
           placeholder="us-west1-gcp"
+          hint="Your Pinecone project's region, shown beside the index in Pinecone's console."
           value={pinecone.environment}
           onChange={(event) => setPinecone({ ...pinecone, environment: event.target.value })}
           required
         />
         <TextField
           label="Index Name"
+          hint="The index you made in Pinecone. Its dimensions must match the embedding model's."
           value={pinecone.indexName}
           onChange={(event) => setPinecone({ ...pinecone, indexName: event.target.value })}
           required

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PipelinesModule } from '../pipelines/pipelines.module';
+import { CuratedAnswersController } from './curated-answers.controller';
+import { CuratedAnswersRepository } from './curated-answers.repository';
+import { CuratedAnswersService } from './curated-answers.service';
+
+/** The owner's curated answers (docs/curated-answers.md); the agents serve them (CuratedMatcher). */
+@Module({
+  imports: [PipelinesModule],
+  controllers: [CuratedAnswersController],
+  providers: [CuratedAnswersService, CuratedAnswersRepository],
+})
+export class CuratedAnswersModule {}
