@@ -11,6 +11,7 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_URL } from '../../lib/api';
 import { deferred, mockFetch, renderRoute, signIn, type Call, type Reply } from '../testing/render';
+import { quietAgentSide } from '../testing/knowledge';
 import { buildViewFixture, FIXTURE_AT, stagesReached } from '../testing/build-view';
 import { BuildPage } from './build-page';
 
@@ -91,7 +92,8 @@ const buildReads = (calls: Call[]) => calls.filter(isBuildRead).length;
 
 function renderLive(reply: (call: Call) => Reply) {
   signIn();
-  const mocked = mockFetch(reply);
+  // The sources and publication beside the build are not what these tests are about.
+  const mocked = mockFetch((call) => quietAgentSide(call) ?? reply(call));
   const rendered = renderRoute(
     `/build/rag/${SESSION}`,
     '/build/:type/:sessionId',

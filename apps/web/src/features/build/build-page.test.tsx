@@ -8,6 +8,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderRoute, type Call, type Reply } from '../testing/render';
+import { quietAgentSide } from '../testing/knowledge';
 import { buildViewFixture, stagesReached } from '../testing/build-view';
 import { BuildPage } from './build-page';
 
@@ -18,7 +19,8 @@ const buildView = (overrides: Partial<TBuildView> = {}) =>
   buildViewFixture({ session_id: SESSION, ...overrides });
 
 function renderBuild(path = `/build/rag/${SESSION}`, reply: (call: Call) => Reply) {
-  const mocked = mockFetch(reply);
+  // The sources and publication beside the build are not what these tests are about.
+  const mocked = mockFetch((call) => quietAgentSide(call) ?? reply(call));
   const flavor = path.startsWith('/sql') ? 'sql' : 'rag';
   const route =
     flavor === 'sql' ? '/sql/build/animation/:type/:sessionId' : '/build/:type/:sessionId';

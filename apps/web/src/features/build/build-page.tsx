@@ -6,7 +6,9 @@ import { Alert, Button, buttonClasses, PageContainer, Spinner } from '../../comp
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { STORAGE_KEYS } from '../../lib/storage';
+import { KnowledgePanel } from '../knowledge/knowledge-panel';
 import { PublishPanel } from '../publish/publish-panel';
+import { VisitorsNote } from '../publish/visitors-note';
 import { RetrievalPanel } from '../retrieval/retrieval-panel';
 import {
   previewFailure,
@@ -149,6 +151,16 @@ function BuildScreen({ sessionId, routeType }: { sessionId: string; routeType: T
               </div>
             </div>
           )}
+          {type === 'rag' && (
+            // Once a build exists, its sources: each change starts a build shown above.
+            <div className="mt-8">
+              <KnowledgePanel
+                agentId={sessionId}
+                agentName={agentName ?? 'this agent'}
+                where="build-screen"
+              />
+            </div>
+          )}
         </>
       )}
     </PageContainer>
@@ -222,6 +234,8 @@ function BuiltActions({
   const { preview, previewError } = actions;
   return (
     <>
+      {/* The panel says it too, beside the builds. */}
+      {!publishOpen && <VisitorsNote agentId={sessionId} className="mt-6" />}
       <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         <Button size="lg" loading={preview.isPending} onClick={actions.startPreview}>
           {!preview.isPending && <Eye aria-hidden="true" className="h-4 w-4" />}

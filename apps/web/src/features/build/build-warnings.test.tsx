@@ -9,6 +9,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildViewFixture, stagesReached } from '../testing/build-view';
+import { quietAgentSide } from '../testing/knowledge';
 import { formOf, mockFetch, renderRoute, type Call, type Reply } from '../testing/render';
 import { BuildPage } from './build-page';
 
@@ -36,7 +37,8 @@ function builtWith(warnings: TBuildView['warnings']): TBuildView {
 }
 
 function renderBuild(reply: (call: Call) => Reply) {
-  const mocked = mockFetch(reply);
+  // The sources and publication beside the build are not what these tests are about.
+  const mocked = mockFetch((call) => quietAgentSide(call) ?? reply(call));
   renderRoute(`/build/rag/${SESSION}`, '/build/:type/:sessionId', <BuildPage flavor="rag" />);
   return mocked;
 }

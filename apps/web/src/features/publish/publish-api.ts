@@ -46,7 +46,32 @@ export function usePublicationChange(agentId: string) {
           ? api(`${base(agentId)}/publication`, { method: 'DELETE' })
           : api<TPublication>(`${base(agentId)}/publication`, { method: 'PATCH', json: change }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.publication(agentId) });
+      await Promise.all([
+        client.invalidateQueries({ queryKey: keys.publication(agentId) }),
+        // Which build visitors see is marked in the build history.
+        client.invalidateQueries({ queryKey: ['pipelines', agentId, 'builds'] }),
+      ]);
+    },
+  });
+}
+
+/**
+ * Serves one Built build of the agent — the newest, or an older one (a rollback) — publishing
+ * the agent if it was not. The build history and the publication are read again.
+ */
+export function usePublishBuild(agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (buildId: string) =>
+      api<TPublication>(`${base(agentId)}/publication`, {
+        method: 'PUT',
+        json: { build_id: buildId },
+      }),
+    onSuccess: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: keys.publication(agentId) }),
+        client.invalidateQueries({ queryKey: ['pipelines', agentId, 'builds'] }),
+      ]);
     },
   });
 }

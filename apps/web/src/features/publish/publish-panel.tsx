@@ -13,10 +13,12 @@ import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { AccessKeysSection } from './access-keys-section';
 import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
+import { AgentBuilds } from './build-history';
 import { ConversationsSection } from './conversations-section';
 import { CuratedAnswersSection } from './curated-answers-section';
 import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
+import { VisitorsNote } from './visitors-note';
 
 /**
  * Everything about one agent's permanent endpoint: publish or unpublish it, its API and access
@@ -33,7 +35,6 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
     );
   }
   const state = publication.data;
-  const newer = state.published && state.latest_build_id !== state.build_id;
 
   function run(action: 'publish' | 'unpublish', done: string) {
     change.mutate(action, {
@@ -51,12 +52,6 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
         </Badge>
         {state.published ? (
           <>
-            {newer && (
-              <Button size="sm" onClick={() => run('publish', 'The newest build is now published')}>
-                <Rocket aria-hidden="true" className="h-4 w-4" />
-                Publish newest build
-              </Button>
-            )}
             <Button
               size="sm"
               variant="outline"
@@ -77,6 +72,9 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
           </Button>
         )}
       </div>
+      <VisitorsNote agentId={agentId} />
+      {state.published && <FollowKnowledge state={state} agentId={agentId} />}
+      <BuildsSection agentId={agentId} agentName={agentName} />
       {state.published ? (
         <>
           <ApiSection state={state} agentId={agentId} />
@@ -95,6 +93,49 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
         </p>
       )}
     </Card>
+  );
+}
+
+/**
+ * Whether a build that changes only the knowledge (a source added, replaced, refreshed or
+ * removed) is served to visitors as soon as it is Built, or waits for Publish like any other.
+ */
+function FollowKnowledge({ state, agentId }: { state: TPublication; agentId: string }) {
+  const change = usePublicationChange(agentId);
+  return (
+    <div className="space-y-1 text-sm">
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={state.follow_knowledge}
+          disabled={change.isPending}
+          onChange={(event) =>
+            change.mutate(
+              { follow_knowledge: event.target.checked },
+              {
+                onError: (error) =>
+                  notify.error('Could not save', errorDetail(error) ?? 'Please try again.'),
+              },
+            )
+          }
+        />
+        Published agent follows knowledge changes
+      </label>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        On: a build that only adds, replaces, refreshes or removes sources reaches visitors as soon
+        as it is built. Off: visitors keep this build until you publish another.
+      </p>
+    </div>
+  );
+}
+
+/** Every build of the agent, with the one visitors see and "Publish this build" (rollback). */
+function BuildsSection({ agentId, agentName }: { agentId: string; agentName: string }) {
+  return (
+    <div className="space-y-2 text-sm">
+      <h4 className="font-semibold text-slate-900 dark:text-white">Builds</h4>
+      <AgentBuilds agentId={agentId} agentName={agentName} />
+    </div>
   );
 }
 

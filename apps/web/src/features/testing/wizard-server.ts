@@ -15,8 +15,10 @@ import {
   WIZARD_ROUTES,
   wizardPaths,
   wizardSteps,
+  knowledgePaths,
 } from '@agentloom/contracts';
 import { beforeEach } from 'vitest';
+import { sourcesFixture } from './knowledge';
 import { formOf, textOf, type Call, type Reply } from './render';
 
 export const SESSION = '0b5c7a52-8a31-4c53-9a7f-4c1f3a0e9b11';
@@ -48,6 +50,8 @@ export function wizardServer(type: TAgentType) {
     }
     if (call.path === `/pipelines/${SESSION}`) return { json: detailOf(type, name, answers) };
     if (call.path === '/apikeys') return { json: [] };
+    // The agent's knowledge sources: none beyond the wizard's own in these tests.
+    if (call.path === knowledgePaths.list(SESSION)) return { json: sourcesFixture() };
     if (call.path === retrievalPaths.settings(SESSION)) {
       // The last step's retrieval panel: a new agent's settings, no build yet.
       const settings = { ...DEFAULT_RETRIEVAL, answer_only_from_sources: true };

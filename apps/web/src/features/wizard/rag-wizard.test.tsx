@@ -1,5 +1,5 @@
 import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deferred, formOf, mockFetch, renderRoute, signIn, textOf } from '../testing/render';
@@ -326,6 +326,10 @@ describe('RAG wizard', () => {
     expect(screen.getByText('This may take a few minutes to complete')).toBeInTheDocument();
     expect(screen.getByText('CSV · d.csv')).toBeInTheDocument();
     expect(screen.getByText('claude-4-opus-20250522')).toBeInTheDocument();
+    // Before the first build, more sources can be added beside the wizard's: it reads them all.
+    const knowledge = await screen.findByRole('region', { name: 'Knowledge of Docs bot' });
+    expect(knowledge).toHaveTextContent('Its first build reads them all.');
+    expect(within(knowledge).getByRole('button', { name: 'Add another source' })).toBeEnabled();
 
     await user.click(screen.getByRole('button', { name: 'Build & Deploy RAG Agent' }));
     expect(await screen.findByText('RAG agent build started!')).toBeInTheDocument();

@@ -1,5 +1,6 @@
 import type { TPipelineListItem } from '@agentloom/contracts';
 import {
+  BookOpen,
   ChevronDown,
   Download,
   FileDown,
@@ -9,12 +10,15 @@ import {
   Rocket,
   Trash2,
 } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
+import { KnowledgePanel } from '../../features/knowledge/knowledge-panel';
 import { PublishPanel } from '../../features/publish/publish-panel';
+import { VisitorsNote } from '../../features/publish/visitors-note';
 import { summaryPath, wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
-import { AgentBuilds } from './agent-builds';
+import { AgentBuilds } from '../../features/publish/build-history';
 import { statusTone } from './status-tone';
 
 /** What a card can ask of the list: the list owns the mutations and which panel is open. */
@@ -45,6 +49,7 @@ export function AgentCard({
   agent: TPipelineListItem;
   actions: AgentCardActions;
 }) {
+  const [knowledgeOpen, setKnowledgeOpen] = useState(false);
   return (
     <Card as="article" className="flex h-full flex-col gap-3" aria-label={agent.name}>
       <div className="flex items-start justify-between gap-3">
@@ -72,13 +77,23 @@ export function AgentCard({
           </dd>
         </div>
       </dl>
-      <AgentCardButtons agent={agent} actions={actions} />
+      {agent.status === 'Built' && <VisitorsNote agentId={agent.id} />}
+      <AgentCardButtons
+        agent={agent}
+        actions={actions}
+        knowledge={hasKnowledge(agent) ? { open: knowledgeOpen, setOpen: setKnowledgeOpen } : null}
+      />
+      {knowledgeOpen && hasKnowledge(agent) && (
+        <div id={`knowledge-${agent.id}`}>
+          <KnowledgePanel agentId={agent.id} agentName={agent.name} where="my-agents" />
+        </div>
+      )}
       {actions.openPublish === agent.id && agent.status === 'Built' && (
         <PublishPanel agentId={agent.id} agentName={agent.name} />
       )}
       {actions.openBuilds === agent.id && (
         <div id={`builds-${agent.id}`}>
-          <AgentBuilds agent={agent} />
+          <AgentBuilds agentId={agent.id} agentName={agent.name} />
         </div>
       )}
     </Card>
@@ -89,9 +104,12 @@ export function AgentCard({
 function AgentCardButtons({
   agent,
   actions,
+  knowledge,
 }: {
   agent: TPipelineListItem;
   actions: AgentCardActions;
+  /** RAG agents with a build: whether their Knowledge panel is open. */
+  knowledge: { open: boolean; setOpen: (open: boolean) => void } | null;
 }) {
   const { openBuilds, setOpenBuilds } = actions;
   return (
@@ -125,6 +143,20 @@ function AgentCardButtons({
         >
           <History aria-hidden="true" className="h-4 w-4" />
           Builds
+          <ChevronDown aria-hidden="true" className="h-4 w-4" />
+        </Button>
+      )}
+      {knowledge && (
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-expanded={knowledge.open}
+          aria-controls={`knowledge-${agent.id}`}
+          aria-label={`Knowledge of ${agent.name}`}
+          onClick={() => knowledge.setOpen(!knowledge.open)}
+        >
+          <BookOpen aria-hidden="true" className="h-4 w-4" />
+          Knowledge
           <ChevronDown aria-hidden="true" className="h-4 w-4" />
         </Button>
       )}
@@ -184,3 +216,6 @@ function RunButtons({ agent, actions }: { agent: TPipelineListItem; actions: Age
     </>
   );
 }
+
+/** A RAG agent that was built (or is building) has a list of sources its owner changes. */
+const hasKnowledge = (agent: TPipelineListItem) => agent.type === 'rag' && agent.status !== 'Draft';

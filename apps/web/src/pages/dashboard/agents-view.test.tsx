@@ -1,6 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  historyFixture,
+  publicationFixture,
+  sourceFixture,
+  sourcesFixture,
+} from '../../features/testing/knowledge';
 import { mockFetch, renderRoute, signIn, type Reply } from '../../features/testing/render';
 import { AgentsView } from './agents-view';
 import { statusTone } from './status-tone';
@@ -109,5 +115,47 @@ describe('AgentsView preview', () => {
       'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-top-navigation-by-user-activation',
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('a RAG agent’s card: knowledge and which build visitors see', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('says "Visitors see build 1 of 2" and opens the Knowledge panel of RAG agents only', async () => {
+    mockFetch((call) => {
+      if (call.path === '/pipelines') return { json: [RAG_AGENT, SQL_AGENT] };
+      if (call.path === `/agents/${RAG_AGENT.id}/publication`) {
+        return {
+          json: publicationFixture({
+            published: true,
+            build_id: historyFixture(1).build_id,
+            build_number: 1,
+            latest_build_id: historyFixture(2).build_id,
+            latest_build_number: 2,
+          }),
+        };
+      }
+      if (call.path.endsWith('/publication')) return { json: publicationFixture() };
+      if (call.path === `/agents/${RAG_AGENT.id}/sources`) {
+        return { json: sourcesFixture([sourceFixture({ name: 'faq.pdf', source_type: 'pdf' })]) };
+      }
+      return { status: 500, json: { detail: 'unexpected' } };
+    });
+    signIn();
+    renderRoute('/dashboard', '/dashboard', <AgentsView onBack={() => {}} />);
+    const card = await screen.findByRole('article', { name: 'Support bot' });
+    expect(
+      await within(card).findByText('Visitors see build 1 of 2 — publish build 2?'),
+    ).toBeInTheDocument();
+    const sql = screen.getByRole('article', { name: 'Sales analyst' });
+    expect(within(sql).queryByRole('button', { name: /Knowledge/ })).not.toBeInTheDocument();
+    expect(within(sql).queryByText(/Visitors see build/)).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    const toggle = within(card).getByRole('button', { name: 'Knowledge of Support bot' });
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const sources = await within(card).findByRole('list', { name: 'Sources of Support bot' });
+    expect(within(sources).getByRole('listitem', { name: 'faq.pdf' })).toHaveTextContent('Ready');
   });
 });

@@ -10,6 +10,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
+import { KnowledgePanel } from '../../knowledge/knowledge-panel';
 import { BuildSummary, llmAndUiRows, type SummaryRow } from '../build-summary';
 import { RetrievalPanel } from '../../retrieval/retrieval-panel';
 import { CountingQuestionsCheck } from '../counting-questions';
@@ -143,7 +144,15 @@ export function BuildStep(props: WizardStepProps) {
       before={pipeline && <CountingQuestionsCheck pipeline={pipeline} />}
       after={
         pipeline &&
-        type === 'rag' && <RetrievalPanel agentId={sessionId} built={pipeline.status === 'Built'} />
+        type === 'rag' && (
+          <div className="space-y-8">
+            {sourceDetail(pipeline.config) && (
+              // Sources beside the wizard's one: recorded now, read by the first build.
+              <KnowledgePanel agentId={sessionId} agentName={pipeline.name} where="wizard" />
+            )}
+            <RetrievalPanel agentId={sessionId} built={pipeline.status === 'Built'} />
+          </div>
+        )
       }
       rows={pipeline ? kind.rows(pipeline) : []}
       label={kind.label}

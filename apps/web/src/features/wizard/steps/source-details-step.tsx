@@ -104,6 +104,16 @@ function trimmed<T extends Record<string, string>>(fields: T): T {
 
 /** Step 3: the file to upload, or the database to connect, for the source chosen in step 2. */
 export function SourceDetailsStep(props: WizardStepProps) {
+  if (props.type !== 'rag') return <SourceFields {...props} />;
+  return (
+    <div className="space-y-5">
+      <SourceFields {...props} />
+      <MoreSourcesLater />
+    </div>
+  );
+}
+
+function SourceFields(props: WizardStepProps) {
   const { type, sessionId, pipeline, busy, save, advance } = props;
   const kind = KINDS[type];
   const config = pipeline?.config;
@@ -208,5 +218,15 @@ function FileSourceDetails(props: WizardStepProps & { sourceType: TUploadKind; d
       )}
       {kept && !file && <SourceSample sessionId={sessionId} file={kept} />}
     </div>
+  );
+}
+
+/** A RAG agent answers from more than one source: where to add the others. */
+function MoreSourcesLater() {
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-300">
+      This is the agent&apos;s first source. More files, database tables and web pages can be added
+      on the last step (Add another source), before you build, and any time after.
+    </p>
   );
 }
