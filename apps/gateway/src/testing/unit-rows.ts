@@ -10,6 +10,7 @@ import { PipelineSecrets } from '../pipelines/pipeline-secrets';
 import type { PipelineStorage } from '../pipelines/pipeline-storage';
 import type { PipelineChanges, PipelinesRepository } from '../pipelines/pipelines.repository';
 import { PipelinesService } from '../pipelines/pipelines.service';
+import { WizardSessions } from '../wizard/wizard-sessions';
 
 export const OWNER = '11111111-1111-4111-8111-111111111111';
 export const STRANGER = '22222222-2222-4222-8222-222222222222';
@@ -212,6 +213,11 @@ export function pipelinesOver(rows: PipelineRows): PipelinesService {
     unitSecrets(),
     {} as PipelineStorage,
   );
+}
+
+/** The wizard's real sessions over these rows: each step reads and writes them. */
+export function wizardOver(rows: PipelineRows): WizardSessions {
+  return new WizardSessions(pipelinesOver(rows), rows.asRepository());
 }
 
 /** A service's collaborator, given as the few methods a spec fakes. */
