@@ -1,5 +1,6 @@
 import { buildPaths, buildStagesOf } from '@agentloom/contracts';
 import type { Build, Pipeline } from '@agentloom/db';
+import { Logger } from '@nestjs/common';
 import type { PipelineStorage } from '../pipelines/pipeline-storage';
 import type { KnowledgeRepository } from '../knowledge/knowledge.repository';
 import {
@@ -21,6 +22,11 @@ import type { BuildsRepository } from './builds.repository';
 
 const MAX_RUNNING = 2;
 const PRIMARY_SOURCE = { id: 'primary', kind: 'file', name: 'sales.csv' };
+
+// The queue-outage test logs a warning on purpose.
+beforeAll(() => {
+  Logger.overrideLogger(false);
+});
 
 function setUp(...pipelines: Pipeline[]) {
   const rows = new PipelineRows(...pipelines);
