@@ -16,6 +16,9 @@ export const workspaceSources = {
     path.join(ROOT, 'packages/$1/src/index.ts'),
 };
 
+/** `testSequencer` of a config with tiers: the `unit` project's files run first. */
+export const unitFirst = path.join(ROOT, 'jest.unit-first.mjs');
+
 /** TypeScript through swc, with the decorator metadata NestJS needs. */
 export const swcTransform = {
   '^.+\\.ts$': [

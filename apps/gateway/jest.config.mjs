@@ -1,4 +1,4 @@
-import { appTiers } from '../../jest.workspace.mjs';
+import { appTiers, unitFirst } from '../../jest.workspace.mjs';
 
 export default {
   projects: appTiers({
@@ -6,4 +6,5 @@ export default {
     setupFiles: ['<rootDir>/testing/test-env.ts'],
   }),
   testTimeout: 30_000,
+  testSequencer: unitFirst,
 };
