@@ -73,6 +73,7 @@ describe('GET /metrics', () => {
       t.config.DATA_DIR,
       { id, userId: alice.id, type: 'rag' },
       csvChunks('sales.csv', HEADER, ROWS),
+      t.config,
     );
     await t.http.put(`/agents/${id}/publication`).set(alice.auth).expect(200);
     const key = await t.http
