@@ -8,13 +8,15 @@ import {
   Pencil,
   Play,
   Rocket,
+  Search,
   Trash2,
 } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Button, buttonClasses, Card, IconButton } from '../../components/ui';
 import { KnowledgePanel } from '../../features/knowledge/knowledge-panel';
 import { PublishPanel } from '../../features/publish/publish-panel';
+import { RetrievalPanel } from '../../features/retrieval/retrieval-panel';
 import { VisitorsNote } from '../../features/publish/visitors-note';
 import { summaryPath, wizardPath } from '../../features/wizard/step-navigation';
 import { formatKeyDate } from './api-key-format';
@@ -50,6 +52,8 @@ export function AgentCard({
   actions: AgentCardActions;
 }) {
   const [knowledgeOpen, setKnowledgeOpen] = useState(false);
+  const [retrievalOpen, setRetrievalOpen] = useState(false);
+  const searches = agent.type === 'rag' && agent.status === 'Built';
   return (
     <Card as="article" className="flex h-full flex-col gap-3" aria-label={agent.name}>
       <div className="flex items-start justify-between gap-3">
@@ -82,10 +86,16 @@ export function AgentCard({
         agent={agent}
         actions={actions}
         knowledge={hasKnowledge(agent) ? { open: knowledgeOpen, setOpen: setKnowledgeOpen } : null}
+        retrieval={searches ? { open: retrievalOpen, setOpen: setRetrievalOpen } : null}
       />
       {knowledgeOpen && hasKnowledge(agent) && (
         <div id={`knowledge-${agent.id}`}>
           <KnowledgePanel agentId={agent.id} agentName={agent.name} where="my-agents" />
+        </div>
+      )}
+      {retrievalOpen && searches && (
+        <div id={`retrieval-${agent.id}`}>
+          <RetrievalPanel agentId={agent.id} built />
         </div>
       )}
       {actions.openPublish === agent.id && agent.status === 'Built' && (
@@ -105,11 +115,14 @@ function AgentCardButtons({
   agent,
   actions,
   knowledge,
+  retrieval,
 }: {
   agent: TPipelineListItem;
   actions: AgentCardActions;
   /** RAG agents with a build: whether their Knowledge panel is open. */
-  knowledge: { open: boolean; setOpen: (open: boolean) => void } | null;
+  knowledge: PanelToggle | null;
+  /** Built RAG agents: whether their retrieval settings and test are open. */
+  retrieval: PanelToggle | null;
 }) {
   const { openBuilds, setOpenBuilds } = actions;
   return (
@@ -146,20 +159,7 @@ function AgentCardButtons({
           <ChevronDown aria-hidden="true" className="h-4 w-4" />
         </Button>
       )}
-      {knowledge && (
-        <Button
-          size="sm"
-          variant="ghost"
-          aria-expanded={knowledge.open}
-          aria-controls={`knowledge-${agent.id}`}
-          aria-label={`Knowledge of ${agent.name}`}
-          onClick={() => knowledge.setOpen(!knowledge.open)}
-        >
-          <BookOpen aria-hidden="true" className="h-4 w-4" />
-          Knowledge
-          <ChevronDown aria-hidden="true" className="h-4 w-4" />
-        </Button>
-      )}
+      <PanelButtons agent={agent} knowledge={knowledge} retrieval={retrieval} />
       <Button
         size="sm"
         variant="ghost"
@@ -178,6 +178,72 @@ function AgentCardButtons({
         onClick={() => actions.onDelete(agent)}
       />
     </div>
+  );
+}
+
+type PanelToggle = { open: boolean; setOpen: (open: boolean) => void };
+
+/** The toggles of a card's own panels: its knowledge sources, and how it finds answers. */
+function PanelButtons({
+  agent,
+  knowledge,
+  retrieval,
+}: {
+  agent: TPipelineListItem;
+  knowledge: PanelToggle | null;
+  retrieval: PanelToggle | null;
+}) {
+  return (
+    <>
+      {knowledge && (
+        <PanelButton
+          toggle={knowledge}
+          controls={`knowledge-${agent.id}`}
+          label={`Knowledge of ${agent.name}`}
+          icon={<BookOpen aria-hidden="true" className="h-4 w-4" />}
+          text="Knowledge"
+        />
+      )}
+      {retrieval && (
+        <PanelButton
+          toggle={retrieval}
+          controls={`retrieval-${agent.id}`}
+          label={`How ${agent.name} finds answers`}
+          icon={<Search aria-hidden="true" className="h-4 w-4" />}
+          text="Test retrieval"
+        />
+      )}
+    </>
+  );
+}
+
+/** A card's button that opens and closes one of its panels. */
+function PanelButton({
+  toggle,
+  controls,
+  label,
+  icon,
+  text,
+}: {
+  toggle: PanelToggle;
+  controls: string;
+  label: string;
+  icon: ReactNode;
+  text: string;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      aria-expanded={toggle.open}
+      aria-controls={controls}
+      aria-label={label}
+      onClick={() => toggle.setOpen(!toggle.open)}
+    >
+      {icon}
+      {text}
+      <ChevronDown aria-hidden="true" className="h-4 w-4" />
+    </Button>
   );
 }
 

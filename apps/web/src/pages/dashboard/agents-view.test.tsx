@@ -1,3 +1,4 @@
+import { DEFAULT_RETRIEVAL, retrievalPaths } from '@agentloom/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -136,6 +137,12 @@ describe('a RAG agent’s card: knowledge and which build visitors see', () => {
         };
       }
       if (call.path.endsWith('/publication')) return { json: publicationFixture() };
+      if (call.path === retrievalPaths.settings(RAG_AGENT.id)) {
+        const settings = { ...DEFAULT_RETRIEVAL, answer_only_from_sources: true };
+        return {
+          json: { settings, built: settings, build_needed: false, reembeds_everything: false },
+        };
+      }
       if (call.path === `/agents/${RAG_AGENT.id}/sources`) {
         return { json: sourcesFixture([sourceFixture({ name: 'faq.pdf', source_type: 'pdf' })]) };
       }
@@ -157,5 +164,11 @@ describe('a RAG agent’s card: knowledge and which build visitors see', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     const sources = await within(card).findByRole('list', { name: 'Sources of Support bot' });
     expect(within(sources).getByRole('listitem', { name: 'faq.pdf' })).toHaveTextContent('Ready');
+
+    // And how it finds answers: its retrieval settings and test, for Built RAG agents only.
+    expect(within(sql).queryByRole('button', { name: /finds answers/ })).not.toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'How Support bot finds answers' }));
+    expect(await within(card).findByLabelText('Test a question')).toBeInTheDocument();
+    expect(within(card).getByRole('radio', { name: /Both \(recommended\)/ })).toBeChecked();
   });
 });
