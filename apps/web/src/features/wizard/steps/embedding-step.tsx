@@ -1,4 +1,5 @@
 import {
+  DEFAULT_EMBEDDING_MODEL,
   EMBEDDING_MODELS,
   embeddingSpec,
   ZEmbeddingModelRequest,
@@ -19,7 +20,7 @@ export const embeddingLabel = (model: TEmbeddingModel) => embeddingSpec(model).l
  * The model chosen for people who do not know what an embedding is: free, run by Agentloom and by
  * the downloaded agent without any key, good for English text.
  */
-export const RECOMMENDED_EMBEDDING: TEmbeddingModel = 'all-MiniLM-L6-v2';
+export const RECOMMENDED_EMBEDDING: TEmbeddingModel = DEFAULT_EMBEDDING_MODEL;
 
 /**
  * RAG step 4: choosing a model saves it and advances (docs/product.md#the-wizard-embedding-model);
