@@ -62,6 +62,8 @@ describe('The evaluation recorded with every RAG build', () => {
     return ZBuildEvaluation.parse(build.evaluation);
   }
 
+  const embeddingCalls = () => llm.requests.filter((r) => r.path.endsWith('/embeddings')).length;
+
   /** A published conversation: the question, and the agent's answer with its rating. */
   async function rated(
     pipelineId: string,
@@ -141,7 +143,7 @@ describe('The evaluation recorded with every RAG build', () => {
         correctsMessageId: disliked,
       },
     });
-    const embeddingsBefore = llm.requests.filter((r) => r.path.endsWith('/embeddings')).length;
+    const embeddingsBefore = embeddingCalls();
     await harness.runBuild(buildId);
     const before = await evaluationOf(buildId);
     expect(before).toMatchObject({ cases: 5, passed: 5, failed: [], score: 1 });
@@ -152,7 +154,7 @@ describe('The evaluation recorded with every RAG build', () => {
     console.log(
       `Build 1 evaluation:\n${JSON.stringify(before, null, 2)}\n` +
         `Build 2 (West Gadgets and Blue Harbour removed) evaluation:\n${JSON.stringify(after, null, 2)}\n` +
-        `Embedding requests for both builds: ${llm.requests.filter((r) => r.path.endsWith('/embeddings')).length - embeddingsBefore}`,
+        `Embedding requests for both builds: ${embeddingCalls() - embeddingsBefore}`,
     );
     expect(after.cases).toBe(5);
     expect(after.passed).toBe(2);
@@ -163,5 +165,17 @@ describe('The evaluation recorded with every RAG build', () => {
       ['thumbs_up', 'Which city is Blue Harbour in?'],
     ]);
     expect(after.failed[2]!.expected).toBe('customers.csv, row 6');
+
+    // Evaluating never fails a build: the provider refusing the first question's embedding
+    // leaves the build Built, with no evaluation. Nothing changed, so nothing else is embedded.
+    const unchanged = randomUUID();
+    await prisma.build.create({ data: { id: unchanged, pipelineId, userId } });
+    await prisma.pipeline.update({ where: { id: pipelineId }, data: { status: 'Building' } });
+    const calls = embeddingCalls();
+    llm.failNext(400, 'The embeddings service is down.');
+    await harness.runBuild(unchanged);
+    const row = await prisma.build.findUniqueOrThrow({ where: { id: unchanged } });
+    expect(row).toMatchObject({ status: 'Built', evaluation: null });
+    expect(embeddingCalls() - calls).toBe(1);
   });
 });
