@@ -134,7 +134,7 @@ describe('The evaluation recorded with every RAG build', () => {
       feedback: -1,
       citations: [],
     });
-    await prisma.curatedAnswer.create({
+    const correction = await prisma.curatedAnswer.create({
       data: {
         pipelineId,
         userId,
@@ -148,21 +148,28 @@ describe('The evaluation recorded with every RAG build', () => {
     const before = await evaluationOf(buildId);
     expect(before).toMatchObject({ cases: 5, passed: 5, failed: [], score: 1 });
 
+    // The owner rewrites the correction's question into another one: it no longer covers the
+    // answer it corrects.
+    await prisma.curatedAnswer.update({
+      where: { id: correction.id },
+      data: { question: 'What are your opening hours on bank holidays?' },
+    });
     const rebuilt = await rebuildWith(pipelineId, userId, ROWS.slice(0, 3));
     await harness.runBuild(rebuilt);
     const after = await evaluationOf(rebuilt);
     console.log(
       `Build 1 evaluation:\n${JSON.stringify(before, null, 2)}\n` +
-        `Build 2 (West Gadgets and Blue Harbour removed) evaluation:\n${JSON.stringify(after, null, 2)}\n` +
+        `Build 2 (West Gadgets and Blue Harbour removed, the correction rewritten) evaluation:\n${JSON.stringify(after, null, 2)}\n` +
         `Embedding requests for both builds: ${embeddingCalls() - embeddingsBefore}`,
     );
     expect(after.cases).toBe(5);
-    expect(after.passed).toBe(2);
+    expect(after.passed).toBe(1);
     expect(after.score).toBeLessThan(before.score);
     expect(after.failed.map(({ kind, question }) => [kind, question])).toEqual([
       ['expected', 'What did West Gadgets order?'],
       ['expected', 'Which product did Blue Harbour buy?'],
       ['thumbs_up', 'Which city is Blue Harbour in?'],
+      ['curated', 'Do you deliver on Sundays?'],
     ]);
     expect(after.failed[2]!.expected).toBe('customers.csv, row 6');
 

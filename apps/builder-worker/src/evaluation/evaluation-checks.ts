@@ -30,6 +30,9 @@ export interface CheckInputs {
 
 type Outcome = TEvaluationFailure | null;
 
+/** Curated questions embedded at once (an agent holds up to 500 of them). */
+const CURATED_AT_ONCE = 8;
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -95,10 +98,12 @@ async function curatedChecks(ctx: CheckContext, inputs: CheckInputs): Promise<Ou
   if (inputs.disliked.length === 0 || inputs.curated.length === 0) return [];
   const embed = async (text: string) =>
     ctx.embedder ? unitVector(await ctx.embedder.embedQuery(text)) : null;
+  // Every curated question is compared, as the agent compares them: embedded a few at a time.
   const entries: CuratedEntry[] = [];
-  for (const row of inputs.curated) {
-    const vector = await embed(row.question);
-    entries.push({ ...row, ...(vector && { vector }) });
+  for (let start = 0; start < inputs.curated.length; start += CURATED_AT_ONCE) {
+    const batch = inputs.curated.slice(start, start + CURATED_AT_ONCE);
+    const vectors = await Promise.all(batch.map((row) => embed(row.question)));
+    batch.forEach((row, i) => entries.push({ ...row, ...(vectors[i] && { vector: vectors[i] }) }));
   }
   const outcomes: Outcome[] = [];
   for (const answer of inputs.disliked) {
