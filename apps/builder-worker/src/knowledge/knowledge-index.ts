@@ -57,7 +57,12 @@ export class KnowledgeIndex {
   async run(
     plan: IndexedBuild,
     report: (work: TStageWork) => Promise<void>,
-  ): Promise<{ hostedIndex: THostedIndex; changes: TKnowledgeChange[] }> {
+  ): Promise<{
+    hostedIndex: THostedIndex;
+    changes: TKnowledgeChange[];
+    /** The model the index was made with, for the build's evaluation to embed its questions. */
+    embedder: Embedder | KeywordOnly;
+  }> {
     const { build, pipeline, config } = plan;
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents have knowledge sources.');
     const sources = await this.sourcesOf(plan);
@@ -97,7 +102,7 @@ export class KnowledgeIndex {
     this.logger.log(
       `Build ${build.id}: ${hostedIndex.chunks} chunks from ${chains.length} source(s), ${embedded} embedded now.`,
     );
-    return { hostedIndex, changes };
+    return { hostedIndex, changes, embedder: ctx.embedder };
   }
 
   /** One source's chain for this build, or null when it failed and had nothing before. */
