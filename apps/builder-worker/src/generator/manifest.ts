@@ -19,6 +19,7 @@ import {
   type TVectorStore,
 } from '@agentloom/contracts';
 import { EMBEDDINGS, PROVIDERS, UIS, providerModelId } from './catalog';
+import { manifestSources, type ManifestKnowledgeSource } from './manifest-sources';
 import { ProjectInputError, type ProjectInput } from './types';
 
 /**
@@ -70,7 +71,10 @@ export interface AgentManifest {
   type: 'rag' | 'sql';
   name: string;
   prompt_file: typeof PROMPT_FILE;
+  /** The wizard's source (for RAG agents, the first of `sources`). */
   source: ManifestSource;
+  /** RAG: every knowledge source the agent answers from (manifest-sources.ts). */
+  sources?: ManifestKnowledgeSource[];
   llm: {
     provider: TLlmProvider;
     model: string;
@@ -139,8 +143,8 @@ export function buildManifest(input: ProjectInput): AgentManifest {
   if (config.agent_type !== input.agentType) {
     throw new ProjectInputError(`The configuration is for a ${config.agent_type} agent.`);
   }
-  if (input.agentType === 'sql' && input.chunksFile) {
-    throw new ProjectInputError('Chunks are for RAG agents only.');
+  if (input.agentType === 'sql' && (input.chunksFile || input.sources)) {
+    throw new ProjectInputError('Chunks and knowledge sources are for RAG agents only.');
   }
 
   const provider = required(config.llm?.provider, 'LLM provider');
@@ -256,6 +260,7 @@ function withRag(
       passage_prefix: embedding.passagePrefix,
     },
     vector_store: vectorStore,
+    sources: manifestSources(input, manifest.source).sources,
     rag: { ...ragSettings(config), ...RAG_DEFAULTS },
   };
 }
