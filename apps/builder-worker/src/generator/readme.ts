@@ -5,6 +5,7 @@ import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
 import { acceptedFor } from './known-vulnerabilities';
 import { lockedVersions, needsTorch } from './requirements';
+import { sourcesSection } from './readme-sources';
 import { readTemplate, renderTemplate } from './templates';
 
 /** README.md: a template per agent kind, filled with enum-derived text and escaped user text. */
@@ -86,6 +87,7 @@ async function renderKindReadme(
         : `OpenAI's \`${embedding.model_id}\``,
       VECTOR_STORE: storeSpec.label,
       INDEX_NOTE: indexNote(manifest),
+      SOURCES: sourcesSection(manifest),
       ...rebuildCommand(manifest),
       LLM: llm,
       COMPOSE_NOTE: storeSpec.selfHosted
@@ -176,6 +178,8 @@ const TORCH_NOTE = [
 ].join('\n');
 
 function describeSource(manifest: AgentManifest): string {
+  const count = manifest.sources?.length ?? 1;
+  if (count > 1) return `${count} knowledge sources (files, tables and web pages)`;
   const source = manifest.source;
   const label = SOURCE_TYPE_LABELS[source.type];
   if (source.file) {
@@ -200,17 +204,18 @@ function rebuildCommand(manifest: AgentManifest): {
   return manifest.source.chunks_file
     ? {
         REBUILD_COMMAND: REBUILD_FROM_SOURCE,
-        REBUILD_PURPOSE: 're-read and re-embed the source, e.g. after editing it',
+        REBUILD_PURPOSE: 're-read every source and embed everything again',
       }
-    : { REBUILD_COMMAND: REBUILD, REBUILD_PURPOSE: 're-embed the source, e.g. after changing it' };
+    : { REBUILD_COMMAND: REBUILD, REBUILD_PURPOSE: 'embed everything again' };
 }
 
 function indexNote(manifest: AgentManifest): string {
   const source = manifest.source;
   if (source.chunks_file) {
     return (
-      `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are; ` +
-      `\`${REBUILD_FROM_SOURCE}\` reads the source itself instead.`
+      `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are while ` +
+      'their file is the version shipped; `python -m agent index --from-source` reads every ' +
+      'source itself instead.'
     );
   }
   if (source.file) return `The source is \`${source.file}\`.`;

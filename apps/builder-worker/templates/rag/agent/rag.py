@@ -7,13 +7,15 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Iterator, List, Sequence, Union
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Union
 
 from .answer import Agent, Answer
 from .chunking import Chunk
 from .embeddings import Embedder
 from .llm import ChatModel, Message, recent_turns, reply_pieces
-from .loaders import load_chunks
+from .indexing import IndexReport, Records, index_sources, records_path
+from .sources import source_chunks
 from .stores import Hit, VectorStore
 
 if TYPE_CHECKING:
@@ -76,6 +78,7 @@ class RagAgent(Agent):
         embedder: Embedder,
         store: VectorStore,
         chat: ChatModel,
+        records_file: Optional[Path] = None,
     ) -> None:
         rag = settings.section("rag")
         self.settings = settings
@@ -85,25 +88,31 @@ class RagAgent(Agent):
         self.top_k = int(rag["top_k"])
         self.template: str = rag["question_template"]
         self._index_lock = threading.Lock()
+        # What the store holds, passage by passage: which model embedded which text.
+        embedding = settings.section("embedding")
+        self.records = Records(
+            records_file or records_path(settings),
+            f"{embedding['model_id']}/{getattr(embedder, 'dimensions', embedding['dimensions'])}",
+        )
 
-    def index(self, rebuild: bool = False, from_source: bool = False) -> int:
-        """Embed and store the source's chunks unless the store already holds all of them.
+    def index(self, rebuild: bool = False, from_source: bool = False) -> IndexReport:
+        """Bring the vector store in line with the sources: embed only passages it has no
+        vector for yet, delete those whose source no longer has them (indexing.py).
 
-        A store holding only some of them (an index interrupted halfway) is completed: chunks
-        are stored under their ids, so storing one again replaces it. Returns how many chunks
-        were indexed (0 when the store was already filled).
+        With `rebuild`, everything is embedded again; with `from_source`, every source is read
+        itself rather than from data/chunks.jsonl.
         """
         with self._index_lock:
-            if rebuild:
-                self.store.reset()
-            chunks = load_chunks(self.settings, from_source=from_source)
-            if not rebuild and self.store.count() >= len({chunk.id for chunk in chunks}):
-                return 0
-            self._embed_and_store(chunks)
-            log.info("Indexed %d chunks", len(chunks))
-            return len(chunks)
+            sources = source_chunks(self.settings, from_source=from_source)
+            report = index_sources(
+                self.store, self.records, sources, self._embed_and_store, rebuild=rebuild
+            )
+            log.info("%s", report)
+            return report
 
-    def _embed_and_store(self, chunks: Sequence[Chunk]) -> None:
+    def _embed_and_store(
+        self, chunks: Sequence[Chunk], stored: Callable[[Sequence[Chunk]], None] = lambda _: None
+    ) -> None:
         """Embed in the embedder's batches, up to its `concurrency` at once, storing each batch
         in order as it arrives and logging progress."""
         size = int(getattr(self.embedder, "batch_size", 64))
@@ -115,6 +124,7 @@ class RagAgent(Agent):
             vectors = pool.map(lambda batch: self.embedder.embed_documents([c.text for c in batch]), batches)
             for batch, batch_vectors in zip(batches, vectors):
                 self.store.add(batch, batch_vectors)
+                stored(batch)
                 done += len(batch)
                 now = time.monotonic()
                 if now - last_report >= PROGRESS_SECONDS or done == len(chunks):

@@ -26,6 +26,9 @@ class Hit:
 
 
 class VectorStore(ABC):
+    # Whether count() is exact as soon as add() and delete() return (Pinecone's catches up later).
+    exact_count = True
+
     @abstractmethod
     def count(self) -> int:
         """How many chunks are stored (0 when the collection does not exist yet)."""
@@ -37,6 +40,10 @@ class VectorStore(ABC):
     @abstractmethod
     def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
         """The `top_k` chunks nearest to `vector`, best first."""
+
+    @abstractmethod
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete the chunks with these ids (ids not stored are ignored)."""
 
     @abstractmethod
     def reset(self) -> None:

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 # Chroma's names for the distance metrics.
 SPACES = {"cosine": "cosine", "euclidean": "l2", "dot": "ip"}
+# Ids deleted in one request.
+DELETE_BATCH = 1000
 
 
 class ChromaStore(VectorStore):
@@ -57,6 +59,10 @@ class ChromaStore(VectorStore):
             Hit(chunk=Chunk.from_metadata(id, text, metadata or {}), score=self._score(distance))
             for id, text, metadata, distance in rows
         ]
+
+    def delete(self, ids: Sequence[str]) -> None:
+        for start in range(0, len(ids), DELETE_BATCH):
+            self.collection.delete(ids=list(ids[start : start + DELETE_BATCH]))
 
     def _score(self, distance: float) -> float:
         # Chroma answers distances (lower is nearer); turn them into "higher is better".

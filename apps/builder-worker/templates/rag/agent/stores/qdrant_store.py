@@ -75,6 +75,17 @@ class QdrantStore(VectorStore):
             hits.append(Hit(chunk=chunk, score=float(score)))
         return hits
 
+    def delete(self, ids: Sequence[str]) -> None:
+        if not ids or not self._client.collection_exists(self._name):
+            return
+        for start in range(0, len(ids), 1000):
+            points = [self._point_id(chunk_id) for chunk_id in ids[start : start + 1000]]
+            self._client.delete(
+                collection_name=self._name,
+                points_selector=self._models.PointIdsList(points=points),
+                wait=True,
+            )
+
     def reset(self) -> None:
         if self._client.collection_exists(self._name):
             self._client.delete_collection(collection_name=self._name)
