@@ -86,6 +86,9 @@ describe('generateProject', () => {
         distance_metric: 'cosine',
         dimensions: 384,
       },
+      sources: [
+        { key: 'source', name: 'sales.csv', kind: 'file', type: 'csv', file: 'data/source.csv' },
+      ],
       rag: { chunk_size: 800, chunk_overlap: 100, top_k: 4, ...RAG_DEFAULTS },
     });
   });
