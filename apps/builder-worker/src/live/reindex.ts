@@ -7,7 +7,7 @@ import {
   runIndex,
 } from '../testing/reindex-check';
 
-/** A source the check adds: three paragraphs, so it is cut into several passages. */
+/** A source the check adds: longer than a passage (800 characters), so cut into several. */
 export const ADDED_TEXT = [
   'Warranty. Every espresso machine sold by the shop carries a two-year warranty that covers ' +
     'the pump, the boiler and the grinder, but not the seals, which wear with use.',
@@ -15,6 +15,10 @@ export const ADDED_TEXT = [
     'reaches the workshop in Ghent; the shop pays for the courier both ways.',
   'Outside the warranty, a repair estimate costs twenty-five euros, deducted from the bill when ' +
     'the owner accepts it, and spare seals are sold in packs of five.',
+  'Descaling is the owner’s task: the shop recommends its citric descaler every two months in ' +
+    'hard-water regions, and a machine brought in clogged with scale is not repaired for free.',
+  'Loan machines are lent while a repair takes more than a week, against a deposit of one ' +
+    'hundred euros that is paid back in full when the loan machine comes back clean.',
 ].join('\n\n');
 
 interface Step {
