@@ -89,7 +89,15 @@ describe('generateProject', () => {
       sources: [
         { key: 'source', name: 'sales.csv', kind: 'file', type: 'csv', file: 'data/source.csv' },
       ],
-      rag: { chunk_size: 800, chunk_overlap: 100, top_k: 4, ...RAG_DEFAULTS },
+      rag: {
+        chunk_size: 800,
+        chunk_overlap: 100,
+        top_k: 4,
+        search: 'both',
+        answer_only_from_sources: false,
+        relevance_threshold: 0.3,
+        ...RAG_DEFAULTS,
+      },
     });
   });
 

@@ -4,6 +4,7 @@ import {
   isUuid,
   retrievalOf,
   RAG_SOURCE_TYPES,
+  RELEVANCE_THRESHOLDS,
   SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
   UPLOAD_EXTENSIONS,
@@ -14,6 +15,7 @@ import {
   type TRagPipelineConfig,
   type TSqlPipelineConfig,
   type TRagSourceType,
+  type TSearchMode,
   type TSqlFramework,
   type TUiFramework,
   type TVectorStore,
@@ -109,6 +111,12 @@ export interface AgentManifest {
     chunk_size: number;
     chunk_overlap: number;
     top_k: number;
+    /** By meaning (the vector store), by words (BM25 over the passages) or both, fused. */
+    search: TSearchMode;
+    /** When no passage is relevant, the agent says it does not know instead of answering. */
+    answer_only_from_sources: boolean;
+    /** The similarity from which a passage found by meaning is relevant (cosine stores). */
+    relevance_threshold: number;
     max_source_rows: number;
     question_template: string;
   };
@@ -261,17 +269,20 @@ function withRag(
     },
     vector_store: vectorStore,
     sources: manifestSources(input, manifest.source).sources,
-    rag: { ...ragSettings(config), ...RAG_DEFAULTS },
+    rag: { ...ragSettings(config, model), ...RAG_DEFAULTS },
   };
 }
 
 /** The owner's retrieval settings the generated agent follows. */
-function ragSettings(config: TRagPipelineConfig) {
+function ragSettings(config: TRagPipelineConfig, model: TEmbeddingModel) {
   const settings = retrievalOf(config);
   return {
     chunk_size: settings.chunk_size,
     chunk_overlap: settings.chunk_overlap,
     top_k: settings.top_k,
+    search: settings.search,
+    answer_only_from_sources: settings.answer_only_from_sources,
+    relevance_threshold: RELEVANCE_THRESHOLDS[model],
   };
 }
 

@@ -80,7 +80,7 @@ async function renderKindReadme(
         `from them, citing its sources, in a ${ui.label} chat.`,
       CHUNK_SIZE: rag.chunk_size,
       CHUNK_OVERLAP: rag.chunk_overlap,
-      TOP_K: rag.top_k,
+      SEARCH: searchNote(rag),
       EMBEDDING: local
         ? `\`${embedding.model_id}\` (sentence-transformers, run locally; the Docker image ` +
           'includes it)'
@@ -187,6 +187,21 @@ function describeSource(manifest: AgentManifest): string {
   }
   const kind = source.type === 'mongo' ? 'collection' : 'table';
   return `the ${label} ${kind} **${markdownText(source.table ?? '')}**`;
+}
+
+/** README's retrieval step, as the owner's retrieval settings make it. */
+function searchNote(rag: NonNullable<AgentManifest['rag']>): string {
+  const found = {
+    meaning: `the ${rag.top_k} passages closest in meaning are found in the vector store.`,
+    words: `the ${rag.top_k} passages whose words best match the question's are found (BM25).`,
+    both:
+      `the ${rag.top_k} best passages are found by meaning (the vector store) and by words ` +
+      '(BM25), the two lists fused by rank.',
+  }[rag.search];
+  return rag.answer_only_from_sources
+    ? `${found} When none of them answers the question, the agent says it does not know ` +
+        'instead of answering from its own knowledge.'
+    : found;
 }
 
 const REBUILD = 'python -m agent index --rebuild';

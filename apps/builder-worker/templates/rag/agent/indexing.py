@@ -148,6 +148,7 @@ def index_sources(
     sources: Sequence[Tuple[str, Sequence[Chunk]]],
     embed_and_store: Callable[[Sequence[Chunk], Callable[[Sequence[Chunk]], None]], None],
     rebuild: bool = False,
+    passages: Optional[Path] = None,
 ) -> IndexReport:
     """Bring the store in line with the sources' passages, embedding only new ones.
 
@@ -185,9 +186,25 @@ def index_sources(
         if callable(flush):
             flush()
     records.save()
+    if passages is not None:
+        _save_passages(passages, list(chunks.values()))
     return IndexReport(
         embedded=len(new), kept=len(wanted) - len(new), removed=len(gone), restarted=restarted
     )
+
+
+def passages_path(records_file: Path) -> Path:
+    """The passages, for searching by words: beside the records."""
+    return records_file.with_name(records_file.stem + ".passages.jsonl")
+
+
+def _save_passages(path: Path, chunks: Sequence[Chunk]) -> None:
+    from .search import save_passages
+
+    try:
+        save_passages(path, chunks)
+    except OSError as error:
+        log.warning("The passages cannot be saved in %s (%s): search by words finds none.", path, error)
 
 
 def _unusable(store: "VectorStore", records: Records) -> Optional[str]:

@@ -6,6 +6,7 @@ import logging
 import re
 import threading
 import time
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Union
@@ -14,7 +15,8 @@ from .answer import Agent, Answer
 from .chunking import Chunk
 from .embeddings import Embedder
 from .llm import ChatModel, Message, recent_turns, reply_pieces
-from .indexing import IndexReport, Records, index_sources, records_path
+from .indexing import IndexReport, Records, index_sources, passages_path, records_path
+from .search import WordIndex, fused, is_relevant, load_passages
 from .sources import source_chunks
 from .stores import Hit, VectorStore
 
@@ -23,6 +25,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# With answer_only_from_sources, what the model is told when no passage answers the question.
+DONT_KNOW = (
+    "None of your sources answers the question below. Reply in one short sentence, in the "
+    "language of the question, that you do not know this from the sources you were given. Do "
+    "not answer it from your own knowledge and do not guess."
+)
 _PLACEHOLDER = re.compile(r"\{(context|question)\}")
 _CITED = re.compile(r"\[(\d+)\]")
 # Progress is logged about this often while the source is embedded.
@@ -94,6 +102,17 @@ class RagAgent(Agent):
             records_file or records_path(settings),
             f"{embedding['model_id']}/{getattr(embedder, 'dimensions', embedding['dimensions'])}",
         )
+        # The owner's retrieval settings: how to search, and whether to answer only from the
+        # sources. Projects made before them searched by meaning and always answered.
+        self.search_mode: str = rag.get("search", "meaning")
+        self.answer_only_from_sources = bool(rag.get("answer_only_from_sources", False))
+        metric = settings.section("vector_store").get("distance_metric", "cosine")
+        # A similarity is only judged where the store measures one (cosine).
+        self.threshold: Optional[float] = (
+            rag.get("relevance_threshold") if metric == "cosine" else None
+        )
+        self.passages_file = passages_path(self.records.path)
+        self._words: Optional[WordIndex] = None
 
     def index(self, rebuild: bool = False, from_source: bool = False) -> IndexReport:
         """Bring the vector store in line with the sources: embed only passages it has no
@@ -105,8 +124,14 @@ class RagAgent(Agent):
         with self._index_lock:
             sources = source_chunks(self.settings, from_source=from_source)
             report = index_sources(
-                self.store, self.records, sources, self._embed_and_store, rebuild=rebuild
+                self.store,
+                self.records,
+                sources,
+                self._embed_and_store,
+                rebuild=rebuild,
+                passages=self.passages_file,
             )
+            self._words = None
             log.info("%s", report)
             return report
 
@@ -138,7 +163,27 @@ class RagAgent(Agent):
             flush()
 
     def retrieve(self, question: str) -> List[Hit]:
-        return self.store.search(self.embedder.embed_query(question), self.top_k)
+        """The `top_k` passages for the question, by meaning, by words or both (search.py)."""
+        by_meaning: List[Hit] = []
+        if self.search_mode != "words":
+            found = self.store.search(self.embedder.embed_query(question), self.top_k)
+            by_meaning = [
+                replace(
+                    hit,
+                    found="meaning",
+                    similarity=hit.score if self.threshold is not None else None,
+                )
+                for hit in found
+            ]
+        if self.search_mode not in ("words", "both"):
+            return by_meaning
+        by_words = self.word_index().search(question, self.top_k)
+        return by_words if self.search_mode == "words" else fused(by_meaning, by_words, self.top_k)
+
+    def word_index(self) -> WordIndex:
+        if self._words is None:
+            self._words = WordIndex(load_passages(self.passages_file))
+        return self._words
 
     def ask_stream(
         self, question: str, history: Sequence[Message] = ()
@@ -147,6 +192,18 @@ class RagAgent(Agent):
         hits = self.retrieve(question)
         if not hits:
             yield Answer(text="The knowledge base is empty, so I cannot answer yet.")
+            return
+        if self.answer_only_from_sources and not any(
+            is_relevant(hit, question, self.threshold) for hit in hits
+        ):
+            # No passage answers it: the model says so, in the question's language.
+            messages = [
+                {"role": "system", "content": f"{self.settings.system_prompt}\n\n{DONT_KNOW}"},
+                *recent_turns(history),
+                {"role": "user", "content": f"Question: {question}"},
+            ]
+            text = yield from reply_pieces(self.chat, messages)
+            yield Answer(text=text, sources=[])
             return
         messages = build_messages(
             self.settings.system_prompt, self.template, question, hits, history

@@ -44,6 +44,8 @@ def agent(settings, monkeypatch, tmp_path):
         records_file=tmp_path / "records.json",
     )
     agent.chunks = chunks
+    # Answering only from the sources is test_search.py's: here every question is answered.
+    agent.answer_only_from_sources = False
     return agent
 
 
@@ -55,6 +57,8 @@ def test_indexing_fills_the_store_once(agent):
 
 
 def test_a_question_retrieves_the_matching_chunk_first(agent):
+    # By meaning alone (test_search.py searches by words, and both).
+    agent.search_mode = "meaning"
     agent.index()
     target = agent.chunks[len(agent.chunks) // 2]
 

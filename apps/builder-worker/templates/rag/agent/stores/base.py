@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 import socket
-from typing import TYPE_CHECKING, List, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 from urllib.parse import urlparse
 
 from ..chunking import Chunk
@@ -23,6 +23,11 @@ class Hit:
 
     chunk: Chunk
     score: float
+    # Which search found it (meaning, words or both), its cosine similarity to the question
+    # when the store measures one, and its BM25 score when found by words (search.py).
+    found: Optional[str] = None
+    similarity: Optional[float] = None
+    word_score: Optional[float] = None
 
 
 class VectorStore(ABC):
