@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 METRICS = ("cosine", "euclidean", "dot")
+# Up to this many passages, the self-hosted stores search exactly, every vector compared with
+# the question's: their approximate (HNSW) search can miss the one passage that answers (a
+# needle among 2,000 rows, with Chroma's top 4). Above it, the approximate search is kept.
+EXACT_SEARCH_MAX = 10_000
 
 
 @dataclass(frozen=True)
