@@ -197,6 +197,7 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
       'test_loaders.py',
       'test_retrieval.py',
       'test_search.py',
+      'test_web.py',
       'test_rag_agent.py',
     ]),
     copy(`rag/tests/stores/${provider}.py`, 'tests/test_vector_store.py', 'vector-store'),
