@@ -1,12 +1,4 @@
-import type { Embedder, KeywordOnly } from '@agentloom/agent-runtime';
-import {
-  BUILD_STAGES,
-  type TBuildEvaluation,
-  type TBuildStageKey,
-  type THostedIndex,
-  type TKnowledgeChange,
-  type TStageWork,
-} from '@agentloom/contracts';
+import { BUILD_STAGES, type TBuildStageKey, type TStageWork } from '@agentloom/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { access } from 'node:fs/promises';
 import {
@@ -14,7 +6,6 @@ import {
   generateProjectPart,
   projectFolderName,
   sortedByPath,
-  type GeneratedFile,
   type ProjectPart,
 } from '../generator';
 import { BuildEvaluator } from '../evaluation/build-evaluator';
@@ -23,21 +14,8 @@ import { ArtifactStore } from './artifact-store';
 import { BuildError, readingUpload } from './build-error';
 import type { BuildPlan } from './build-plan';
 import { BuildSecrets } from './build-secrets';
+import type { BuildOutput } from './build-output';
 import { tableRecordBatches } from './source-documents';
-
-/** What a build's steps produce: the project's files, part by part, the hosted index, the zip. */
-export class BuildOutput {
-  readonly files: GeneratedFile[] = [];
-  /** RAG agents: the index previews and the published agent answer from. */
-  hostedIndex?: THostedIndex;
-  /** RAG agents: what this build changed in the agent's knowledge, for its history. */
-  knowledgeChanges: TKnowledgeChange[] = [];
-  /** RAG agents: the embedding model the index was made with (its evaluation embeds with it). */
-  embedder?: Embedder | KeywordOnly;
-  /** RAG agents: the checks replayed against the index (null when they could not run). */
-  evaluation: TBuildEvaluation | null = null;
-  artifact?: { name: string; bytes: number };
-}
 
 /** Reports a running stage's counted work (the build screen shows it live). */
 export type StageWorkReport = (work: TStageWork) => Promise<void>;

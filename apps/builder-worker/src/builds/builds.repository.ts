@@ -2,7 +2,7 @@ import { TBuildStage, type THostedIndex } from '@agentloom/contracts';
 import { Prisma, type ApiKey, type Build, type Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
-import type { BuildOutput } from './build-steps';
+import type { BuildOutput } from './build-output';
 
 /**
  * The only worker code that touches the database: builds, their pipelines and the vault keys a
