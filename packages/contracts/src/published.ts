@@ -133,6 +133,8 @@ export type TAgentChatRequest = z.infer<typeof ZAgentChatRequest>;
  * curated answer (`curated: true`, the curated question as its snippet, the similarity as score).
  */
 export const ZAnswerSource = z.object({
+  /** A retrieved passage's id in the build's index: what its citation opens (passages.ts). */
+  id: zText().optional(),
   citation: zText().optional(),
   snippet: zText().optional(),
   score: z.number().optional(),

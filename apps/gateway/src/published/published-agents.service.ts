@@ -151,7 +151,12 @@ export class PublishedAgentsService {
         else if (event.type === 'retrieval') {
           unanswered = event.unanswered === true;
           sources.push(
-            ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
+            ...event.sources.map(({ id, citation, snippet, score }) => ({
+              id,
+              citation,
+              snippet,
+              score,
+            })),
           );
         } else if (event.type === 'curated') sources.push(curatedSource(event));
         else if (event.type === 'sql') sources.push({ sql: event.sql });
