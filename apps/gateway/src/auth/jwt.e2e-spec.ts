@@ -33,6 +33,7 @@ const PUBLIC_ROUTES = [
   'GET /p/:token',
   'GET /p/:token/info',
   'POST /p/:token/ask',
+  'GET /p/:token/passages/:passageId',
   'GET /p/:token/keys',
   'POST /p/:token/images',
   // Published agents: programs call them with one of the agent's access keys (checked on every
@@ -51,6 +52,7 @@ const PUBLIC_ROUTES = [
   'GET /s/:id',
   'POST /w/:id/messages',
   'POST /w/:id/messages/:messageId/feedback',
+  'POST /w/:id/passages',
 ];
 
 const concrete = (route: string) =>
