@@ -39,6 +39,7 @@ const PUBLIC_ROUTES = [
   // Published agents: programs call them with one of the agent's access keys (checked on every
   // request); visitors use the share page and widget, which the owner turns on.
   'POST /agents/:id/chat',
+  'POST /agents/:id/passages',
   'POST /v1/chat/completions',
   'GET /v1/models',
   'GET /v1/models/:id',

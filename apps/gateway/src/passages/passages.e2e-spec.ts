@@ -162,6 +162,28 @@ describe('citations you can open', () => {
       await openAsVisitor(visitor.session, '').expect(400);
     });
 
+    it('opens a passage for a program holding an access key of the agent, none for another', async () => {
+      const key = await t.http.post(`/agents/${agent}/keys`).set(alice.auth).send({ name: 'app' });
+      const bearer = `Bearer ${key.body.secret as string}`;
+      const answer = await t.http
+        .post(`/agents/${agent}/chat`)
+        .set('Authorization', bearer)
+        .send({ message: 'Which product sold in Braga?' })
+        .expect(200);
+      const cited = (answer.body as { sources: TAnswerSource[] }).sources[0]!;
+      const api = (id: string, passageId: string) =>
+        t.http
+          .post(`/agents/${id}/passages`)
+          .set('Authorization', bearer)
+          .send({ passage_id: passageId });
+      const { body } = await api(agent, cited.id!).expect(200);
+      expect(body).toMatchObject({ id: cited.id, citation: cited.citation });
+      await api(agent, 'bob-only-1').expect(404);
+      // The key is this agent's: another agent's route does not take it.
+      await api(bobAgent, 'bob-only-1').expect(404);
+      await t.http.post(`/agents/${agent}/passages`).send({ passage_id: cited.id }).expect(401);
+    });
+
     it('is admitted only as the page’s messages are, and not when sources are kept from visitors', async () => {
       const visitor = await openVisitor(t, agent);
       // No session, or another site's call: the page's own refusals.
