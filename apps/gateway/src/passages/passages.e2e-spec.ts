@@ -153,6 +153,12 @@ describe('citations you can open', () => {
       const saved = events.find((event) => event.type === 'saved');
       const cited = saved?.sources?.[0];
       expect(cited?.id).toMatch(/^chunk-00000\d$/);
+      // The owner opens it later from the conversation, in the build that answered.
+      const owner = await t.http
+        .get(`${passagePaths.owner(agent, cited!.id!)}?build_id=${cited!.build_id!}`)
+        .set(alice.auth)
+        .expect(200);
+      expect(owner.body).toMatchObject({ id: cited!.id, build_id: cited!.build_id });
       const { body } = await openAsVisitor(visitor.session, cited!.id).expect(200);
       expect(body).toMatchObject({ id: cited!.id, citation: cited!.citation, kind: 'row' });
       expect((body as TPassageView).columns).toEqual(HEADER);

@@ -151,8 +151,10 @@ export class PublishedAgentsService {
         else if (event.type === 'retrieval') {
           unanswered = event.unanswered === true;
           sources.push(
+            // The passage and the build it is of: what the citation opens, later too.
             ...event.sources.map(({ id, citation, snippet, score }) => ({
               id,
+              build_id: live.buildId,
               citation,
               snippet,
               score,
