@@ -13,6 +13,8 @@ import { ConfigModule } from './config/config.module';
 import { WORKER_CONFIG, type WorkerConfig } from './config/env';
 import { ConnectivityService } from './connectivity/connectivity.service';
 import { WorkerHealthService } from './health/worker-health.service';
+import { BuildEvaluator } from './evaluation/build-evaluator';
+import { EvaluationRepository } from './evaluation/evaluation.repository';
 import { KnowledgeBuilds } from './knowledge/knowledge-builds';
 import { KnowledgeIndex } from './knowledge/knowledge-index';
 import { KnowledgeProcessor } from './knowledge/knowledge.processor';
@@ -43,6 +45,8 @@ export class WorkerModule {
         BuildSteps,
         BuildSecrets,
         KnowledgeIndex,
+        BuildEvaluator,
+        EvaluationRepository,
         SourceIndexer,
         SourceUnits,
         KnowledgeRepository,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUILD_STAGE_KEYS } from './build-stages';
 import { ZAgentType, ZEmbeddingModel, ZPipelineStatus, type TAgentType } from './enums';
+import { ZBuildEvaluation } from './evaluation';
 import { ZPipelineConfig } from './pipelines';
 import { routePath } from './routes';
 
@@ -304,5 +305,10 @@ export const ZBuildHistoryItem = z.object({
   published: z.boolean(),
   /** This build's own zip, while it is Built. */
   download_url: z.string().nullable(),
+  /**
+   * RAG builds: the checks replayed when it was Built (evaluation.ts); null for SQL agents, for
+   * builds not Built or made before evaluations, and when evaluating failed.
+   */
+  evaluation: ZBuildEvaluation.nullable(),
 });
 export type TBuildHistoryItem = z.infer<typeof ZBuildHistoryItem>;

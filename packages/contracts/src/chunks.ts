@@ -17,4 +17,9 @@ export interface TChunkLine {
   url?: string;
   /** Documents with headings (DOCX, Markdown, HTML): the heading the passage falls under. */
   section?: string;
+  /**
+   * Builds with several knowledge sources: the source's id (agent.json's `sources[].key`), so
+   * the downloaded project's index knows which source a passage is of.
+   */
+  source_key?: string;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { routePath } from './routes';
 import { zText } from './text';
 
 /**
@@ -20,6 +21,10 @@ export const ZEvaluationFailure = z.object({
   question: zText(),
   /** Why it failed, in words: "none of the 4 passages is relevant", "row 13 no longer found"… */
   reason: zText(),
+  /** What the check expected, in words: "a relevant passage", "report.pdf p. 3", a curated answer. */
+  expected: zText(),
+  /** What the build gave instead, in words: "4 passages, none relevant", "faq.txt, notes.md". */
+  got: zText(),
 });
 export type TEvaluationFailure = z.infer<typeof ZEvaluationFailure>;
 
@@ -33,3 +38,35 @@ export const ZBuildEvaluation = z.object({
   evaluated_at: z.iso.datetime(),
 });
 export type TBuildEvaluation = z.infer<typeof ZBuildEvaluation>;
+
+/**
+ * The owner's "Questions you expect": each build checks that every one finds a relevant passage.
+ * Kept in the RAG agent's configuration (`expected_questions`) but not in a build's snapshot: they
+ * test the agent, they are not part of it, so changing them needs no build and changes nothing a
+ * build is compared on.
+ */
+export const EXPECTED_QUESTIONS_MAX = 20;
+export const EXPECTED_QUESTION_MAX = 300;
+export const ZExpectedQuestion = zText()
+  .trim()
+  .min(1, { error: 'A question cannot be empty.' })
+  .max(EXPECTED_QUESTION_MAX, {
+    error: `A question holds at most ${EXPECTED_QUESTION_MAX} characters.`,
+  });
+export const ZExpectedQuestions = z.object({
+  questions: z.array(ZExpectedQuestion).max(EXPECTED_QUESTIONS_MAX, {
+    error: `Write at most ${EXPECTED_QUESTIONS_MAX} questions; each build checks every one.`,
+  }),
+});
+export type TExpectedQuestions = z.infer<typeof ZExpectedQuestions>;
+
+export const EVALUATION_ROUTES = { expectedQuestions: '/agents/:id/expected-questions' } as const;
+export const evaluationPaths = {
+  expectedQuestions: (id: string) => routePath(EVALUATION_ROUTES.expectedQuestions, { id }),
+};
+
+/** "9 of 10 checks passed", for the build list and the publish confirmation. */
+export function describeEvaluation(evaluation: TBuildEvaluation): string {
+  if (evaluation.cases === 0) return 'Nothing to check yet';
+  return `${evaluation.passed} of ${evaluation.cases} ${evaluation.cases === 1 ? 'check' : 'checks'} passed`;
+}

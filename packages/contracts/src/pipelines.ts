@@ -214,6 +214,8 @@ export const ZRagPipelineConfig = z.object({
   vector_store: ZVectorStoreConfig.optional(),
   /** How passages are cut and found (retrieval.ts); each missing setting at its default. */
   retrieval: ZRetrievalSettings.partial().optional(),
+  /** The owner's "Questions you expect" (evaluation.ts): checked by every build, not built in. */
+  expected_questions: z.array(zText()).optional(),
 });
 export type TRagPipelineConfig = z.infer<typeof ZRagPipelineConfig>;
 

@@ -12,8 +12,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import path from 'node:path';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import { planProject, ProjectInputError, type ProjectPlan } from '../generator';
+import { KnowledgeRepository } from '../knowledge/knowledge.repository';
 import { ArtifactStore } from './artifact-store';
 import { BuildError } from './build-error';
+import { projectSources } from './project-sources';
 import type { SourceReadOptions } from './source-documents';
 
 /** The uploaded file of a file source: where it is, its name for messages, how to read it. */
@@ -37,7 +39,7 @@ export interface BuildPlan {
   /** The build's scratch folder, removed when the build ends. */
   readonly workDir: string;
   readonly upload?: UploadedSource;
-  /** RAG file sources: data/chunks.jsonl, written by "train_embeddings" and zipped by the code. */
+  /** RAG: data/chunks.jsonl, written by "train_embeddings" and zipped by the code. */
   readonly chunksFile?: string;
 }
 
@@ -46,6 +48,7 @@ export interface BuildPlan {
 export class BuildPlanner {
   constructor(
     private readonly artifacts: ArtifactStore,
+    private readonly knowledge: KnowledgeRepository,
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
   ) {}
 
@@ -53,8 +56,12 @@ export class BuildPlanner {
     const config = validConfig(build, pipeline);
     const upload = await this.uploadOf(pipeline, config);
     const workDir = await this.artifacts.workDir(build.id);
+    // RAG: the passages of every file and web source, shipped as data/chunks.jsonl.
+    const sources = await projectSources(build, pipeline, this.knowledge, this.artifacts);
     const chunksFile =
-      upload && pipeline.agentType === 'rag' ? path.join(workDir, 'chunks.jsonl') : undefined;
+      pipeline.agentType === 'rag' && (upload || sources?.length)
+        ? path.join(workDir, 'chunks.jsonl')
+        : undefined;
     const dataFileName = config.file
       ? `source${path.extname(config.file.original_name).toLowerCase()}`
       : undefined;
@@ -66,6 +73,7 @@ export class BuildPlanner {
         config,
         sourceFile: upload && dataFileName ? { path: upload.file, dataFileName } : undefined,
         chunksFile,
+        sources,
       });
       return { build, pipeline, config, project, workDir, upload, chunksFile };
     } catch (error) {

@@ -66,12 +66,7 @@ export class BuildRunner {
       await this.artifacts.removeWorkDir(build.id);
     }
     if (!output.artifact) throw new Error('The build ended without an artifact.');
-    await this.builds.markBuilt(
-      build,
-      output.artifact,
-      output.hostedIndex,
-      output.knowledgeChanges,
-    );
+    await this.builds.markBuilt(build, output.artifact, output);
     this.logger.log(`Build ${build.id} built (${output.artifact.bytes} bytes).`);
     if (pipeline.agentType === 'rag' && (await this.knowledge.followKnowledge(build, pipeline))) {
       this.logger.log(`Build ${build.id} is now served to the agent's visitors (knowledge only).`);

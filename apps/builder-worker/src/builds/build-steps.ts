@@ -1,5 +1,7 @@
+import type { Embedder, KeywordOnly } from '@agentloom/agent-runtime';
 import {
   BUILD_STAGES,
+  type TBuildEvaluation,
   type TBuildStageKey,
   type THostedIndex,
   type TKnowledgeChange,
@@ -15,6 +17,7 @@ import {
   type GeneratedFile,
   type ProjectPart,
 } from '../generator';
+import { BuildEvaluator } from '../evaluation/build-evaluator';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { ArtifactStore } from './artifact-store';
 import { BuildError, readingUpload } from './build-error';
@@ -29,6 +32,10 @@ export class BuildOutput {
   hostedIndex?: THostedIndex;
   /** RAG agents: what this build changed in the agent's knowledge, for its history. */
   knowledgeChanges: TKnowledgeChange[] = [];
+  /** RAG agents: the embedding model the index was made with (its evaluation embeds with it). */
+  embedder?: Embedder | KeywordOnly;
+  /** RAG agents: the checks replayed against the index (null when they could not run). */
+  evaluation: TBuildEvaluation | null = null;
   artifact?: { name: string; bytes: number };
 }
 
@@ -62,9 +69,10 @@ export class BuildSteps {
     // RAG: every knowledge source read and chunked, and only chunks this model has not embedded
     // before embedded, into the hosted index.
     train_embeddings: async (plan, output, report) => {
-      const { hostedIndex, changes } = await this.knowledge.run(plan, report);
+      const { hostedIndex, changes, embedder } = await this.knowledge.run(plan, report);
       output.hostedIndex = hostedIndex;
       output.knowledgeChanges = changes;
+      output.embedder = embedder;
     },
     load_source: async (plan) => {
       await this.checkUpload(plan);
@@ -85,13 +93,18 @@ export class BuildSteps {
       checkDeployment(output);
     },
     store_artifact: (plan, output) => this.store(plan, output),
-    complete: async () => {},
+    // RAG: the agent's expected questions and rated answers replayed against the new index
+    // (never fails the build: an evaluation that cannot run is recorded as none).
+    complete: async (plan, output) => {
+      output.evaluation = await this.evaluator.evaluate(plan, output.hostedIndex, output.embedder);
+    },
   };
 
   constructor(
     private readonly artifacts: ArtifactStore,
     private readonly secrets: BuildSecrets,
     private readonly knowledge: KnowledgeIndex,
+    private readonly evaluator: BuildEvaluator,
   ) {}
 
   /** SQL agents over a file: the upload must still be there (profile_schema reads it next). */

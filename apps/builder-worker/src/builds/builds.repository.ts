@@ -1,7 +1,8 @@
-import { TBuildStage, type THostedIndex, type TKnowledgeChange } from '@agentloom/contracts';
+import { TBuildStage, type THostedIndex } from '@agentloom/contracts';
 import { Prisma, type ApiKey, type Build, type Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
+import type { BuildOutput } from './build-steps';
 
 /**
  * The only worker code that touches the database: builds, their pipelines and the vault keys a
@@ -46,12 +47,11 @@ export class BuildsRepository {
       UPDATE builds SET stages = ${JSON.stringify(stages)}::jsonb WHERE id = ${buildId}::uuid`;
   }
 
-  /** The build's zip, (RAG) its hosted index and knowledge changes, recorded with Built. */
+  /** The build's zip, (RAG) its hosted index, knowledge changes and evaluation, with Built. */
   async markBuilt(
     build: Build,
     artifact: { name: string; bytes: number },
-    hostedIndex: THostedIndex | undefined,
-    knowledgeChanges: TKnowledgeChange[],
+    { hostedIndex, knowledgeChanges, evaluation }: BuildOutput,
   ): Promise<void> {
     const finishedAt = new Date();
     await this.prisma.client.$transaction([
@@ -63,6 +63,7 @@ export class BuildsRepository {
           artifactBytes: artifact.bytes,
           hostedIndex: hostedIndex ?? Prisma.DbNull,
           knowledgeChanges,
+          evaluation: evaluation ?? Prisma.DbNull,
           finishedAt,
           error: null,
         },

@@ -3,7 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { ProjectInputError, type SourceChunk } from './types';
 
 /**
- * Writes `data/chunks.jsonl`: one JSON object per line ({id, text, source, page?, row?, ref?}),
+ * Writes `data/chunks.jsonl`: one JSON object per line ({id, text, source, page?, row?, ref?,
+ * url?, section?, source_key?}),
  * the format agent/chunking.py reads, numbering the chunks `chunk-000000`, `chunk-000001`, … as
  * chunk_documents does. JSON escapes every newline inside a value, so lines stay
  * whole. Takes chunks in batches and writes each batch at once, with backpressure, so the
@@ -40,11 +41,14 @@ export async function writeChunksJsonl(
 function chunkJsonLine(chunk: SourceChunk, index: number): string {
   const id = `chunk-${String(index).padStart(6, '0')}`;
   if (typeof chunk.text !== 'string') throw new ProjectInputError(`Chunk ${id} needs a text.`);
-  const { text, source, page, row, ref } = chunk;
+  const { text, source, page, row, ref, url, section, source_key: key } = chunk;
   let line = `{"id":"${id}","text":${JSON.stringify(text)},"source":${JSON.stringify(String(source ?? ''))}`;
   if (page !== undefined) line += `,"page":${wholeNumber(id, 'page', page)}`;
   if (row !== undefined) line += `,"row":${wholeNumber(id, 'row', row)}`;
   if (ref !== undefined) line += `,"ref":${JSON.stringify(String(ref))}`;
+  if (url !== undefined) line += `,"url":${JSON.stringify(String(url))}`;
+  if (section !== undefined) line += `,"section":${JSON.stringify(String(section))}`;
+  if (key !== undefined) line += `,"source_key":${JSON.stringify(String(key))}`;
   return `${line}}`;
 }
 

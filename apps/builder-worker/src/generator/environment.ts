@@ -130,17 +130,26 @@ function localModelVariables(manifest: AgentManifest): EnvVariable[] {
   return variables;
 }
 
-function sourceVariables({ source }: AgentManifest): EnvVariable[] {
-  const example = DATABASE_URL_EXAMPLES[source.type];
-  if (!example) return [];
-  return [
-    {
-      name: 'DATABASE_URL',
-      required: true,
-      purpose: `Connection URL of the ${SOURCE_TYPE_LABELS[source.type]} source. Use a read-only account.`,
-      example,
-    },
-  ];
+function sourceVariables({ source, sources }: AgentManifest): EnvVariable[] {
+  const tables = sources
+    ? sources.filter((entry) => entry.kind === 'table')
+    : [{ type: source.type, table: source.table, url_env: 'DATABASE_URL' }];
+  return tables.flatMap((table) => {
+    const example = DATABASE_URL_EXAMPLES[table.type];
+    if (!example) return [];
+    const label = SOURCE_TYPE_LABELS[table.type as keyof typeof SOURCE_TYPE_LABELS];
+    // The table's name is the owner's: it stays in agent.json, never in .env.example.
+    const which =
+      tables.length > 1 ? ` whose url_env in agent.json is ${table.url_env ?? 'DATABASE_URL'}` : '';
+    return [
+      {
+        name: table.url_env ?? 'DATABASE_URL',
+        required: true,
+        purpose: `Connection URL of the ${label} source${which}. Use a read-only account.`,
+        example,
+      },
+    ];
+  });
 }
 
 /** Whether the embeddings go to the LLM's provider (OpenAI for both): one address for both. */

@@ -86,7 +86,18 @@ describe('generateProject', () => {
         distance_metric: 'cosine',
         dimensions: 384,
       },
-      rag: { chunk_size: 800, chunk_overlap: 100, top_k: 4, ...RAG_DEFAULTS },
+      sources: [
+        { key: 'source', name: 'sales.csv', kind: 'file', type: 'csv', file: 'data/source.csv' },
+      ],
+      rag: {
+        chunk_size: 800,
+        chunk_overlap: 100,
+        top_k: 4,
+        search: 'both',
+        answer_only_from_sources: false,
+        relevance_threshold: 0.3,
+        ...RAG_DEFAULTS,
+      },
     });
   });
 

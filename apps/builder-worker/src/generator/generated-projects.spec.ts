@@ -128,6 +128,10 @@ const RAG_FILES = [
   'agent/stores/base.py',
   'agent/stores/memory_store.py',
   'tests/test_rag_agent.py',
+  'tests/test_indexing.py',
+  'agent/indexing.py',
+  'agent/sources.py',
+  'agent/web.py',
   'tests/test_vector_store.py',
 ];
 const SQL_ENGINE_FILES = ['agent/engine.py', 'tests/test_engine.py'];

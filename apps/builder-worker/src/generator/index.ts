@@ -2,6 +2,7 @@ import { agentProjectName } from '@agentloom/contracts';
 import path from 'node:path';
 import { envVariables, renderEnvExample } from './environment';
 import { CHUNKS_FILE, PROMPT_FILE, buildManifest, type AgentManifest } from './manifest';
+import { manifestSources } from './manifest-sources';
 import { PROJECT_PARTS, templateFiles, type ProjectPart } from './project-files';
 import { renderReadme } from './readme';
 import {
@@ -24,7 +25,13 @@ import { ProjectInputError, type GeneratedFile, type ProjectInput } from './type
  * filled from contracts enum values alone.
  */
 
-export type { GeneratedFile, ProjectInput, SourceChunk, SourceDocument } from './types';
+export type {
+  GeneratedFile,
+  ProjectInput,
+  ProjectSource,
+  SourceChunk,
+  SourceDocument,
+} from './types';
 export { ProjectInputError } from './types';
 export type { AgentManifest } from './manifest';
 export { PROJECT_PARTS, type ProjectPart } from './project-files';
@@ -83,7 +90,9 @@ export async function generateProjectPart(
     if (torchCpu) files.push({ path: 'requirements-torch-cpu.lock', content: torchCpu });
   }
   if (part === 'data') {
-    if (input.sourceFile && manifest.source.file) {
+    if (manifest.type === 'rag') {
+      files.push(...manifestSources(input, manifest.source).files);
+    } else if (input.sourceFile && manifest.source.file) {
       files.push({ path: manifest.source.file, sourcePath: input.sourceFile.path });
     }
     if (input.chunksFile) files.push({ path: CHUNKS_FILE, sourcePath: input.chunksFile });

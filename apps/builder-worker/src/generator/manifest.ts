@@ -4,6 +4,7 @@ import {
   isUuid,
   retrievalOf,
   RAG_SOURCE_TYPES,
+  RELEVANCE_THRESHOLDS,
   SQL_FRAMEWORK_NEEDS,
   SQL_SOURCE_TYPES,
   UPLOAD_EXTENSIONS,
@@ -14,11 +15,13 @@ import {
   type TRagPipelineConfig,
   type TSqlPipelineConfig,
   type TRagSourceType,
+  type TSearchMode,
   type TSqlFramework,
   type TUiFramework,
   type TVectorStore,
 } from '@agentloom/contracts';
 import { EMBEDDINGS, PROVIDERS, UIS, providerModelId } from './catalog';
+import { manifestSources, type ManifestKnowledgeSource } from './manifest-sources';
 import { ProjectInputError, type ProjectInput } from './types';
 
 /**
@@ -70,7 +73,10 @@ export interface AgentManifest {
   type: 'rag' | 'sql';
   name: string;
   prompt_file: typeof PROMPT_FILE;
+  /** The wizard's source (for RAG agents, the first of `sources`). */
   source: ManifestSource;
+  /** RAG: every knowledge source the agent answers from (manifest-sources.ts). */
+  sources?: ManifestKnowledgeSource[];
   llm: {
     provider: TLlmProvider;
     model: string;
@@ -105,6 +111,12 @@ export interface AgentManifest {
     chunk_size: number;
     chunk_overlap: number;
     top_k: number;
+    /** By meaning (the vector store), by words (BM25 over the passages) or both, fused. */
+    search: TSearchMode;
+    /** When no passage is relevant, the agent says it does not know instead of answering. */
+    answer_only_from_sources: boolean;
+    /** The similarity from which a passage found by meaning is relevant (cosine stores). */
+    relevance_threshold: number;
     max_source_rows: number;
     question_template: string;
   };
@@ -139,8 +151,8 @@ export function buildManifest(input: ProjectInput): AgentManifest {
   if (config.agent_type !== input.agentType) {
     throw new ProjectInputError(`The configuration is for a ${config.agent_type} agent.`);
   }
-  if (input.agentType === 'sql' && input.chunksFile) {
-    throw new ProjectInputError('Chunks are for RAG agents only.');
+  if (input.agentType === 'sql' && (input.chunksFile || input.sources)) {
+    throw new ProjectInputError('Chunks and knowledge sources are for RAG agents only.');
   }
 
   const provider = required(config.llm?.provider, 'LLM provider');
@@ -256,17 +268,21 @@ function withRag(
       passage_prefix: embedding.passagePrefix,
     },
     vector_store: vectorStore,
-    rag: { ...ragSettings(config), ...RAG_DEFAULTS },
+    sources: manifestSources(input, manifest.source).sources,
+    rag: { ...ragSettings(config, model), ...RAG_DEFAULTS },
   };
 }
 
 /** The owner's retrieval settings the generated agent follows. */
-function ragSettings(config: TRagPipelineConfig) {
+function ragSettings(config: TRagPipelineConfig, model: TEmbeddingModel) {
   const settings = retrievalOf(config);
   return {
     chunk_size: settings.chunk_size,
     chunk_overlap: settings.chunk_overlap,
     top_k: settings.top_k,
+    search: settings.search,
+    answer_only_from_sources: settings.answer_only_from_sources,
+    relevance_threshold: RELEVANCE_THRESHOLDS[model],
   };
 }
 

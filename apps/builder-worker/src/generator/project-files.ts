@@ -150,10 +150,17 @@ function dockerPrefetch(manifest: AgentManifest): string {
 
 /**
  * Dockerfile lines that give the unprivileged user the one folder it must write to, ending in
- * a newline; none for most agents. PandasAI saves each chart it draws under the project's
+ * a newline; none for SQL agents but PandasAI's. RAG agents record their index. PandasAI saves each chart it draws under the project's
  * exports/charts, and a chart question fails when it cannot.
  */
 function writableDirs(manifest: AgentManifest): string {
+  if (manifest.type === 'rag') {
+    return (
+      '# The index records (agent/indexing.py): what the store holds, so a start embeds only\n' +
+      '# what changed. docker-compose.yml keeps them in a volume.\n' +
+      'RUN mkdir -p .agent-index && chown agent .agent-index\n'
+    );
+  }
   if (manifest.sql?.framework !== 'pandasai') return '';
   return (
     '# PandasAI saves the charts it draws in exports/charts: the one folder the agent may write.\n' +
@@ -171,7 +178,11 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
       'chunking.py',
       'loaders.py',
       'embeddings.py',
+      'indexing.py',
       'rag.py',
+      'search.py',
+      'sources.py',
+      'web.py',
     ]),
     ...copyAll(
       'rag/agent/stores',
@@ -182,8 +193,11 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
     ...copyAll('rag/tests', 'tests', [
       'rag_fakes.py',
       'test_chunking.py',
+      'test_indexing.py',
       'test_loaders.py',
       'test_retrieval.py',
+      'test_search.py',
+      'test_web.py',
       'test_rag_agent.py',
     ]),
     copy(`rag/tests/stores/${provider}.py`, 'tests/test_vector_store.py', 'vector-store'),

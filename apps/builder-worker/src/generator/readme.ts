@@ -5,6 +5,7 @@ import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
 import { acceptedFor } from './known-vulnerabilities';
 import { lockedVersions, needsTorch } from './requirements';
+import { sourcesSection } from './readme-sources';
 import { readTemplate, renderTemplate } from './templates';
 
 /** README.md: a template per agent kind, filled with enum-derived text and escaped user text. */
@@ -79,13 +80,14 @@ async function renderKindReadme(
         `from them, citing its sources, in a ${ui.label} chat.`,
       CHUNK_SIZE: rag.chunk_size,
       CHUNK_OVERLAP: rag.chunk_overlap,
-      TOP_K: rag.top_k,
+      SEARCH: searchNote(rag),
       EMBEDDING: local
         ? `\`${embedding.model_id}\` (sentence-transformers, run locally; the Docker image ` +
           'includes it)'
         : `OpenAI's \`${embedding.model_id}\``,
       VECTOR_STORE: storeSpec.label,
       INDEX_NOTE: indexNote(manifest),
+      SOURCES: sourcesSection(manifest),
       ...rebuildCommand(manifest),
       LLM: llm,
       COMPOSE_NOTE: storeSpec.selfHosted
@@ -176,6 +178,8 @@ const TORCH_NOTE = [
 ].join('\n');
 
 function describeSource(manifest: AgentManifest): string {
+  const count = manifest.sources?.length ?? 1;
+  if (count > 1) return `${count} knowledge sources (files, tables and web pages)`;
   const source = manifest.source;
   const label = SOURCE_TYPE_LABELS[source.type];
   if (source.file) {
@@ -183,6 +187,21 @@ function describeSource(manifest: AgentManifest): string {
   }
   const kind = source.type === 'mongo' ? 'collection' : 'table';
   return `the ${label} ${kind} **${markdownText(source.table ?? '')}**`;
+}
+
+/** README's retrieval step, as the owner's retrieval settings make it. */
+function searchNote(rag: NonNullable<AgentManifest['rag']>): string {
+  const found = {
+    meaning: `the ${rag.top_k} passages closest in meaning are found in the vector store.`,
+    words: `the ${rag.top_k} passages whose words best match the question's are found (BM25).`,
+    both:
+      `the ${rag.top_k} best passages are found by meaning (the vector store) and by words ` +
+      '(BM25), the two lists fused by rank.',
+  }[rag.search];
+  return rag.answer_only_from_sources
+    ? `${found} When none of them answers the question, the agent says it does not know ` +
+        'instead of answering from its own knowledge.'
+    : found;
 }
 
 const REBUILD = 'python -m agent index --rebuild';
@@ -200,17 +219,18 @@ function rebuildCommand(manifest: AgentManifest): {
   return manifest.source.chunks_file
     ? {
         REBUILD_COMMAND: REBUILD_FROM_SOURCE,
-        REBUILD_PURPOSE: 're-read and re-embed the source, e.g. after editing it',
+        REBUILD_PURPOSE: 're-read every source and embed everything again',
       }
-    : { REBUILD_COMMAND: REBUILD, REBUILD_PURPOSE: 're-embed the source, e.g. after changing it' };
+    : { REBUILD_COMMAND: REBUILD, REBUILD_PURPOSE: 'embed everything again' };
 }
 
 function indexNote(manifest: AgentManifest): string {
   const source = manifest.source;
   if (source.chunks_file) {
     return (
-      `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are; ` +
-      `\`${REBUILD_FROM_SOURCE}\` reads the source itself instead.`
+      `The chunks Agentloom prepared (\`${source.chunks_file}\`) are indexed as they are while ` +
+      'their file is the version shipped; `python -m agent index --from-source` reads every ' +
+      'source itself instead.'
     );
   }
   if (source.file) return `The source is \`${source.file}\`.`;

@@ -151,7 +151,11 @@ export type SourceKind = AgentManifest['source']['type'] | 'docx' | 'markdown' |
 
 /** What reading the source needs, at run time and in the tests. */
 function sourcePins(manifest: AgentManifest): Pin[] {
-  return sourceKindPins(manifest.source.type, manifest);
+  const kinds = manifest.sources?.map((source) => source.type) ?? [manifest.source.type];
+  return [...new Set(kinds)].flatMap((kind) =>
+    // Web pages are read as HTML.
+    sourceKindPins((kind === 'web' ? 'html' : kind) as SourceKind, manifest),
+  );
 }
 
 /**

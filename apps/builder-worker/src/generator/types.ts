@@ -31,6 +31,25 @@ export interface ProjectInput {
    * `data/chunks.jsonl`. A file, not an array, so a large source never sits in memory.
    */
   chunksFile?: string;
+  /**
+   * RAG: every knowledge source of the build, the wizard's first (`primary`). Absent: the
+   * wizard's source alone, as `config` and `sourceFile` describe it.
+   */
+  sources?: ProjectSource[];
+}
+
+/** One knowledge source of a build, as the project ships it. */
+export interface ProjectSource {
+  /** The knowledge source's id: the key its passages are recorded under. */
+  key: string;
+  /** How citations name it: the file's name, the table, the page's address. */
+  name: string;
+  /** The wizard's source: its file is `sourceFile`. */
+  primary?: boolean;
+  /** Files: the version on disk (an empty path when it could not be fetched) and its digest. */
+  file?: { type: string; path: string; sha256?: string; sheet?: string };
+  table?: { type: string; database: string; table: string };
+  web?: { url: string; max_pages: number; sitemap: boolean };
 }
 
 /**

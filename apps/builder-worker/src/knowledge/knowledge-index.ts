@@ -2,7 +2,6 @@ import {
   describeProviderError,
   embedderOrKeyword,
   providerErrorReason,
-  readSegmentChunks,
   type Embedder,
   type KeywordOnly,
 } from '@agentloom/agent-runtime';
@@ -29,6 +28,7 @@ import { BuildSecrets } from '../builds/build-secrets';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import { writeChunksJsonl } from '../generator';
 import { KnowledgeRepository, type Segment } from './knowledge.repository';
+import { carriedChunks } from './segment-chains';
 import { SourceError, SourceIndexer, type IndexContext } from './source-indexer';
 
 /** What indexing a build reads of it (a build's plan, or a Built build indexed afterwards). */
@@ -57,7 +57,12 @@ export class KnowledgeIndex {
   async run(
     plan: IndexedBuild,
     report: (work: TStageWork) => Promise<void>,
-  ): Promise<{ hostedIndex: THostedIndex; changes: TKnowledgeChange[] }> {
+  ): Promise<{
+    hostedIndex: THostedIndex;
+    changes: TKnowledgeChange[];
+    /** The model the index was made with, for the build's evaluation to embed its questions. */
+    embedder: Embedder | KeywordOnly;
+  }> {
     const { build, pipeline, config } = plan;
     if (config.agent_type !== 'rag') throw new Error('Only RAG agents have knowledge sources.');
     const sources = await this.sourcesOf(plan);
@@ -97,7 +102,7 @@ export class KnowledgeIndex {
     this.logger.log(
       `Build ${build.id}: ${hostedIndex.chunks} chunks from ${chains.length} source(s), ${embedded} embedded now.`,
     );
-    return { hostedIndex, changes };
+    return { hostedIndex, changes, embedder: ctx.embedder };
   }
 
   /** One source's chain for this build, or null when it failed and had nothing before. */
@@ -212,36 +217,37 @@ export class KnowledgeIndex {
   }
 
   /**
-   * data/chunks.jsonl of the downloaded project: the passages of every file source, as the
-   * hosted index holds them, which the project indexes when it starts (tables it reads itself).
+   * data/chunks.jsonl of the downloaded project: the passages of every file and web source, as
+   * the hosted index holds them, each with its source's key, which the project indexes when it
+   * starts (tables it reads itself, and files whose shipped version it no longer has).
    */
   private async writeChunksFile(
     plan: IndexedBuild,
     chains: Segment[][],
     sources: { source: KnowledgeSource }[],
   ): Promise<void> {
-    const files = new Set(
-      sources.filter(({ source }) => source.kind === 'file').map(({ source }) => source.id),
+    const shipped = new Set(
+      sources.filter(({ source }) => source.kind !== 'table').map(({ source }) => source.id),
     );
     const artifacts = this.artifacts;
     const pipelineId = plan.pipeline.id;
     async function* batches(): AsyncGenerator<Omit<TChunkLine, 'id'>[]> {
       for (const chain of chains) {
-        // Files are written whole at each version: their chain is one base.
-        if (!files.has(chain[0]!.sourceId)) continue;
-        for (const segment of chain) {
-          const location = artifacts.segmentLocation(pipelineId, segment.id);
-          for await (const { chunks } of readSegmentChunks(location)) {
-            yield chunks.map(({ text, source, page, row, ref, url, section }) => ({
-              text,
-              source,
-              ...(page !== undefined && { page }),
-              ...(row !== undefined && { row }),
-              ...(ref !== undefined && { ref }),
-              ...(url !== undefined && { url }),
-              ...(section !== undefined && { section }),
-            }));
-          }
+        const key = chain[0]!.sourceId;
+        if (!shipped.has(key)) continue;
+        // A web source's chain may hold deltas: only its live chunks are shipped.
+        const locate = (id: string) => artifacts.segmentLocation(pipelineId, id);
+        for await (const chunks of carriedChunks(chain, new Set(), locate, false)) {
+          yield chunks.map(({ text, source, page, row, ref, url, section }) => ({
+            text,
+            source,
+            ...(page !== undefined && { page }),
+            ...(row !== undefined && { row }),
+            ...(ref !== undefined && { ref }),
+            ...(url !== undefined && { url }),
+            ...(section !== undefined && { section }),
+            source_key: key,
+          }));
         }
       }
     }

@@ -26,6 +26,8 @@ export interface LiveCase {
   ui?: 'streamlit' | 'gradio';
   /** Why there is no question. */
   skipped?: string;
+  /** Index again: nothing changed, then a source added, then removed (live/reindex.ts). */
+  reindex?: boolean;
 }
 
 export interface FollowUp {
@@ -107,6 +109,15 @@ export const LIVE_CASES: Record<string, LiveCase> = {
     question: 'How long does shipping to Norway take?',
     expect: /According to \[1\]: [\s\S]*Norway/,
   }),
+  'RAG text + pdf + chromadb + gradio + 3-small + openai, several sources with chunks': rag(
+    'openai',
+    {
+      store: 'chromadb',
+      question: 'How long does shipping to Norway take?',
+      expect: /According to \[1\]: [\s\S]*Norway/,
+      reindex: true,
+    },
+  ),
   'RAG postgres + qdrant + streamlit + t5 + deepseek, with chunks': rag('deepseek', {
     store: 'qdrant',
     skipped: "sentence-t5-base's weights cannot be downloaded here (no model hub)",

@@ -6,6 +6,7 @@ import {
   writeChunksJsonl,
   projectFolderName,
   type ProjectInput,
+  type ProjectSource,
   type SourceChunk,
 } from '../generator';
 import {
@@ -37,6 +38,8 @@ export interface Scenario {
   chunks?: SourceChunk[];
   /** The vector store's extra compose services. */
   services?: string[];
+  /** RAG: knowledge sources, their files' paths relative to the fixtures. */
+  sources?: ProjectSource[];
 }
 
 let counter = 0;
@@ -58,6 +61,7 @@ function rag(
     services: extra.services,
     chunks: extra.chunks,
     input: {
+      ...(extra.sources && { sources: extra.sources }),
       sessionId: sessionId(),
       agentType: 'rag',
       name: extra.name ?? `Helpful ${title}`,
@@ -139,6 +143,32 @@ export const SCENARIOS: Scenario[] = [
       ui: 'gradio',
     },
     { fixture: { kind: 'text_file', file: 'policy.txt' }, chunks: textChunks, services: [] },
+  ),
+  rag(
+    'RAG text + pdf + chromadb + gradio + 3-small + openai, several sources with chunks',
+    {
+      source_type: 'text_file',
+      file: uploaded('text_file', 'policy.txt'),
+      embedding_model: 'text-embedding-3-small',
+      vector_store: { vector_db: 'chromadb', url: 'http://localhost:8000' },
+      llm: llm('openai', 'gpt-4o-mini'),
+      ui: 'gradio',
+    },
+    {
+      fixture: { kind: 'text_file', file: 'policy.txt' },
+      // The text file's passages are shipped; the PDF is read by the agent itself.
+      chunks: textChunks.map((chunk) => ({ ...chunk, source_key: 'policy' })),
+      sources: [
+        {
+          key: 'policy',
+          name: 'policy.txt',
+          primary: true,
+          file: { type: 'text_file', path: 'policy.txt' },
+        },
+        { key: 'handbook', name: 'handbook.pdf', file: { type: 'pdf', path: 'policy.pdf' } },
+      ],
+      services: ['chromadb'],
+    },
   ),
   rag(
     'RAG postgres + qdrant + streamlit + t5 + deepseek, with chunks',
@@ -280,6 +310,11 @@ export async function writeScenarioProjects(
   return Promise.all(
     scenarios.map(async (scenario) => {
       const input: ProjectInput = { ...scenario.input };
+      input.sources = input.sources?.map((source) =>
+        source.file
+          ? { ...source, file: { ...source.file, path: path.join(fixtures, source.file.path) } }
+          : source,
+      );
       if (scenario.fixture) {
         input.sourceFile = {
           path: path.join(fixtures, scenario.fixture.file),

@@ -13,10 +13,17 @@ import { readConfig } from '../pipelines/pipeline-view';
 const fingerprint = (envelope: string | null) =>
   envelope ? createHash('sha256').update(envelope).digest('base64url').slice(0, 16) : null;
 
-/** What a build is made from, as stored with the build row. */
+/**
+ * What a build is made from, as stored with the build row. The expected questions are left out:
+ * they test the agent rather than make it, so writing one neither changes what a build is
+ * compared on nor stops a knowledge build from being served (the worker reads them from the
+ * agent when it evaluates the build).
+ */
 export function buildInputsOf(pipeline: Pipeline): TBuildInputs {
+  const config = readConfig(pipeline);
+  if (config.agent_type === 'rag') delete config.expected_questions;
   return {
-    config: readConfig(pipeline),
+    config,
     llm_key: pipeline.llmApiKeyId ?? fingerprint(pipeline.llmApiKeyEncrypted),
     vector_db_key: fingerprint(pipeline.vectorDbApiKeyEncrypted),
     source_uri: fingerprint(pipeline.sourceUriEncrypted),

@@ -214,6 +214,23 @@ describe('Builds (gateway side)', () => {
     });
     const first = await startBuild(id);
     await finish(id, first, 'zip of build one');
+    // The worker records each RAG build's evaluation with Built (docs/evaluation.md).
+    const evaluation = {
+      cases: 2,
+      passed: 1,
+      failed: [
+        {
+          kind: 'expected',
+          question: 'Is the rosé cake gluten free?',
+          reason: 'No passage was found for it: the agent would say it does not know.',
+          expected: 'a passage that answers it',
+          got: 'no passage',
+        },
+      ],
+      score: 0.5,
+      evaluated_at: new Date().toISOString(),
+    };
+    await t.prisma.build.update({ where: { id: first }, data: { evaluation } });
 
     // Edit the built agent: a new prompt, then Build again.
     await t.http
@@ -246,6 +263,7 @@ describe('Builds (gateway side)', () => {
         trigger: 'wizard',
         published: false,
         download_url: null,
+        evaluation: null,
       },
       {
         build_id: first,
@@ -258,6 +276,7 @@ describe('Builds (gateway side)', () => {
         trigger: 'wizard',
         published: false,
         download_url: buildPaths.download('rag', id, first),
+        evaluation,
       },
     ]);
 

@@ -29,6 +29,7 @@ import { readConfig, wizardSteps } from '../pipelines/pipeline-view';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { KnowledgeRepository } from '../knowledge/knowledge.repository';
 import { buildInputsOf, changesBetween, knowledgeChangesOf } from './build-changes';
+import { evaluationOf } from './build-evaluation';
 import { BuildQueue, QueueUnavailableError } from './build-queue';
 import { buildWarnings } from './build-warnings';
 import { BuildsRepository } from './builds.repository';
@@ -131,6 +132,7 @@ export class BuildsService {
           build.status === 'Built' && build.artifact
             ? buildPaths.download(pipeline.agentType, pipeline.id, build.id)
             : null,
+        evaluation: evaluationOf(build),
       }))
       .reverse();
   }

@@ -1,4 +1,6 @@
 import {
+  buildPaths,
+  evaluationPaths,
   retrievalPaths,
   type TRetrievalSettingsView,
   type TRetrievalTestResult,
@@ -192,5 +194,37 @@ describe('retrieval settings, the retrieval test and answering only from the sou
       orderBy: { createdAt: 'asc' },
     });
     expect(answers.map((answer) => answer.unanswered)).toEqual([true, false]);
+  });
+
+  it("keeps the owner's expected questions in the agent, outside what a build is compared on", async () => {
+    const id = await configureRagAgent(t.url, alice, { file: app.salesCsv });
+    const path = evaluationPaths.expectedQuestions(id);
+    expect((await t.http.get(path).set(alice.auth).expect(200)).body).toEqual({ questions: [] });
+    const saved = await t.http
+      .put(path)
+      .set(alice.auth)
+      .send({
+        questions: ['Which product sold in Braga?', ' Which product sold in Braga? ', 'Faro?'],
+      })
+      .expect(200);
+    expect(saved.body).toEqual({ questions: ['Which product sold in Braga?', 'Faro?'] });
+    expect((await t.http.get(path).set(alice.auth).expect(200)).body).toEqual(saved.body);
+    const tooMany = await t.http
+      .put(path)
+      .set(alice.auth)
+      .send({ questions: Array.from({ length: 21 }, (_, i) => `Question ${i}?`) })
+      .expect(400);
+    expect(tooMany.body.detail).toMatch(/at most 20 questions/);
+    await t.http.get(path).set(bob.auth).expect(404);
+    await t.http.put(path).set(bob.auth).send({ questions: [] }).expect(404);
+    const sql = await configureSqlAgent(t.url, alice, { file: app.salesCsv });
+    await t.http.get(evaluationPaths.expectedQuestions(sql)).set(alice.auth).expect(422);
+
+    // A build snapshots the agent without them: they change nothing a build is compared on.
+    await t.http.post('/rag/api/build/agent').set(alice.auth).type('form').send({ session_id: id });
+    const built = await t.prisma.build.findFirstOrThrow({ where: { pipelineId: id } });
+    expect(JSON.stringify(built.snapshot)).not.toContain('Braga');
+    const history = await t.http.get(buildPaths.history(id)).set(alice.auth).expect(200);
+    expect(history.body[0]).toMatchObject({ changes: ['First build'], evaluation: null });
   });
 });

@@ -100,7 +100,8 @@ export class RetrievalService {
     };
   }
 
-  private async ragAgent(userId: string, agentId: string): Promise<Pipeline> {
+  /** The caller's RAG agent: 404 for another owner's, 422 for a SQL agent. */
+  async ragAgent(userId: string, agentId: string): Promise<Pipeline> {
     const pipeline = await this.pipelines.findOwned(userId, agentId);
     if (pipeline.agentType !== 'rag')
       throw new UnprocessableEntityException(ONLY_RAG_AGENTS_RETRIEVE);

@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "RagAgent":
     """The agent with the embedding model, vector store and LLM chosen in agent.json.
 
-    With `index`, the source is embedded into the vector store first if the store is empty.
+    With `index`, the vector store is first brought in line with the sources: only what changed
+    since the last index is embedded (indexing.py).
     """
     from .embeddings import embedder_from_settings
     from .llm import chat_model_from_settings

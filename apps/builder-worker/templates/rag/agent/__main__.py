@@ -22,12 +22,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     ask = commands.add_parser("ask", help="answer one question and print the answer")
     ask.add_argument("question")
-    index = commands.add_parser("index", help="embed the source into the vector store")
-    index.add_argument("--rebuild", action="store_true", help="delete stored vectors first")
+    index = commands.add_parser(
+        "index", help="embed what is new in the sources into the vector store, drop what is gone"
+    )
+    index.add_argument("--rebuild", action="store_true", help="embed every passage again")
     index.add_argument(
         "--from-source",
         action="store_true",
-        help="read the source itself, ignoring the shipped data/chunks.jsonl",
+        help="read every source itself (fetch web pages again), ignoring data/chunks.jsonl",
     )
     commands.add_parser("prefetch", help="download the local embedding model, if any")
     args = parser.parse_args(argv)
@@ -38,8 +40,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             prefetch(load_settings())
         elif args.command == "index":
             agent = build_agent(index=False)
-            count = agent.index(rebuild=args.rebuild, from_source=args.from_source)
-            print(f"Indexed {count} chunks." if count else "The vector store is already filled.")
+            print(agent.index(rebuild=args.rebuild, from_source=args.from_source))
         else:
             print(to_text(build_agent().ask(args.question)))
     except ConfigError as error:

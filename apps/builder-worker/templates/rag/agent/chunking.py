@@ -31,6 +31,8 @@ class Document:
     section: Optional[str] = None
     position: Optional[int] = None
     title: Optional[str] = None
+    # Web pages: the page's address.
+    url: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Chunk:
     section: Optional[str] = None
     position: Optional[int] = None
     title: Optional[str] = None
+    url: Optional[str] = None
 
     def citation(self) -> str:
         """Where the chunk comes from, as shown under an answer."""
@@ -67,6 +70,7 @@ class Chunk:
             "section": self.section,
             "position": self.position,
             "title": self.title,
+            "url": self.url,
         }
         return {key: value for key, value in fields.items() if value is not None}
 
@@ -86,6 +90,7 @@ class Chunk:
             section=metadata.get("section"),
             position=optional_int("position"),
             title=metadata.get("title"),
+            url=metadata.get("url"),
         )
 
 
@@ -145,6 +150,7 @@ def chunk_documents(documents: Iterable[Document], size: int, overlap: int) -> L
                     section=document.section,
                     position=document.position,
                     title=document.title,
+                    url=document.url,
                 )
             )
     return chunks

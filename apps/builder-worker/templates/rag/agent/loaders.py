@@ -1,10 +1,9 @@
 """Loaders: turn the configured source into Documents, then into Chunks.
 
-agent.json's `source` section says what to read: a file shipped in data/ (pdf, csv, excel,
-text_file, docx, markdown, html) or a database (postgres, mysql, sqlite, mongo) reached through DATABASE_URL.
-When data/chunks.jsonl exists (Agentloom writes it at build time) those chunks are indexed
-as they are, and the source is only read when you ask for it (`python -m agent index
---rebuild --from-source`).
+Each source of agent.json (sources.py) is a file shipped in data/ (pdf, csv, excel,
+text_file, docx, markdown, html), a database (postgres, mysql, sqlite, mongo) reached through
+its URL variable (DATABASE_URL, ...), or web pages (web.py). The readers here turn one into
+Documents; chunking.py splits them.
 
 Each reader imports its library when called, so a project only needs the one it uses.
 """
@@ -16,7 +15,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional
 
-from .chunking import Chunk, Document, chunk_documents, read_chunks_jsonl
+from .chunking import Chunk, Document
 from .config import ConfigError
 
 if TYPE_CHECKING:
@@ -26,17 +25,14 @@ SQL_SOURCES = ("postgres", "mysql", "sqlite")
 
 
 def load_chunks(settings: "Settings", from_source: bool = False) -> List[Chunk]:
-    """The chunks to index: the shipped chunks.jsonl, else the source, read and split."""
-    chunks_file = settings.source.get("chunks_file")
-    if chunks_file and not from_source:
-        path = settings.path(chunks_file)
-        if path.is_file():
-            return read_chunks_jsonl(path)
-    rag = settings.section("rag")
-    return chunk_documents(load_documents(settings), rag["chunk_size"], rag["chunk_overlap"])
+    """Every source's passages (sources.py): shipped in chunks.jsonl, else read and split."""
+    from .sources import source_chunks
+
+    return [chunk for _, chunks in source_chunks(settings, from_source) for chunk in chunks]
 
 
 def load_documents(settings: "Settings") -> List[Document]:
+    """The documents of agent.json's `source`, the wizard's (sources.py reads every source)."""
     source = settings.source
     kind = source["type"]
     label = source_label(source)

@@ -22,7 +22,7 @@ SAMPLE_CHUNKS = [
 
 
 @pytest.fixture
-def agent(settings, monkeypatch):
+def agent(settings, monkeypatch, tmp_path):
     # The project's own chunks when it ships them, else a small sample; never the network.
     from agent import loaders
 
@@ -32,21 +32,33 @@ def agent(settings, monkeypatch):
         chunks = []
     if not chunks:
         chunks = SAMPLE_CHUNKS
-    monkeypatch.setattr("agent.rag.load_chunks", lambda settings, from_source=False: chunks)
+    monkeypatch.setattr(
+        "agent.rag.source_chunks", lambda settings, from_source=False: [("source", chunks)]
+    )
     chat = FakeChat("The answer [1].")
-    agent = RagAgent(settings, embedder=FakeEmbedder(), store=MemoryStore("cosine"), chat=chat)
+    agent = RagAgent(
+        settings,
+        embedder=FakeEmbedder(),
+        store=MemoryStore("cosine"),
+        chat=chat,
+        records_file=tmp_path / "records.json",
+    )
     agent.chunks = chunks
+    # Answering only from the sources is test_search.py's: here every question is answered.
+    agent.answer_only_from_sources = False
     return agent
 
 
 def test_indexing_fills_the_store_once(agent):
-    assert agent.index() == len(agent.chunks)
-    assert agent.index() == 0
-    assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
-    assert agent.index(rebuild=True) == len(agent.chunks)
+    assert agent.index().embedded == len(agent.chunks)
+    assert agent.index().embedded == 0
+    assert agent.store.count() == len(agent.chunks)
+    assert agent.index(rebuild=True).embedded == len(agent.chunks)
 
 
 def test_a_question_retrieves_the_matching_chunk_first(agent):
+    # By meaning alone (test_search.py searches by words, and both).
+    agent.search_mode = "meaning"
     agent.index()
     target = agent.chunks[len(agent.chunks) // 2]
 
@@ -109,7 +121,7 @@ def test_indexing_waits_for_a_vector_store_that_is_starting(agent):
 
     agent.index = starting_store
 
-    assert when_store_ready(agent.index, wait_seconds=5) == len(agent.chunks)
+    assert when_store_ready(agent.index, wait_seconds=5).embedded == len(agent.chunks)
     assert len(attempts) == 3
 
 
@@ -220,9 +232,9 @@ def test_an_index_interrupted_halfway_is_completed(agent):
     half = agent.chunks[: len(agent.chunks) // 2]
     agent.store.add(half, agent.embedder.embed_documents([chunk.text for chunk in half]))
 
-    assert agent.index() == len(agent.chunks)
-    assert agent.store.count() == len({chunk.id for chunk in agent.chunks})
-    assert agent.index() == 0
+    assert agent.index().embedded == len(agent.chunks)
+    assert agent.store.count() == len(agent.chunks)
+    assert agent.index().embedded == 0
 
 
 def test_the_answer_streams_and_follow_ups_keep_the_conversation(agent, settings):

@@ -7,6 +7,7 @@ import { api, errorDetail } from '../../lib/api';
 import { saveDownload } from '../../lib/download';
 import { notify } from '../../lib/notify';
 import { statusTone } from '../../pages/dashboard/status-tone';
+import { EvaluationSummary, useScoreCheckedPublish } from '../evaluation/build-evaluation';
 import { usePublishBuild } from './publish-api';
 
 export function useAgentBuilds(agentId: string) {
@@ -26,8 +27,7 @@ const when = (iso: string) =>
  */
 export function AgentBuilds({ agentId, agentName }: { agentId: string; agentName: string }) {
   const builds = useAgentBuilds(agentId);
-  const publish = usePublishBuild(agentId);
-  const [publishError, setPublishError] = useState<string | null>(null);
+  const { publish, publishBuild, publishError, checked } = usePublishing(agentId);
   const download = useMutation({
     mutationFn: (build: TBuildHistoryItem) =>
       // Named after the agent and numbered, so two builds do not overwrite each other.
@@ -42,16 +42,6 @@ export function AgentBuilds({ agentId, agentName }: { agentId: string; agentName
   }
   if (builds.data.length === 0) {
     return <p className="text-sm text-slate-600 dark:text-slate-300">No builds yet.</p>;
-  }
-  function publishBuild(build: TBuildHistoryItem) {
-    setPublishError(null);
-    publish.mutate(build.build_id, {
-      onSuccess: () => notify.success(`Visitors now see build ${build.number}`),
-      onError: (error) =>
-        setPublishError(
-          errorDetail(error) ?? 'The build could not be published. Please try again.',
-        ),
-    });
   }
   return (
     <div className="space-y-2">
@@ -74,6 +64,7 @@ export function AgentBuilds({ agentId, agentName }: { agentId: string; agentName
               {build.changes.length > 0 ? build.changes.join(', ') : 'No changes'}
               {build.error && ` · ${build.error}`}
             </span>
+            <EvaluationSummary evaluation={build.evaluation} />
             {build.status === 'Built' && !build.published && (
               <Button
                 size="sm"
@@ -101,6 +92,30 @@ export function AgentBuilds({ agentId, agentName }: { agentId: string; agentName
         ))}
       </ol>
       {publishError && <Alert>{publishError}</Alert>}
+      {checked.dialog}
     </div>
   );
+}
+
+/**
+ * Publishing one build of the list: asked first when it passes fewer checks than the published
+ * one (`checked.dialog` asks), its refusal kept in `publishError`.
+ */
+function usePublishing(agentId: string) {
+  const publish = usePublishBuild(agentId);
+  const checked = useScoreCheckedPublish(agentId);
+  const [publishError, setPublishError] = useState<string | null>(null);
+  function publishBuild(build: TBuildHistoryItem) {
+    setPublishError(null);
+    checked.ask(build.build_id, () =>
+      publish.mutate(build.build_id, {
+        onSuccess: () => notify.success(`Visitors now see build ${build.number}`),
+        onError: (error) =>
+          setPublishError(
+            errorDetail(error) ?? 'The build could not be published. Please try again.',
+          ),
+      }),
+    );
+  }
+  return { publish, publishBuild, publishError, checked };
 }

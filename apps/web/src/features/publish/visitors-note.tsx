@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Alert, Button } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
+import { useScoreCheckedPublish } from '../evaluation/build-evaluation';
 import { usePublication, usePublishBuild } from './publish-api';
 
 /** The newer Built build visitors do not see yet, or null when they see the newest. */
@@ -28,6 +29,7 @@ export function newerBuild(state: TPublication | undefined) {
 export function VisitorsNote({ agentId, className }: { agentId: string; className?: string }) {
   const publication = usePublication(agentId);
   const publish = usePublishBuild(agentId);
+  const checked = useScoreCheckedPublish(agentId);
   const [error, setError] = useState<string | null>(null);
   const newer = newerBuild(publication.data);
   if (!newer) return null;
@@ -41,17 +43,20 @@ export function VisitorsNote({ agentId, className }: { agentId: string; classNam
         loading={publish.isPending}
         onClick={() => {
           setError(null);
-          publish.mutate(newer.id, {
-            onSuccess: () => notify.success(`Visitors now see build ${newer.latest}`),
-            onError: (failure) =>
-              setError(errorDetail(failure) ?? 'The build could not be published.'),
-          });
+          checked.ask(newer.id, () =>
+            publish.mutate(newer.id, {
+              onSuccess: () => notify.success(`Visitors now see build ${newer.latest}`),
+              onError: (failure) =>
+                setError(errorDetail(failure) ?? 'The build could not be published.'),
+            }),
+          );
         }}
       >
         <Rocket aria-hidden="true" className="h-4 w-4" />
         Publish build {newer.latest}
       </Button>
       {error && <span className="w-full font-semibold">{error}</span>}
+      {checked.dialog}
     </Alert>
   );
 }

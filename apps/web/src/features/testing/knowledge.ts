@@ -77,6 +77,7 @@ export function historyFixture(
     trigger: number === 1 ? 'wizard' : 'knowledge',
     published: false,
     download_url: null,
+    evaluation: null,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { isTableSourceType, type TPipelineDetail } from '@agentloom/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, TextArea } from '../../components/ui';
+import { useExpectedQuestions } from '../evaluation/expected-questions';
 
 /**
  * Words of a question that counts, totals or ranks rows. A RAG agent reads a handful of matching
@@ -16,13 +17,18 @@ export function looksLikeCounting(question: string): boolean {
 }
 
 /**
- * On a RAG agent over a table, before it is built: the person writes the questions they expect,
- * and the ones that count or total are named, with the way to the agent that answers them.
+ * On a RAG agent, before it is built: the person writes the questions they expect, saved with
+ * the agent so each build checks them (docs/evaluation.md); over a table, the ones that count or
+ * total are named, with the way to the agent that answers them.
  */
 export function CountingQuestionsCheck({ pipeline }: { pipeline: TPipelineDetail }) {
-  const [questions, setQuestions] = useState('');
-  if (pipeline.agent_type !== 'rag' || !isTableSourceType(pipeline.config.source_type)) return null;
-  const counting = questions
+  const rag = pipeline.agent_type === 'rag';
+  const expected = useExpectedQuestions(pipeline.id, rag);
+  const [typed, setQuestions] = useState<string | null>(null);
+  if (!rag) return null;
+  const table = isTableSourceType(pipeline.config.source_type);
+  const questions = typed ?? expected.saved ?? '';
+  const counting = (table ? questions : '')
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && looksLikeCounting(line));
@@ -30,10 +36,15 @@ export function CountingQuestionsCheck({ pipeline }: { pipeline: TPipelineDetail
     <div className="space-y-3 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
       <TextArea
         label="Questions you expect people to ask (optional)"
-        hint="One per line. This agent answers from the few rows that best match a question; we check whether your questions need every row."
+        hint={
+          table
+            ? 'One per line. This agent answers from the few rows that best match a question; we check whether your questions need every row, and each build checks that it finds rows for them.'
+            : 'One per line. Each build checks that your agent finds a passage answering each one.'
+        }
         rows={3}
         value={questions}
         onChange={(event) => setQuestions(event.target.value)}
+        onBlur={(event) => expected.save(event.target.value)}
       />
       {counting.length > 0 && (
         <Alert tone="info">

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 import socket
-from typing import TYPE_CHECKING, List, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 from urllib.parse import urlparse
 
 from ..chunking import Chunk
@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 METRICS = ("cosine", "euclidean", "dot")
+# Up to this many passages, the self-hosted stores search exactly, every vector compared with
+# the question's: their approximate (HNSW) search can miss the one passage that answers (a
+# needle among 2,000 rows, with Chroma's top 4). Above it, the approximate search is kept.
+EXACT_SEARCH_MAX = 10_000
 
 
 @dataclass(frozen=True)
@@ -23,9 +27,17 @@ class Hit:
 
     chunk: Chunk
     score: float
+    # Which search found it (meaning, words or both), its cosine similarity to the question
+    # when the store measures one, and its BM25 score when found by words (search.py).
+    found: Optional[str] = None
+    similarity: Optional[float] = None
+    word_score: Optional[float] = None
 
 
 class VectorStore(ABC):
+    # Whether count() is exact as soon as add() and delete() return (Pinecone's catches up later).
+    exact_count = True
+
     @abstractmethod
     def count(self) -> int:
         """How many chunks are stored (0 when the collection does not exist yet)."""
@@ -37,6 +49,10 @@ class VectorStore(ABC):
     @abstractmethod
     def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
         """The `top_k` chunks nearest to `vector`, best first."""
+
+    @abstractmethod
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete the chunks with these ids (ids not stored are ignored)."""
 
     @abstractmethod
     def reset(self) -> None:

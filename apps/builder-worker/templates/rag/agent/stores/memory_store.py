@@ -109,6 +109,18 @@ class MemoryStore(VectorStore):
         best = np.argsort(-scores, kind="stable")[:top_k]
         return [Hit(chunk=self._chunks[i], score=float(scores[i])) for i in best]
 
+    def delete(self, ids: Sequence[str]) -> None:
+        gone = {chunk_id for chunk_id in ids if chunk_id in self._rows}
+        if not gone:
+            return
+        self._consolidate()
+        assert self._vectors is not None
+        keep = [row for row, chunk in enumerate(self._chunks) if chunk.id not in gone]
+        self._chunks = [self._chunks[row] for row in keep]
+        self._vectors = self._vectors[keep] if keep else None
+        self._rows = {chunk.id: row for row, chunk in enumerate(self._chunks)}
+        self._norms = None
+
     def reset(self) -> None:
         self._chunks, self._rows, self._vectors, self._pending = [], {}, None, []
         self._norms = None
@@ -119,7 +131,11 @@ class MemoryStore(VectorStore):
     def flush(self) -> None:
         """Save the index to its folder (if any): the vectors first, the file naming them last."""
         self._consolidate()
-        if self.folder is None or self._vectors is None:
+        if self.folder is None:
+            return
+        if self._vectors is None:
+            for name in (ABOUT_FILE, VECTORS_FILE, CHUNKS_FILE):
+                (self.folder / name).unlink(missing_ok=True)
             return
         self.folder.mkdir(parents=True, exist_ok=True)
         np.save(self.folder / VECTORS_FILE, self._vectors)

@@ -93,6 +93,12 @@ class MilvusStore(VectorStore):
             hits.append(Hit(chunk=chunk, score=-distance if self._metric == "L2" else distance))
         return hits
 
+    def delete(self, ids: Sequence[str]) -> None:
+        if not ids or not self._readable():
+            return
+        for start in range(0, len(ids), 1000):
+            self._client.delete(collection_name=self._name, ids=list(ids[start : start + 1000]))
+
     def reset(self) -> None:
         if self._client.has_collection(self._name):
             self._client.drop_collection(self._name)

@@ -30,6 +30,9 @@ def region_and_cloud(environment: str, default_cloud: str) -> Tuple[str, str]:
 
 
 class PineconeStore(VectorStore):
+    # Its vector count catches up with writes seconds later.
+    exact_count = False
+
     def __init__(
         self,
         client: Any,
@@ -106,6 +109,11 @@ class PineconeStore(VectorStore):
             score = -match.score if self._metric == "euclidean" else match.score
             hits.append(Hit(chunk=chunk, score=float(score)))
         return hits
+
+    def delete(self, ids: Sequence[str]) -> None:
+        # Pinecone deletes at most 1,000 ids a request.
+        for start in range(0, len(ids), 1000):
+            self.index.delete(ids=list(ids[start : start + 1000]), namespace=self._namespace)
 
     def reset(self) -> None:
         if self.count():

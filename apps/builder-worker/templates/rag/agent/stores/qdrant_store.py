@@ -6,6 +6,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, List, Sequence
 
 from ..chunking import Chunk
+from . import base
 from .base import Hit, VectorStore, check_batch, store_url
 
 if TYPE_CHECKING:
@@ -58,11 +59,14 @@ class QdrantStore(VectorStore):
     def search(self, vector: Sequence[float], top_k: int) -> List[Hit]:
         if not self._client.collection_exists(self._name):
             return []
+        # Exact up to base.EXACT_SEARCH_MAX passages: the approximate search can miss the one.
+        exact = self.count() <= base.EXACT_SEARCH_MAX
         response = self._client.query_points(
             collection_name=self._name,
             query=[float(x) for x in vector],
             limit=top_k,
             with_payload=True,
+            search_params=self._models.SearchParams(exact=exact),
         )
         hits = []
         for point in response.points:
@@ -74,6 +78,17 @@ class QdrantStore(VectorStore):
             score = -point.score if self._metric == "euclidean" else point.score
             hits.append(Hit(chunk=chunk, score=float(score)))
         return hits
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if not ids or not self._client.collection_exists(self._name):
+            return
+        for start in range(0, len(ids), 1000):
+            points = [self._point_id(chunk_id) for chunk_id in ids[start : start + 1000]]
+            self._client.delete(
+                collection_name=self._name,
+                points_selector=self._models.PointIdsList(points=points),
+                wait=True,
+            )
 
     def reset(self) -> None:
         if self._client.collection_exists(self._name):

@@ -22,6 +22,7 @@ class FakeCollection:
     def __init__(self, metadata):
         self.metadata = metadata
         self.rows = {}
+        self.approximate_misses = False
 
     def count(self):
         return len(self.rows)
@@ -32,9 +33,25 @@ class FakeCollection:
         for row in zip(ids, embeddings, documents, metadatas):
             self.rows[row[0]] = row
 
+    def get(self, include):
+        rows = list(self.rows.values())
+        return {
+            "ids": [r[0] for r in rows],
+            "embeddings": [r[1] for r in rows],
+            "documents": [r[2] for r in rows],
+            "metadatas": [r[3] for r in rows],
+        }
+
+    def delete(self, ids):
+        for id in ids:
+            self.rows.pop(id, None)
+
     def query(self, query_embeddings, n_results, include):
         ranked = sorted(
-            self.rows.values(), key=lambda r: cosine_distance(r[1], query_embeddings[0])
+            self.rows.values(),
+            key=lambda r: cosine_distance(r[1], query_embeddings[0]),
+            # An approximate search that lost its way: the farthest rows first.
+            reverse=self.approximate_misses,
         )
         ranked = ranked[:n_results]
         return {
@@ -95,3 +112,33 @@ def test_the_client_points_at_the_configured_url(settings, monkeypatch):
     assert isinstance(store, ChromaStore)
     assert calls[0]["host"] == "chroma.example.com"
     assert calls[0]["port"] == 443 and calls[0]["ssl"] is True
+
+
+def test_small_collections_are_searched_exactly(monkeypatch):
+    from agent.stores import base
+
+    client = FakeClient()
+    store = ChromaStore(client, "agent_test", "cosine")
+    store.add(CHUNKS, [[1.0, 0.0], [0.0, 1.0]])
+    # Chroma's approximate search may miss the passage that answers; every vector is compared.
+    client.collections["agent_test"].approximate_misses = True
+
+    [best] = store.search([0.9, 0.1], top_k=1)
+    assert best.chunk == CHUNKS[0]
+    assert math.isclose(best.score, 1.0 - cosine_distance([1.0, 0.0], [0.9, 0.1]), rel_tol=1e-6)
+
+    monkeypatch.setattr(base, "EXACT_SEARCH_MAX", 1)
+    [approximate] = store.search([0.9, 0.1], top_k=1)
+    assert approximate.chunk == CHUNKS[1]
+
+
+def test_deleted_chunks_leave_the_collection():
+    client = FakeClient()
+    store = ChromaStore(client, "agent_test", "cosine")
+    store.add(CHUNKS, [[1.0, 0.0], [0.0, 1.0]])
+    store.search([1.0, 0.0], top_k=2)
+
+    store.delete(["1", "missing"])
+
+    assert store.count() == 1
+    assert [hit.chunk for hit in store.search([1.0, 0.0], top_k=2)] == [CHUNKS[1]]

@@ -99,3 +99,16 @@ def test_a_collection_written_by_another_process_is_loaded_before_it_is_read(tmp
 
     assert reader.count() == 2
     assert reader.search([0.9, 0.1], top_k=1)[0].chunk == CHUNKS[0]
+
+
+def test_deleted_chunks_leave_the_collection(tmp_path):
+    """With Milvus Lite itself: `python -m agent index` deletes passages gone from the sources."""
+    from pymilvus import MilvusClient
+
+    store = MilvusStore(MilvusClient(uri=str(tmp_path / "milvus.db")), "agent_test", "cosine", 2)
+    store.add(CHUNKS, [[1.0, 0.0], [0.0, 1.0]])
+
+    store.delete(["1", "missing"])
+
+    assert store.count() == 1
+    assert [hit.chunk.id for hit in store.search([1.0, 0.0], top_k=2)] == ["2"]

@@ -52,8 +52,11 @@ class FakeIndex:
             }
         )
 
-    def delete(self, delete_all, namespace):
-        self.namespaces.pop(namespace, None)
+    def delete(self, namespace, delete_all=False, ids=()):
+        if delete_all:
+            self.namespaces.pop(namespace, None)
+        for id in ids:
+            self.namespaces.get(namespace, {}).pop(id, None)
 
 
 class FakePinecone:
@@ -88,6 +91,8 @@ def test_a_missing_index_is_created_and_chunks_stay_in_their_namespace(monkeypat
     [best, other] = store.search([0.9, 0.1], top_k=2)
     assert best.chunk == CHUNKS[0]
     assert best.score > other.score
+    store.delete(["1"])
+    assert [hit.chunk for hit in store.search([0.9, 0.1], top_k=2)] == [CHUNKS[1]]
     store.reset()
     assert store.count() == 0
 

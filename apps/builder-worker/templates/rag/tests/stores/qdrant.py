@@ -18,6 +18,8 @@ models = SimpleNamespace(
     Distance=SimpleNamespace(COSINE="Cosine", EUCLID="Euclid", DOT="Dot"),
     VectorParams=lambda size, distance: SimpleNamespace(size=size, distance=distance),
     PointStruct=lambda id, vector, payload: SimpleNamespace(id=id, vector=vector, payload=payload),
+    SearchParams=lambda exact: SimpleNamespace(exact=exact),
+    PointIdsList=lambda points: SimpleNamespace(points=points),
 )
 
 
@@ -44,7 +46,8 @@ class FakeClient:
     def count(self, collection_name, exact):
         return SimpleNamespace(count=len(self.collections[collection_name]["points"]))
 
-    def query_points(self, collection_name, query, limit, with_payload):
+    def query_points(self, collection_name, query, limit, with_payload, search_params):
+        self.searched_exactly = search_params.exact
         points = self.collections[collection_name]["points"].values()
         scored = sorted(
             (
@@ -58,6 +61,10 @@ class FakeClient:
 
     def delete_collection(self, collection_name):
         del self.collections[collection_name]
+
+    def delete(self, collection_name, points_selector, wait):
+        for point in points_selector.points:
+            self.collections[collection_name]["points"].pop(point, None)
 
 
 def test_chunks_are_stored_searched_and_reset():
@@ -75,6 +82,9 @@ def test_chunks_are_stored_searched_and_reset():
     assert best.chunk == CHUNKS[1]
     assert best.chunk.citation() == "orders (id=2)"
     assert best.score > other.score
+    assert client.searched_exactly  # two passages: far below base.EXACT_SEARCH_MAX
+    store.delete(["1"])
+    assert [hit.chunk for hit in store.search([1.0, 0.0], top_k=2)] == [CHUNKS[1]]
     store.reset()
     assert store.count() == 0
 
