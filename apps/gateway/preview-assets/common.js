@@ -84,15 +84,31 @@ window.Agentloom = (function () {
     }
   }
 
-  /** The passages an answer comes from, under "Sources (n)"; `open` shows them unfolded. */
-  function sourceList(items, { open = false } = {}) {
+  /**
+   * The passages an answer comes from, under "Sources (n)"; `open` shows them unfolded. With
+   * `openPassage` (id → the passage as the gateway sends it), each retrieved passage's citation
+   * is a button that opens it in the passage viewer.
+   */
+  function sourceList(items, { open = false, openPassage = null } = {}) {
     const details = element('details', { className: 'sources', open });
     details.append(element('summary', { textContent: `Sources (${items.length})` }));
     const list = element('ol');
     for (const source of items) {
       const item = element('li');
+      const citation =
+        openPassage && source.id && !source.curated
+          ? element('button', {
+              type: 'button',
+              className: 'citation',
+              textContent: source.citation,
+              title: 'Show this passage where it comes from',
+            })
+          : element('strong', { textContent: source.citation });
+      if (citation.tagName === 'BUTTON') {
+        citation.addEventListener('click', () => showPassage(source, openPassage, citation));
+      }
       item.append(
-        element('strong', { textContent: source.citation }),
+        citation,
         document.createTextNode(' — '),
         element('span', { className: 'snippet', textContent: source.snippet }),
       );
@@ -100,6 +116,130 @@ window.Agentloom = (function () {
     }
     details.append(list);
     return details;
+  }
+
+  /**
+   * The passage viewer: a modal dialog (Escape or "Close" closes it, focus returns to the
+   * citation) showing the cited passage as it lies in the agent's data.
+   */
+  async function showPassage(source, openPassage, opener) {
+    const title = element('h2', { id: 'passage-title', textContent: source.citation });
+    const body = element('div', { className: 'passage-body', textContent: 'Loading the passage…' });
+    const close = element('button', { type: 'button', className: 'close', textContent: 'Close' });
+    const dialog = element('dialog', { className: 'passage', 'aria-labelledby': 'passage-title' });
+    dialog.append(title, body, close);
+    let closed = false;
+    const finish = () => {
+      if (closed) return;
+      closed = true;
+      dialog.remove();
+      opener.focus();
+    };
+    // Browsers without <dialog> (and DOM test runners) close it by removing it.
+    const closeDialog = () => (typeof dialog.close === 'function' ? dialog.close() : finish());
+    close.addEventListener('click', closeDialog);
+    dialog.addEventListener('close', finish);
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      closeDialog();
+    });
+    document.body.append(dialog);
+    if (typeof dialog.showModal === 'function') dialog.showModal();
+    else dialog.setAttribute('open', '');
+    close.focus();
+    try {
+      const passage = await openPassage(source.id);
+      title.textContent = passage.citation;
+      body.replaceChildren(...passageContent(passage));
+    } catch (error) {
+      body.replaceChildren(
+        element('p', {
+          className: 'error',
+          textContent: error.message || 'The passage could not be opened.',
+        }),
+      );
+    }
+  }
+
+  /** What the viewer shows of a passage, by its kind. */
+  function passageContent(passage) {
+    const shown = [];
+    if (passage.url && /^https?:\/\//i.test(passage.url)) {
+      const link = element('a', {
+        href: passage.url,
+        textContent: passage.url,
+        target: '_blank',
+        rel: 'noopener noreferrer',
+      });
+      const where = element('p', { className: 'where' });
+      where.append(document.createTextNode('From the page '), link);
+      shown.push(where);
+    }
+    if (passage.section) {
+      shown.push(element('p', { className: 'where', textContent: `Section: ${passage.section}` }));
+    }
+    if (passage.kind === 'row' && passage.columns.length > 0) shown.push(rowsTable(passage));
+    else if (passage.context !== null && passage.highlight) shown.push(markedText(passage));
+    else shown.push(...passage.neighbours.map(passageParagraph));
+    return shown;
+  }
+
+  /** A table's rows around the cited one, under their column names; the cited row marked. */
+  function rowsTable(passage) {
+    const table = element('table', { className: 'passage-rows' });
+    table.append(element('caption', { textContent: `Rows around ${passage.citation}` }));
+    const head = element('tr');
+    for (const name of ['Row', ...passage.columns]) {
+      head.append(element('th', { scope: 'col', textContent: name }));
+    }
+    const thead = element('thead');
+    thead.append(head);
+    table.append(thead);
+    const rows = element('tbody');
+    for (const neighbour of passage.neighbours) {
+      const row = element('tr', { className: neighbour.cited ? 'cited' : '' });
+      if (neighbour.cited) row.setAttribute('aria-current', 'true');
+      const number = neighbour.citation.match(/row (\d+)$/);
+      row.append(element('th', { scope: 'row', textContent: number ? number[1] : '' }));
+      const cells = new Map((neighbour.cells || []).map((cell) => [cell.column, cell.value]));
+      for (const name of passage.columns) {
+        row.append(element('td', { textContent: cells.get(name) ?? '' }));
+      }
+      rows.append(row);
+    }
+    table.append(rows);
+    return table;
+  }
+
+  /** A page's text with the cited passage marked. */
+  function markedText(passage) {
+    const { start, end } = passage.highlight;
+    const text = passage.context;
+    const block = element('p', { className: 'passage-text' });
+    block.append(
+      document.createTextNode(text.slice(0, start)),
+      element('mark', { textContent: text.slice(start, end) }),
+      document.createTextNode(text.slice(end)),
+    );
+    return block;
+  }
+
+  function passageParagraph(neighbour) {
+    const block = element('p', { className: 'passage-text' });
+    block.append(
+      neighbour.cited
+        ? element('mark', { textContent: neighbour.text })
+        : document.createTextNode(neighbour.text),
+    );
+    return block;
+  }
+
+  /** A JSON answer, or its `detail` thrown as an error. */
+  async function jsonOf(response) {
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.detail || `The passage could not be opened.`);
+    return body;
   }
 
   /** A curated answer's one source: the owner's answer, and the question it was written for. */
@@ -164,6 +304,8 @@ window.Agentloom = (function () {
     startExchange,
     answerEvents,
     sourceList,
+    showPassage,
+    jsonOf,
     curatedSource,
     previewPage,
   };

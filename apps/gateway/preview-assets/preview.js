@@ -12,6 +12,7 @@
     answerEvents,
     sourceList,
     curatedSource,
+    jsonOf,
   } = window.Agentloom;
   const { config, base, workspace, showNotice } = window.Agentloom.previewPage();
 
@@ -29,6 +30,10 @@
   const clear = element('button', { type: 'button', textContent: 'Clear' });
   form.append(input, send, clear);
   workspace.append(chat, form);
+
+  /** A cited passage of this preview's build (GET /p/{token}/passages/{id}). */
+  const openPassage = async (id) =>
+    jsonOf(await fetch(`${base}passages/${encodeURIComponent(id)}`));
 
   clear.addEventListener('click', () => chat.replaceChildren());
   onMessage({ form, input, send }, ask);
@@ -109,7 +114,8 @@
         answer.scrollIntoView({ block: 'end' });
       }
       // Sources belong to an answer; a failed one has none to show.
-      if (!failed && sources.length > 0) answer.append(sourceList(sources, { open: true }));
+      if (!failed && sources.length > 0)
+        answer.append(sourceList(sources, { open: true, openPassage }));
     } catch (error) {
       failed = true;
       answer.append(failure({ message: error.message || 'Preview unavailable' }, question));

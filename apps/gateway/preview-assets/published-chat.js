@@ -7,7 +7,7 @@
 'use strict';
 
 (function () {
-  const { element, onMessage, startExchange, answerEvents, sourceList, curatedSource } =
+  const { element, onMessage, startExchange, answerEvents, sourceList, curatedSource, jsonOf } =
     window.Agentloom;
   const config = JSON.parse(document.getElementById('agent-config').textContent);
   const log = document.getElementById('log');
@@ -45,6 +45,16 @@
     ...extra,
   });
 
+  /** A cited passage of the published build, asked for as the page's messages are. */
+  const openPassage = async (id) =>
+    jsonOf(
+      await fetch(`/w/${config.agentId}/passages`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ passage_id: id }),
+      }),
+    );
+
   document.getElementById('new-conversation').addEventListener('click', () => {
     keepConversation(null);
     log.replaceChildren();
@@ -75,7 +85,7 @@
         }
         answer.scrollIntoView({ block: 'end' });
       }
-      if (sources.length > 0) answer.append(sourceList(sources));
+      if (sources.length > 0) answer.append(sourceList(sources, { openPassage }));
       if (saved) answer.append(feedbackButtons(saved));
     } catch (error) {
       answer.classList.add('error');

@@ -19,6 +19,7 @@ import { AgentFilesModule } from './agent-files/agent-files.module';
 import { ImageAgentModule } from './image-agent/image-agent.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
+import { PassagesModule } from './passages/passages.module';
 import { CuratedAnswersModule } from './curated/curated-answers.module';
 import { InsightsModule } from './insights/insights.module';
 import { PreviewsModule } from './previews/previews.module';
@@ -68,6 +69,7 @@ export class AppModule {
         ImageAgentModule,
         KnowledgeModule,
         RetrievalModule,
+        PassagesModule,
         CuratedAnswersModule,
         InsightsModule,
         // /health reports the last e-mail delivery (the same MailService the auth flow uses).

@@ -65,6 +65,7 @@ export {
   readSegmentChunks,
   type SegmentLocation,
 } from './segments';
+export { readPassage, type PassageRead, type PassageTable } from './passages';
 export { SqlAgent, type SqlAgentOptions } from './sql-agent';
 export {
   fileSqlEngine,

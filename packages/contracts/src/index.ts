@@ -15,6 +15,7 @@ export * from './build-stages';
 export * from './builds';
 export * from './knowledge';
 export * from './retrieval';
+export * from './passages';
 export * from './curated-answers';
 export * from './insights';
 export * from './evaluation';

@@ -133,6 +133,10 @@ export type TAgentChatRequest = z.infer<typeof ZAgentChatRequest>;
  * curated answer (`curated: true`, the curated question as its snippet, the similarity as score).
  */
 export const ZAnswerSource = z.object({
+  /** A retrieved passage's id in the build's index: what its citation opens (passages.ts). */
+  id: zText().optional(),
+  /** The build whose index holds that passage (the owner opens it with `?build_id=`). */
+  build_id: z.uuid().optional(),
   citation: zText().optional(),
   snippet: zText().optional(),
   score: z.number().optional(),

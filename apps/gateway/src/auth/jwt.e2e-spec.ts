@@ -33,11 +33,13 @@ const PUBLIC_ROUTES = [
   'GET /p/:token',
   'GET /p/:token/info',
   'POST /p/:token/ask',
+  'GET /p/:token/passages/:passageId',
   'GET /p/:token/keys',
   'POST /p/:token/images',
   // Published agents: programs call them with one of the agent's access keys (checked on every
   // request); visitors use the share page and widget, which the owner turns on.
   'POST /agents/:id/chat',
+  'POST /agents/:id/passages',
   'POST /v1/chat/completions',
   'GET /v1/models',
   'GET /v1/models/:id',
@@ -51,6 +53,7 @@ const PUBLIC_ROUTES = [
   'GET /s/:id',
   'POST /w/:id/messages',
   'POST /w/:id/messages/:messageId/feedback',
+  'POST /w/:id/passages',
 ];
 
 const concrete = (route: string) =>

@@ -8,6 +8,7 @@ import {
   ZRetrievalSettingsView,
   ZRetrievalTestRequest,
   ZRetrievalTestResult,
+  ZPassageView,
   ZAccessKey,
   ZAgentChatAnswer,
   ZAgentChatRequest,
@@ -185,6 +186,7 @@ export class RetrievalSettingsRequestDto extends createZodDto(ZRetrievalSettings
 export class RetrievalSettingsViewDto extends createZodDto(ZRetrievalSettingsView) {}
 export class RetrievalTestRequestDto extends createZodDto(ZRetrievalTestRequest) {}
 export class RetrievalTestResultDto extends createZodDto(ZRetrievalTestResult) {}
+export class PassageViewDto extends createZodDto(ZPassageView) {}
 export class CuratedAnswerRequestDto extends createZodDto(ZCuratedAnswerRequest) {}
 export class CuratedAnswerUpdateDto extends createZodDto(ZCuratedAnswerUpdate) {}
 export class CuratedAnswerDto extends createZodDto(ZCuratedAnswer) {}

@@ -1,4 +1,4 @@
-import { ZPreviewQuestion, type TPreviewInfo } from '@agentloom/contracts';
+import { ZPreviewQuestion, type TPassageView, type TPreviewInfo } from '@agentloom/contracts';
 import {
   BadRequestException,
   Body,
@@ -18,6 +18,7 @@ import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { plainError } from '../agents/plain-errors';
 import { ProviderWatchdog, relayEvents } from '../agents/provider-watchdog';
+import { PassagesService } from '../passages/passages.service';
 import { PREVIEW_NOT_FOUND, PreviewGrantStore } from './preview-grants';
 import { renderMissingPage, renderPreviewPage } from './preview-page';
 import { PreviewsService } from './previews.service';
@@ -38,6 +39,7 @@ export class PreviewPagesController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly grants: PreviewGrantStore,
     private readonly previews: PreviewsService,
+    private readonly passages: PassagesService,
   ) {}
 
   @Get('_assets/:file')
@@ -88,6 +90,24 @@ export class PreviewPagesController {
       memory_bytes: agent.memoryBytes(),
       expires_at: grant.expiresAt,
     };
+  }
+
+  /** A passage an answer of this preview cited, from the preview's build (docs/retrieval.md). */
+  @Get(':token/passages/:passageId')
+  async passage(
+    @Param('token') token: string,
+    @Param('passageId') passageId: string,
+  ): Promise<TPassageView> {
+    const grant = await this.grants.require(token, ['rag']);
+    return this.passages.open(
+      {
+        by: 'build',
+        userId: grant.userId,
+        agentId: grant.pipelineId ?? '',
+        buildId: grant.buildId ?? '',
+      },
+      passageId,
+    );
   }
 
   /**

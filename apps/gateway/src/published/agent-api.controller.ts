@@ -1,4 +1,4 @@
-import { ZAgentChatRequest } from '@agentloom/contracts';
+import { ZAgentChatRequest, ZVisitorPassageRequest, type TPassageView } from '@agentloom/contracts';
 import {
   BadGatewayException,
   BadRequestException,
@@ -21,10 +21,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AgentChatAnswerDto, AgentChatRequestDto } from '../common/api-dtos';
+import { AgentChatAnswerDto, AgentChatRequestDto, PassageViewDto } from '../common/api-dtos';
 import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { PassagesService } from '../passages/passages.service';
 import { collectAnswer, startAnswer, streamEvents } from './chat-stream';
 import { PublishedAgentsService } from './published-agents.service';
 
@@ -40,6 +41,7 @@ export class AgentApiController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly agents: PublishedAgentsService,
+    private readonly passages: PassagesService,
   ) {}
 
   @Post(':id/chat')
@@ -84,5 +86,29 @@ export class AgentApiController {
     const answer = await collectAnswer(started, silenceMs);
     if ('error' in answer) throw new BadGatewayException(answer.error);
     response.status(HttpStatus.OK).json(answer);
+  }
+
+  @Post(':id/passages')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Open a cited passage of a published agent',
+    description:
+      'With an access key of the agent: the passage a source of an answer names (its `id`), ' +
+      'read from the published build, with the rows around it and their column names, or its ' +
+      "page's text. 404 for an id that is not in the published build.",
+  })
+  @ApiOkResponse({ type: PassageViewDto })
+  async passage(
+    @Param('id') id: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Body() body: unknown,
+  ): Promise<TPassageView> {
+    const { live } = await this.agents.authorize(authorization, id);
+    const parsed = ZVisitorPassageRequest.safeParse(body);
+    if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
+    return this.passages.open(
+      { by: 'build', userId: live.userId, agentId: live.pipelineId, buildId: live.buildId },
+      parsed.data.passage_id,
+    );
   }
 }

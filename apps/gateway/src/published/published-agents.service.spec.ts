@@ -224,7 +224,16 @@ describe('PublishedAgentsService.chat (one message answered)', () => {
       },
     });
     expect([question, answer]).toEqual(['North?', 'North sold 12.']);
-    expect(sources).toEqual([{ citation: 'sales.csv, row 2', snippet: 'North: 12', score: 0.9 }]);
+    // The passage's id rides along: what its citation opens (docs/retrieval.md).
+    expect(sources).toEqual([
+      {
+        id: 'c1',
+        build_id: live.buildId,
+        citation: 'sales.csv, row 2',
+        snippet: 'North: 12',
+        score: 0.9,
+      },
+    ]);
     expect(events[4]).toEqual({ type: 'saved', message_id: 'message-1', sources });
   });
 

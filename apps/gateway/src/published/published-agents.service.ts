@@ -151,7 +151,14 @@ export class PublishedAgentsService {
         else if (event.type === 'retrieval') {
           unanswered = event.unanswered === true;
           sources.push(
-            ...event.sources.map(({ citation, snippet, score }) => ({ citation, snippet, score })),
+            // The passage and the build it is of: what the citation opens, later too.
+            ...event.sources.map(({ id, citation, snippet, score }) => ({
+              id,
+              build_id: live.buildId,
+              citation,
+              snippet,
+              score,
+            })),
           );
         } else if (event.type === 'curated') sources.push(curatedSource(event));
         else if (event.type === 'sql') sources.push({ sql: event.sql });

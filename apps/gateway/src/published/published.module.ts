@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildsModule } from '../builds/builds.module';
 import { PipelinesModule } from '../pipelines/pipelines.module';
+import { PassagesModule } from '../passages/passages.module';
 import { AgentsModule } from '../agents/agents.module';
 import { AgentApiController } from './agent-api.controller';
 import { ConversationsRepository } from './conversations.repository';
@@ -26,7 +27,7 @@ import { WidgetController } from './widget.controller';
  * API, an OpenAI-compatible endpoint, a share page and a chat widget, with the preview's runtime.
  */
 @Module({
-  imports: [PipelinesModule, BuildsModule, AgentsModule],
+  imports: [PipelinesModule, BuildsModule, AgentsModule, PassagesModule],
   controllers: [
     PublicationsController,
     AgentApiController,

@@ -1,4 +1,11 @@
-import { ZAgentChatRequest, ZMessageFeedback, type TMessageResponse } from '@agentloom/contracts';
+import {
+  PASSAGE_NOT_FOUND,
+  ZAgentChatRequest,
+  ZMessageFeedback,
+  ZVisitorPassageRequest,
+  type TMessageResponse,
+  type TPassageView,
+} from '@agentloom/contracts';
 import {
   BadRequestException,
   Controller,
@@ -21,6 +28,7 @@ import { describeZodError } from '../common/http-exception.filter';
 import { Public } from '../common/public.decorator';
 import { sendPageAsset, setPagePolicy } from '../common/served-pages';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { PassagesService } from '../passages/passages.service';
 import { startAnswer, streamEvents } from './chat-stream';
 import { renderNotFoundPage, renderPublishedPage } from './published-page';
 import { PublishedAgentsService, type ChatEvent } from './published-agents.service';
@@ -49,6 +57,7 @@ export class WidgetController {
     private readonly agents: PublishedAgentsService,
     private readonly visitors: VisitorAccess,
     private readonly refused: RefusedOrigins,
+    private readonly passages: PassagesService,
   ) {}
 
   @Get('w/widget.js')
@@ -143,6 +152,23 @@ export class WidgetController {
       visitorHash: session.hash,
     });
     return { message: 'Thank you for your feedback' };
+  }
+
+  /**
+   * A passage an answer cited, from the published build, admitted as the page's messages are;
+   * none when the owner keeps sources from visitors.
+   */
+  @Post('w/:id/passages')
+  @HttpCode(HttpStatus.OK)
+  async passage(@Param('id') id: string, @Req() request: Request): Promise<TPassageView> {
+    const { live } = await this.visitors.admit(id, request);
+    const parsed = ZVisitorPassageRequest.safeParse(request.body);
+    if (!parsed.success) throw new BadRequestException(describeZodError(parsed.error));
+    if (!live.showSources) throw new NotFoundException(PASSAGE_NOT_FOUND);
+    return this.passages.open(
+      { by: 'build', userId: live.userId, agentId: live.pipelineId, buildId: live.buildId },
+      parsed.data.passage_id,
+    );
   }
 
   private async page(id: string, via: Via, site: string | null, response: Response): Promise<void> {
