@@ -15,20 +15,13 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional
 
-from .chunking import Chunk, Document
+from .chunking import Document
 from .config import ConfigError
 
 if TYPE_CHECKING:
     from .config import Settings
 
 SQL_SOURCES = ("postgres", "mysql", "sqlite")
-
-
-def load_chunks(settings: "Settings", from_source: bool = False) -> List[Chunk]:
-    """Every source's passages (sources.py): shipped in chunks.jsonl, else read and split."""
-    from .sources import source_chunks
-
-    return [chunk for _, chunks in source_chunks(settings, from_source) for chunk in chunks]
 
 
 def load_documents(settings: "Settings") -> List[Document]:

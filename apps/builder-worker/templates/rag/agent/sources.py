@@ -51,6 +51,11 @@ def manifest_sources(settings: "Settings") -> List[Mapping[str, Any]]:
     return sources
 
 
+def load_chunks(settings: "Settings", from_source: bool = False) -> List[Chunk]:
+    """Every source's passages: shipped in chunks.jsonl, else read and split."""
+    return [chunk for _, chunks in source_chunks(settings, from_source) for chunk in chunks]
+
+
 def source_chunks(
     settings: "Settings", from_source: bool = False
 ) -> List[Tuple[str, List[Chunk]]]:

@@ -11,7 +11,6 @@ from agent.loaders import (
     FILE_READERS,
     SQL_SOURCES,
     decode_html,
-    load_chunks,
     load_documents,
     load_sql_table,
     markdown_sections,
@@ -22,6 +21,7 @@ from agent.loaders import (
     rows_to_documents,
     source_label,
 )
+from agent.sources import load_chunks
 
 
 def test_the_shipped_source_loads(settings):

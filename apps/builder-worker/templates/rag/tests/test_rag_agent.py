@@ -24,10 +24,10 @@ SAMPLE_CHUNKS = [
 @pytest.fixture
 def agent(settings, monkeypatch, tmp_path):
     # The project's own chunks when it ships them, else a small sample; never the network.
-    from agent import loaders
+    from agent import sources
 
     try:
-        chunks = loaders.load_chunks(settings)
+        chunks = sources.load_chunks(settings)
     except Exception:
         chunks = []
     if not chunks:
