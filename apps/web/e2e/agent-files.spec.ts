@@ -42,6 +42,7 @@ test('an agent exported from My Agents, imported by another account and built gi
   await card.getByRole('button', { name: 'Publish Round trip sales' }).click();
   const panel = page.getByRole('region', { name: 'Publishing of Round trip sales' });
   await panel.getByRole('button', { name: 'Publish', exact: true }).click();
+  await panel.getByText('For developers: API, MCP server and access keys').click();
   const config = panel.getByLabel('MCP client configuration');
   await expect(config).toContainText(`/agents/${id}/mcp`);
   await expect(config).toContainText('"round-trip-sales"');

@@ -286,7 +286,9 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   await panel.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(panel.getByText('Published', { exact: true })).toBeVisible();
 
-  // Examples ready to paste, each with this agent's own address or id.
+  // Examples ready to paste, each with this agent's own address or id, folded under the share
+  // page and widget.
+  await panel.getByText('For developers: API, MCP server and access keys').click();
   const example = panel.getByRole('tabpanel');
   await expect(example).toContainText(`/agents/${agentId}/chat`);
   await expect(example).toContainText('curl -X POST');
@@ -303,6 +305,8 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   const secret = await panel.getByTestId('new-access-key').innerText();
   await panel.getByRole('button', { name: 'Copy access key' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  // And the examples now carry it, so they run as pasted.
+  await expect(example).toContainText(secret);
 
   // A plain domain is a site: saved as its https:// origin, then the snippet can be copied.
   await panel.getByLabel('Sites that may embed the chat widget').fill('www.rosebakery.com');

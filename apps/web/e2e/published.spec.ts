@@ -146,6 +146,7 @@ test('a published agent: share page when on (404 when off) and a widget only all
   await card.getByRole('button', { name: 'Publish Published sales bot' }).click();
   const cardPanel = card.getByRole('region', { name: 'Publishing of Published sales bot' });
   await expect(cardPanel.getByText('Published', { exact: true })).toBeVisible();
+  await cardPanel.getByText('For developers: API, MCP server and access keys').click();
   await cardPanel.getByLabel('Key name (optional)').fill('shop backend');
   await cardPanel.getByRole('button', { name: 'New access key' }).click();
   const secret = (await cardPanel.getByTestId('new-access-key').textContent()) ?? '';

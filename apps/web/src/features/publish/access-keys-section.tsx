@@ -6,7 +6,14 @@ import { notify } from '../../lib/notify';
 import { useAccessKeys, useCreateAccessKey, useRevokeAccessKey } from './publish-api';
 
 /** The agent's access keys: make one (shown once), list them masked with their use, revoke. */
-export function AccessKeysSection({ agentId }: { agentId: string }) {
+export function AccessKeysSection({
+  agentId,
+  onCreated,
+}: {
+  agentId: string;
+  /** Told the new key's secret, which is shown only once (the examples fill it in). */
+  onCreated?: (secret: string) => void;
+}) {
   const list = useAccessKeys(agentId);
   const create = useCreateAccessKey(agentId);
   const revoke = useRevokeAccessKey(agentId);
@@ -20,6 +27,7 @@ export function AccessKeysSection({ agentId }: { agentId: string }) {
         onSuccess: (key) => {
           setShown(key.secret);
           setName('');
+          onCreated?.(key.secret);
         },
         onError: (error) =>
           notify.error('Could not make the key', errorDetail(error) ?? 'Please try again.'),
@@ -42,20 +50,7 @@ export function AccessKeysSection({ agentId }: { agentId: string }) {
           New access key
         </Button>
       </div>
-      {shown && (
-        <div
-          role="status"
-          className="rounded border border-amber-300 bg-amber-50 p-2 dark:border-amber-700 dark:bg-amber-950"
-        >
-          <p>Copy this key now: it is shown only once.</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code className="min-w-0 break-all" data-testid="new-access-key">
-              {shown}
-            </code>
-            <CopyButton text={shown} label="Copy access key" what="Access key" />
-          </div>
-        </div>
-      )}
+      {shown && <NewKey secret={shown} />}
       <ul className="space-y-1">
         {(list.data ?? []).map((key) => (
           <li key={key.id} className="flex flex-wrap items-center gap-2">
@@ -85,6 +80,24 @@ export function AccessKeysSection({ agentId }: { agentId: string }) {
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** A key just made: its secret, shown this once, to copy. */
+function NewKey({ secret }: { secret: string }) {
+  return (
+    <div
+      role="status"
+      className="rounded border border-amber-300 bg-amber-50 p-2 dark:border-amber-700 dark:bg-amber-950"
+    >
+      <p>Copy this key now: it is shown only once.</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <code className="min-w-0 break-all" data-testid="new-access-key">
+          {secret}
+        </code>
+        <CopyButton text={secret} label="Copy access key" what="Access key" />
+      </div>
     </div>
   );
 }

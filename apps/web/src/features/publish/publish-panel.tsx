@@ -1,21 +1,15 @@
-import {
-  agentSlug,
-  siteOrigin,
-  type TPublication,
-  type TPublicationSettings,
-} from '@agentloom/contracts';
-import { clsx } from 'clsx';
+import { siteOrigin, type TPublication, type TPublicationSettings } from '@agentloom/contracts';
 import { Globe, Rocket } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Card, CopyButton, Spinner, TextArea } from '../../components/ui';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
-import { AccessKeysSection } from './access-keys-section';
-import { codeExamples, KEY_PLACEHOLDER, openAiBaseUrl, type CodeExample } from './code-examples';
 import { AgentBuilds } from './build-history';
 import { ConversationsSection } from './conversations-section';
+import { CopyRow } from './copy-row';
 import { CuratedAnswersSection } from './curated-answers-section';
+import { DeveloperSection } from './developer-section';
 import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
 import { VisitorsNote } from './visitors-note';
@@ -77,10 +71,8 @@ export function PublishPanel({ agentId, agentName }: { agentId: string; agentNam
       <BuildsSection agentId={agentId} agentName={agentName} />
       {state.published ? (
         <>
-          <ApiSection state={state} agentId={agentId} />
-          <McpSection state={state} agentName={agentName} />
-          <AccessKeysSection agentId={agentId} />
           <ShareSection state={state} agentId={agentId} />
+          <DeveloperSection state={state} agentId={agentId} agentName={agentName} />
           <InsightsSection agentId={agentId} />
           <ConversationsSection agentId={agentId} />
           <CuratedAnswersSection agentId={agentId} />
@@ -137,93 +129,6 @@ function BuildsSection({ agentId, agentName }: { agentId: string; agentName: str
       <AgentBuilds agentId={agentId} agentName={agentName} />
     </div>
   );
-}
-
-function ApiSection({ state, agentId }: { state: TPublication; agentId: string }) {
-  const examples = codeExamples(state.api_url, agentId);
-  const [shown, setShown] = useState<CodeExample['id']>('curl');
-  const example = examples.find((item) => item.id === shown) ?? examples[0]!;
-  return (
-    <div className="space-y-2 text-sm">
-      <h4 className="font-semibold text-slate-900 dark:text-white">Use it from your own code</h4>
-      <p className="text-slate-700 dark:text-slate-300">
-        Make an access key below, then paste one of these and replace <code>{KEY_PLACEHOLDER}</code>{' '}
-        with it. OpenAI clients work too: base URL{' '}
-        <code className="break-all">{openAiBaseUrl(state.api_url)}</code>, model{' '}
-        <code className="break-all">{agentId}</code>.
-      </p>
-      <CopyRow text={state.api_url} label="Copy API address" what="API address" />
-      <div role="tablist" aria-label="Code example language" className="flex flex-wrap gap-1">
-        {examples.map((item) => (
-          <button
-            key={item.id}
-            type="button"
-            role="tab"
-            aria-selected={item.id === shown}
-            onClick={() => setShown(item.id)}
-            className={clsx(
-              'rounded-md px-2.5 py-1 text-xs font-semibold focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none',
-              item.id === shown
-                ? 'bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950'
-                : 'bg-slate-100 text-slate-800 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-200',
-            )}
-          >
-            {item.title}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" aria-label={`${example.title} example`} className="space-y-2">
-        <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
-          <code>{example.code}</code>
-        </pre>
-        <CopyButton text={example.code} label={`Copy ${example.title} example`} what="Example" />
-      </div>
-    </div>
-  );
-}
-
-/** A value to copy as it is (an address, a snippet): shown whole, with its copy button. */
-function CopyRow({ text, label, what }: { text: string; label: string; what: string }) {
-  return (
-    <div className="flex flex-wrap items-center gap-2">
-      <code className="min-w-0 flex-1 rounded bg-slate-100 p-2 break-all dark:bg-slate-800">
-        {text}
-      </code>
-      <CopyButton text={text} label={label} what={what} />
-    </div>
-  );
-}
-
-/**
- * The agent's MCP server: its address and a configuration MCP clients (Claude Desktop, Cursor,
- * VS Code…) take as it is, once the placeholder is replaced by one of the access keys below.
- */
-function McpSection({ state, agentName }: { state: TPublication; agentName: string }) {
-  const config = mcpClientConfig(state.mcp_url, agentName);
-  return (
-    <div className="space-y-1 text-sm">
-      <h4 className="font-semibold text-slate-900 dark:text-white">MCP server</h4>
-      <p className="text-slate-700 dark:text-slate-300">
-        MCP clients: <code className="break-all">{state.mcp_url}</code> (streamable HTTP) with an
-        access key as the bearer token. Paste this into the client&apos;s MCP settings and replace
-        the key:
-      </p>
-      <pre
-        aria-label="MCP client configuration"
-        className="rounded bg-slate-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-slate-800"
-      >
-        {config}
-      </pre>
-      <CopyButton text={config} label="Copy configuration" what="MCP configuration" />
-    </div>
-  );
-}
-
-/** The `mcpServers` entry most MCP clients read, named after the agent. */
-export function mcpClientConfig(url: string, agentName: string): string {
-  const name = agentSlug(agentName);
-  const server = { type: 'http', url, headers: { Authorization: 'Bearer al_YOUR_ACCESS_KEY' } };
-  return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }
 
 function ShareSection({ state, agentId }: { state: TPublication; agentId: string }) {
