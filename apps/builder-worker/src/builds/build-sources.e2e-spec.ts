@@ -136,6 +136,8 @@ const CASES: Case[] = [
         text: 'Name: Ada\nAge: 36\nCity: London',
         source: 'people.xlsx',
         row: 1,
+        // Recorded under the wizard source's key, so the project's incremental index finds it.
+        source_key: 'source',
       });
       expect(chunks[2]).toMatchObject({ text: 'Name: Cé\nAge: 29\nCity: Zürich', row: 3 });
     },
@@ -169,6 +171,7 @@ const CASES: Case[] = [
           id: 'chunk-000000',
           text: 'Refund policy.\n\nCustomers may return any item within 30 days of delivery.',
           source: 'policy.txt',
+          source_key: 'source',
         },
       ]),
     files: ['agent/stores/pinecone_store.py'],

@@ -34,6 +34,15 @@ export async function projectSources(
   return sources;
 }
 
+/**
+ * The key the downloaded project records a source's passages under: the wizard's source is
+ * `source` (as in projects of builds made before many sources), every other its id. Not the wizard
+ * source's id, so an exported agent imported by another account builds the same agent.json.
+ */
+export function projectSourceKey(source: Pick<KnowledgeSource, 'id' | 'primary'>): string {
+  return source.primary ? 'source' : source.id;
+}
+
 async function projectSource(
   row: KnowledgeSource,
   pipeline: Pipeline,
@@ -42,7 +51,7 @@ async function projectSource(
   const parsed = ZKnowledgeSourceSettings.safeParse(row.settings);
   if (!parsed.success) return null;
   const settings = parsed.data;
-  const common = { key: row.id, name: row.name };
+  const common = { key: projectSourceKey(row), name: row.name };
   if (row.kind === 'file' && settings.file) {
     const stored = settings.file.stored_name;
     const path = (await artifacts.sourceFile(pipeline.id, stored)) ?? '';

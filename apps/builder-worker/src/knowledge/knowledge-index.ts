@@ -25,6 +25,7 @@ import { ArtifactStore } from '../builds/artifact-store';
 import { BuildError } from '../builds/build-error';
 import type { BuildPlan } from '../builds/build-plan';
 import { BuildSecrets } from '../builds/build-secrets';
+import { projectSourceKey } from '../builds/project-sources';
 import { WORKER_CONFIG, WorkerConfig } from '../config/env';
 import { writeChunksJsonl } from '../generator';
 import { KnowledgeRepository, type Segment } from './knowledge.repository';
@@ -226,15 +227,18 @@ export class KnowledgeIndex {
     chains: Segment[][],
     sources: { source: KnowledgeSource }[],
   ): Promise<void> {
-    const shipped = new Set(
-      sources.filter(({ source }) => source.kind !== 'table').map(({ source }) => source.id),
+    // Each shipped source's passages carry the key the project records them under.
+    const shipped = new Map(
+      sources
+        .filter(({ source }) => source.kind !== 'table')
+        .map(({ source }) => [source.id, projectSourceKey(source)]),
     );
     const artifacts = this.artifacts;
     const pipelineId = plan.pipeline.id;
     async function* batches(): AsyncGenerator<Omit<TChunkLine, 'id'>[]> {
       for (const chain of chains) {
-        const key = chain[0]!.sourceId;
-        if (!shipped.has(key)) continue;
+        const key = shipped.get(chain[0]!.sourceId);
+        if (key === undefined) continue;
         // A web source's chain may hold deltas: only its live chunks are shipped.
         const locate = (id: string) => artifacts.segmentLocation(pipelineId, id);
         for await (const chunks of carriedChunks(chain, new Set(), locate, false)) {
