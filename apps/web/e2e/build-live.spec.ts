@@ -93,9 +93,10 @@ test('a failed build shows the server’s reason', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Build Failed' })).toBeVisible({
     timeout: 60_000,
   });
-  await expect(
-    page.getByText('The uploaded source file is missing; upload it again.'),
-  ).toBeVisible();
+  // Said as the build's reason, and on the source it concerns in the Knowledge panel below.
+  const reason = 'The uploaded source file is missing; upload it again.';
+  await expect(page.getByRole('alert').filter({ hasText: reason }).first()).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'sales.csv' }).getByText(reason)).toBeVisible();
   // The stage that could not read the file is the one marked failed.
   const failedStage = page
     .getByRole('list', { name: 'Build stages' })

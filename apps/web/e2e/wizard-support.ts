@@ -97,6 +97,9 @@ export function salesRagAgent(name: string, geminiKey = 'AIza-e2e-0123456789abcd
  * for RAG) until `release()`, so a test can act mid-build without racing the builder. The upload
  * becomes a named pipe: the builder's read waits on it for a writer.
  *
+ * The build's plan reads the file once before that, to fingerprint what the project ships: that
+ * first read is fed the file at once, so only the stage's own read waits.
+ *
  * `release()` first puts a regular copy of the file back under the upload's name (the zip step
  * later reads it again, and refuses a pipe), then feeds the pipe through a second name, which
  * the builder's waiting read has already resolved. If the builder had not opened the pipe yet,
@@ -114,10 +117,12 @@ export async function holdSourceRead(sessionId: string): Promise<{ release: () =
   await link(pipe, file);
 
   let released = false;
+  const firstRead = feedFirstReader(pipe, content, () => released);
   return {
     async release() {
       if (released) return;
       released = true;
+      await firstRead;
       const copy = path.join(dir, '.released-upload');
       await writeFile(copy, content);
       await rename(copy, file);
@@ -135,4 +140,22 @@ export async function holdSourceRead(sessionId: string): Promise<{ release: () =
       await rm(pipe);
     },
   };
+}
+
+/** Waits for the first reader of a named pipe and hands it `content` whole (then EOF). */
+async function feedFirstReader(pipe: string, content: Buffer, stop: () => boolean): Promise<void> {
+  while (!stop()) {
+    const writer = await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENXIO') return null;
+        throw error;
+      },
+    );
+    if (writer) {
+      await writer.writeFile(content);
+      await writer.close();
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
