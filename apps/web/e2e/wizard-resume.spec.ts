@@ -39,7 +39,7 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
   page,
   context,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await signInThroughApi(page);
   await page.goto('/pipeline/rag');
   await page.getByPlaceholder('Enter a unique name for your agent').fill('Resumable docs bot');
@@ -173,7 +173,7 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
 });
 
 test('SQL wizard: every step survives a reload', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await signInThroughApi(page);
   await page.goto('/pipeline/sql');
   await page.getByPlaceholder('Enter a unique name for your agent').fill('Resumable analyst');
@@ -324,7 +324,7 @@ test('a built agent edited with a new prompt and rebuilt: the old zip stays down
   await expect(badge(page, 9, 9)).toBeVisible();
 
   // Hold the rebuild mid-way to check the previous zip is still what Download serves.
-  const held = await holdSourceRead(sessionId);
+  const held = await holdSourceRead(sessionId, { holdPlan: true });
   try {
     await page.getByRole('button', { name: 'Build & Deploy RAG Agent' }).click();
     await page.waitForURL(`**/build/rag/${sessionId}`);
@@ -370,7 +370,7 @@ async function tabTo(page: Page, target: Locator) {
 test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves nor advances', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await signInThroughApi(page);
   const saves: string[] = [];
   page.on('request', (sent) => {

@@ -97,15 +97,21 @@ export function salesRagAgent(name: string, geminiKey = 'AIza-e2e-0123456789abcd
  * for RAG) until `release()`, so a test can act mid-build without racing the builder. The upload
  * becomes a named pipe: the builder's read waits on it for a writer.
  *
- * The build's plan reads the file once before that, to fingerprint what the project ships: that
- * first read is fed the file at once, so only the stage's own read waits.
+ * The build's plan reads the file once before that, to fingerprint what the project ships: by
+ * default that first read is fed the file at once, so only the stage's own read waits. A rebuild
+ * that changes no knowledge (a prompt edit) has no stage of its own that reads the file: pass
+ * `{ holdPlan: true }` to hold the plan's read instead, or the build would run on to the zip step
+ * while the pipe is still in place.
  *
  * `release()` first puts a regular copy of the file back under the upload's name (the zip step
  * later reads it again, and refuses a pipe), then feeds the pipe through a second name, which
  * the builder's waiting read has already resolved. If the builder had not opened the pipe yet,
  * opening it for writing fails with ENXIO (no reader) and the builder reads the regular copy.
  */
-export async function holdSourceRead(sessionId: string): Promise<{ release: () => Promise<void> }> {
+export async function holdSourceRead(
+  sessionId: string,
+  { holdPlan = false }: { holdPlan?: boolean } = {},
+): Promise<{ release: () => Promise<void> }> {
   const dir = path.join(E2E.dataDir, storeKeys.uploads(sessionId));
   const stored = await readdir(dir);
   expect(stored, 'one uploaded file').toHaveLength(1);
@@ -117,7 +123,7 @@ export async function holdSourceRead(sessionId: string): Promise<{ release: () =
   await link(pipe, file);
 
   let released = false;
-  const firstRead = feedFirstReader(pipe, content, () => released);
+  const firstRead = holdPlan ? Promise.resolve() : feedFirstReader(pipe, content, () => released);
   return {
     async release() {
       if (released) return;
