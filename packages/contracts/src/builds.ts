@@ -257,6 +257,14 @@ export const ZBuildSource = z.object({
 });
 export type TBuildSource = z.infer<typeof ZBuildSource>;
 
+/** A curated answer as a build captured it. */
+export const ZBuildCuratedAnswer = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  answer: z.string(),
+});
+export type TBuildCuratedAnswer = z.infer<typeof ZBuildCuratedAnswer>;
+
 export const ZBuildInputs = z.object({
   config: ZPipelineConfig,
   llm_key: z.string().nullable(),
@@ -265,6 +273,12 @@ export const ZBuildInputs = z.object({
   source_file: z.string().nullable(),
   /** RAG agents: every knowledge source, the wizard's first. Absent on older builds. */
   sources: z.array(ZBuildSource).optional(),
+  /**
+   * The owner's curated answers when the build started, oldest first: the downloaded project
+   * ships them (data/curated_answers.json). Absent on older builds. Hosted agents read the
+   * agent's own, as they are at each question.
+   */
+  curated_answers: z.array(ZBuildCuratedAnswer).optional(),
 });
 export type TBuildInputs = z.infer<typeof ZBuildInputs>;
 

@@ -108,4 +108,5 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
 /** Prisma's error code for a unique-constraint violation. */
 export const UNIQUE_VIOLATION = 'P2002';
 
+export * from './curated';
 export * from './knowledge';

@@ -8,6 +8,7 @@ import {
 } from '@agentloom/contracts';
 import type { Build, KnowledgeSource, Pipeline, PrismaClient } from '@prisma/client';
 import { createHash, randomUUID } from 'node:crypto';
+import { curatedAnswersForBuild } from './curated';
 
 /**
  * The knowledge queries the gateway and the builder worker both make, written once: each app's
@@ -96,6 +97,7 @@ export function activeSources(
  * that build's configuration, not the draft's, so an unbuilt prompt edit never rides along), if
  * no build of the agent runs; null when one does (the change waits for it: the worker starts
  * another when it ends). The build row and the agent's Building status are one transaction.
+ * Its curated answers are the agent's now, as its sources are.
  */
 export async function startKnowledgeBuild(
   client: PrismaClient,
@@ -110,6 +112,8 @@ export async function startKnowledgeBuild(
   const config = readPipelineConfig(pipeline.agentType, pipeline.config);
   if (config.success) await ensurePrimarySource(client, pipeline, config.data);
   const sources = (await activeSources(client, pipeline.id)).map(buildSourceOf);
+  // Curated answers are the owner's content, like the sources: the build ships them as they are now.
+  const curated_answers = await curatedAnswersForBuild(client, pipeline.id);
   return client.$transaction(async (tx) => {
     const { count } = await tx.pipeline.updateMany({
       where: { id: pipeline.id, status: { not: 'Building' } },
@@ -122,7 +126,7 @@ export async function startKnowledgeBuild(
         pipelineId: pipeline.id,
         userId: pipeline.userId,
         trigger,
-        snapshot: { ...inputs, sources },
+        snapshot: { ...inputs, sources, curated_answers },
         knowledgeChanges: changes,
       },
     });

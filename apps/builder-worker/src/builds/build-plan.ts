@@ -15,6 +15,7 @@ import { planProject, ProjectInputError, type ProjectPlan } from '../generator';
 import { KnowledgeRepository } from '../knowledge/knowledge.repository';
 import { ArtifactStore } from './artifact-store';
 import { BuildError } from './build-error';
+import { BuildsRepository } from './builds.repository';
 import { projectSources } from './project-sources';
 import type { SourceReadOptions } from './source-documents';
 
@@ -49,11 +50,17 @@ export class BuildPlanner {
   constructor(
     private readonly artifacts: ArtifactStore,
     private readonly knowledge: KnowledgeRepository,
+    private readonly builds: BuildsRepository,
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
   ) {}
 
   async plan(build: Build, pipeline: Pipeline): Promise<BuildPlan> {
     const config = validConfig(build, pipeline);
+    // Captured with the build, so its zip is the same whenever it is made (a rerun after a
+    // worker died); builds from before snapshots kept them ship the agent's answers now.
+    const curatedAnswers =
+      readBuildInputs(build.snapshot, pipeline.agentType)?.curated_answers ??
+      (await this.builds.curatedAnswersOf(pipeline.id));
     const upload = await this.uploadOf(pipeline, config);
     const workDir = await this.artifacts.workDir(build.id);
     // RAG: the passages of every file and web source, shipped as data/chunks.jsonl.
@@ -74,6 +81,7 @@ export class BuildPlanner {
         sourceFile: upload && dataFileName ? { path: upload.file, dataFileName } : undefined,
         chunksFile,
         sources,
+        curatedAnswers,
       });
       return { build, pipeline, config, project, workDir, upload, chunksFile };
     } catch (error) {

@@ -1,5 +1,11 @@
 import { TBuildStage, type THostedIndex } from '@agentloom/contracts';
-import { Prisma, type ApiKey, type Build, type Pipeline } from '@agentloom/db';
+import {
+  curatedAnswersForBuild,
+  Prisma,
+  type ApiKey,
+  type Build,
+  type Pipeline,
+} from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 import type { BuildOutput } from './build-output';
@@ -17,6 +23,11 @@ export class BuildsRepository {
       where: { id: buildId },
       include: { pipeline: true },
     });
+  }
+
+  /** The agent's curated answers now: for a build whose snapshot did not capture them. */
+  curatedAnswersOf(pipelineId: string) {
+    return curatedAnswersForBuild(this.prisma.client, pipelineId);
   }
 
   /** A vault key, only if it belongs to the pipeline's owner. */

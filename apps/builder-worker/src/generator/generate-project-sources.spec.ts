@@ -117,6 +117,7 @@ describe('a project with several knowledge sources', () => {
     const data = files.filter((file) => file.path.startsWith('data/'));
     expect(data.map((file) => [file.path, 'sourcePath' in file && file.sourcePath])).toEqual([
       ['data/Price-list-2026-x-.-.-etc.pdf', path.join(dir, 'prices.pdf')],
+      ['data/curated_answers.json', false],
       ['data/source.csv', csvPath],
     ]);
   });

@@ -1,3 +1,4 @@
+import { CURATED_MATCH_THRESHOLDS, CURATED_WORDS_OVERLAP } from '@agentloom/agent-runtime';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -98,7 +99,36 @@ describe('generateProject', () => {
         relevance_threshold: 0.3,
         ...RAG_DEFAULTS,
       },
+      curated: {
+        file: 'data/curated_answers.json',
+        compare: 'meaning',
+        threshold: CURATED_MATCH_THRESHOLDS['all-MiniLM-L6-v2'],
+      },
     });
+  });
+
+  it('ships the curated answers as data, compared as the hosted agent compares them', async () => {
+    const curatedAnswers = [
+      { id: '0b6c9f0e-3f7a-4c55-9a52-6f1d2f0a1c01', question: HOSTILE, answer: `${HOSTILE}\r\n` },
+    ];
+    const rag = await generateProject(ragInput({ curatedAnswers }));
+    const sql = await generateProject({ ...sqlInput(), curatedAnswers });
+
+    for (const files of [rag, sql]) {
+      expect(JSON.parse(text(files, 'data/curated_answers.json'))).toEqual(curatedAnswers);
+      for (const file of files.filter((f) => f.path.endsWith('.py'))) {
+        expect([file.path, text(files, file.path).includes(HOSTILE)]).toEqual([file.path, false]);
+      }
+    }
+    // A SQL agent has no embedding model: its questions are compared by shared words.
+    expect(JSON.parse(text(sql, 'agent.json')).curated).toEqual({
+      file: 'data/curated_answers.json',
+      compare: 'words',
+      threshold: CURATED_WORDS_OVERLAP,
+    });
+    expect(text(sql, 'README.md')).toContain('at least 60% of the content words');
+    expect(text(rag, 'README.md')).toContain('cosine similarity of at least 0.75');
+    expect(text(await generateProject(ragInput()), 'data/curated_answers.json')).toBe('[]\n');
   });
 
   it('cuts and searches as the owner set in the retrieval settings', async () => {

@@ -107,7 +107,9 @@ const COMMON_FILES = [
   'agent/__main__.py',
   'agent/answer.py',
   'agent/config.py',
+  'agent/curated.py',
   'agent/llm.py',
+  'agent/words.py',
   'app.py',
   'docker-compose.yml',
   'prompts/system.txt',
@@ -115,8 +117,10 @@ const COMMON_FILES = [
   'requirements-dev.txt',
   'requirements.lock',
   'requirements.txt',
+  'data/curated_answers.json',
   'tests/conftest.py',
   'tests/test_config.py',
+  'tests/test_curated.py',
 ];
 const RAG_FILES = [
   'agent/chunking.py',

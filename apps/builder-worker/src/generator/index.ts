@@ -2,6 +2,7 @@ import { agentProjectName } from '@agentloom/contracts';
 import path from 'node:path';
 import { envVariables, renderEnvExample } from './environment';
 import { CHUNKS_FILE, PROMPT_FILE, buildManifest, type AgentManifest } from './manifest';
+import { curatedAnswersJson } from './curated-answers';
 import { manifestSources } from './manifest-sources';
 import { PROJECT_PARTS, templateFiles, type ProjectPart } from './project-files';
 import { renderReadme } from './readme';
@@ -28,6 +29,7 @@ import { ProjectInputError, type GeneratedFile, type ProjectInput } from './type
 export type {
   GeneratedFile,
   ProjectInput,
+  ProjectCuratedAnswer,
   ProjectSource,
   SourceChunk,
   SourceDocument,
@@ -96,6 +98,7 @@ export async function generateProjectPart(
       files.push({ path: manifest.source.file, sourcePath: input.sourceFile.path });
     }
     if (input.chunksFile) files.push({ path: CHUNKS_FILE, sourcePath: input.chunksFile });
+    files.push({ path: manifest.curated.file, content: curatedAnswersJson(input.curatedAnswers) });
   }
   for (const template of templateFiles(manifest).filter((file) => file.part === part)) {
     const text = await readTemplate(template.from);

@@ -20,6 +20,7 @@ import {
   type TUiFramework,
   type TVectorStore,
 } from '@agentloom/contracts';
+import { CURATED_MATCH_THRESHOLDS, CURATED_WORDS_OVERLAP } from '@agentloom/agent-runtime';
 import { EMBEDDINGS, PROVIDERS, UIS, providerModelId } from './catalog';
 import { manifestSources, type ManifestKnowledgeSource } from './manifest-sources';
 import { ProjectInputError, type ProjectInput } from './types';
@@ -33,6 +34,7 @@ export const AGENT_MANIFEST_VERSION = 1;
 export const PROMPT_FILE = 'prompts/system.txt';
 export const DATA_DIR = 'data';
 export const CHUNKS_FILE = `${DATA_DIR}/chunks.jsonl`;
+export const CURATED_FILE = `${DATA_DIR}/curated_answers.json`;
 
 /**
  * What every generated RAG agent reads besides its owner's retrieval settings (chunk size and
@@ -121,6 +123,13 @@ export interface AgentManifest {
     question_template: string;
   };
   sql?: { framework: TSqlFramework; max_rows: number; timeout_seconds: number };
+  /**
+   * The owner's curated answers (agent/curated.py), compared as the hosted agents compare them:
+   * RAG agents by meaning, the cosine similarity of the embedding model's unit vectors reaching
+   * `threshold` (agent-runtime's CURATED_MATCH_THRESHOLDS); SQL agents, which have no embedding
+   * model, by the share of content words the two questions have in common (CURATED_WORDS_OVERLAP).
+   */
+  curated: { file: typeof CURATED_FILE; compare: 'meaning' | 'words'; threshold: number };
 }
 
 const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -183,6 +192,7 @@ export function buildManifest(input: ProjectInput): AgentManifest {
       max_tokens: 1024,
     },
     ui: { framework: ui, port: UIS[ui].port },
+    curated: { file: CURATED_FILE, compare: 'words', threshold: CURATED_WORDS_OVERLAP },
   };
   return config.agent_type === 'rag' ? withRag(manifest, input, config) : withSql(manifest, config);
 }
@@ -270,6 +280,7 @@ function withRag(
     vector_store: vectorStore,
     sources: manifestSources(input, manifest.source).sources,
     rag: { ...ragSettings(config, model), ...RAG_DEFAULTS },
+    curated: { file: CURATED_FILE, compare: 'meaning', threshold: CURATED_MATCH_THRESHOLDS[model] },
   };
 }
 

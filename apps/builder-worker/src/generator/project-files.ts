@@ -48,7 +48,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
   const ui = UIS[manifest.ui.framework];
   const files: TemplateFile[] = [
     copy(ui.template, 'app.py'),
-    ...copyAll('common/agent', 'agent', ['config.py', 'answer.py']),
+    ...copyAll('common/agent', 'agent', ['config.py', 'answer.py', 'curated.py', 'words.py']),
     copy('common/agent/llm.py', 'agent/llm.py', 'models'),
     ...copyAll('common/tests', 'tests', [
       '__init__.py',
@@ -56,6 +56,7 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
       'fakes.py',
       'test_config.py',
       'test_answer.py',
+      'test_curated.py',
     ]),
     copy('common/tests/test_llm.py', 'tests/test_llm.py', 'models'),
     copy('common/dockerignore', '.dockerignore', 'deployment'),

@@ -59,6 +59,7 @@ async function renderKindReadme(
     UI_NAME: ui.label,
     UI_PORT: ui.port,
     LOCAL_COMMAND: ui.localCommand,
+    CURATED: curatedSection(manifest),
     ENV_TABLE: variables
       .map((v) => tableRow([`\`${v.name}\``, v.required ? 'yes' : 'no', v.purpose]))
       .join('\n'),
@@ -248,4 +249,25 @@ function installCommands(manifest: AgentManifest, file: string): string {
   return needsTorch(manifest)
     ? `pip install --require-hashes -r requirements-torch.lock -r ${file}`
     : `pip install --require-hashes -r ${file}`;
+}
+
+/** README's "Curated answers": where they are, how a question is compared with them. */
+function curatedSection(manifest: AgentManifest): string {
+  const { file, compare, threshold } = manifest.curated;
+  const how =
+    compare === 'meaning'
+      ? `by meaning: the two questions' vectors from the agent's embedding model ` +
+        `(\`${manifest.embedding!.model}\`) have a cosine similarity of at least ${threshold}`
+      : `by words: at least ${Math.round(threshold * 100)}% of the content words (four letters ` +
+        'or more, question words such as "what" or "which" aside) of the question with more of ' +
+        'them are in the other';
+  return [
+    `\`${file}\` holds the answers you wrote in Agentloom for particular questions, as this`,
+    'build captured them. A question close to one of their questions is answered with that',
+    'answer, word for word: nothing is searched, no query runs and the LLM is not called. The',
+    'chat and `python -m agent ask` name its source "Curated answer". A question is close ' + how,
+    `(\`curated.threshold\` in \`agent.json\`), as in the agent Agentloom hosts; the closest`,
+    'question wins. To add, change or remove one, edit the file (a list of `{"id", "question",',
+    '"answer"}` objects) and restart the app.',
+  ].join('\n');
 }

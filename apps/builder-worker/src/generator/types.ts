@@ -36,6 +36,18 @@ export interface ProjectInput {
    * wizard's source alone, as `config` and `sourceFile` describe it.
    */
   sources?: ProjectSource[];
+  /**
+   * The owner's curated answers the build captured, shipped as data/curated_answers.json. Like
+   * the name, user strings that only ever travel as data.
+   */
+  curatedAnswers?: ProjectCuratedAnswer[];
+}
+
+/** A curated answer: a question close to `question` is answered with `answer`, word for word. */
+export interface ProjectCuratedAnswer {
+  id: string;
+  question: string;
+  answer: string;
 }
 
 /** One knowledge source of a build, as the project ships it. */

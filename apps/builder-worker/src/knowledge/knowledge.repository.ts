@@ -142,7 +142,8 @@ export class KnowledgeRepository {
    * Serves a knowledge-only build to the agent's visitors at once: when the owner left "follow
    * knowledge changes" on and the build's configuration is the published build's (only its
    * sources differ), the publication moves to it in one statement, only from the build it was
-   * serving, so a publish or rollback made meanwhile is never overwritten.
+   * serving, so a publish or rollback made meanwhile is never overwritten. Its curated answers
+   * may differ too (the owner's, as they were when each build started).
    */
   async followKnowledge(build: Build, pipeline: Pipeline): Promise<boolean> {
     const publication = await this.prisma.client.publication.findUnique({
@@ -153,7 +154,12 @@ export class KnowledgeRepository {
     const served = readBuildInputs(publication.build.snapshot, pipeline.agentType);
     const built = readBuildInputs(build.snapshot, pipeline.agentType);
     if (!served || !built) return false;
-    const withoutSources = ({ sources: _sources, ...rest }: typeof built) => rest;
+    // Curated answers are served live whatever the build: they only change the downloaded zip.
+    const withoutSources = ({
+      sources: _sources,
+      curated_answers: _curated,
+      ...rest
+    }: typeof built) => rest;
     if (!isDeepStrictEqual(withoutSources(served), withoutSources(built))) return false;
     const { count } = await this.prisma.client.publication.updateMany({
       where: { pipelineId: pipeline.id, buildId: publication.buildId },

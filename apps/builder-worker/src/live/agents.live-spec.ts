@@ -19,6 +19,7 @@ import { IMPORT_ALL, SEED_SQLITE } from './python-snippets';
 import { pool } from '../testing/pool';
 import { SCENARIOS as ALL_SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
 import { reindexSteps } from './reindex';
+import { curatedFromCommandLine, curatedInChat, runKey } from './curated-check';
 import { HOSTILE_TABLE } from '../testing/scenario-fixtures';
 import { startPineconeTestServer, type PineconeTestServer } from '../testing/pinecone-test-server';
 import { installLockedProject, pythonTools } from '../testing/python-tools';
@@ -213,6 +214,24 @@ async function answersEndToEnd(title: string, liveCase: LiveCase, dir: string): 
     record(title, `ask "${followUp.question}" (${followUp.why})`, passed, shown.split('\n')[0]);
     if (!passed) throw new Error(`${said}\n${run.stderr}`);
   }
+  if (!liveCase.curated) return;
+  const { keyEnv, curated: paraphrase, question: control } = liveCase;
+  const curated = await curatedFromCommandLine({
+    python,
+    dir,
+    env,
+    keyEnv,
+    llm,
+    paraphrase,
+    control,
+  });
+  record(
+    title,
+    `ask "${paraphrase}" (a curated question in other words)`,
+    curated.ok,
+    curated.detail,
+  );
+  if (!curated.ok) throw new Error(curated.detail);
 }
 
 /** Cases with `reindex`: index again, add a source, remove it (reindex.ts). */
@@ -301,7 +320,10 @@ const uiCases = SCENARIOS.filter((scenario) => LIVE_CASES[scenario.title]?.ui).m
       const dir = dirs.get(title)!;
       const python = venvs.get(title)!;
       const port = await freePort();
-      const env = { ...process.env, ...caseEnv(liveCase, dir, services()), HOME: os.tmpdir() };
+      // A key of its own: the stand-in's requests made with it are this app's.
+      const key = runKey();
+      const env: NodeJS.ProcessEnv = { ...process.env, ...caseEnv(liveCase, dir, services()) };
+      Object.assign(env, { [liveCase.keyEnv]: key, HOME: os.tmpdir() });
       const args =
         liveCase.ui === 'streamlit'
           ? [
@@ -342,6 +364,16 @@ const uiCases = SCENARIOS.filter((scenario) => LIVE_CASES[scenario.title]?.ui).m
           .waitFor({ timeout: 180_000 });
         const shown = (await answer.innerText()).trim();
         const sources = await page.getByText(/Sources/).count();
+        if (liveCase.curated) {
+          const curated = await curatedInChat(page, box, llm, key, liveCase.curated);
+          record(
+            title,
+            `${liveCase.ui}: a curated question in other words`,
+            curated.ok,
+            curated.detail,
+          );
+          expect(curated.ok).toBe(true);
+        }
         const screenshots = path.join(__dirname, '..', '..', 'live-artifacts');
         await mkdir(screenshots, { recursive: true });
         await page.screenshot({

@@ -10,6 +10,7 @@ import {
   type SourceChunk,
 } from '../generator';
 import {
+  CURATED_ANSWERS,
   csvChunks,
   database,
   HOSTILE,
@@ -53,7 +54,7 @@ const llm = (provider: TLlmProvider, model: string) => ({ provider, model });
 function rag(
   title: string,
   config: Omit<TRagPipelineConfig, 'agent_type'>,
-  extra: Partial<Scenario> & { name?: string } = {},
+  extra: Partial<Scenario> & Pick<ProjectInput, 'curatedAnswers'> & { name?: string } = {},
 ): Scenario {
   return {
     title,
@@ -62,6 +63,7 @@ function rag(
     chunks: extra.chunks,
     input: {
       ...(extra.sources && { sources: extra.sources }),
+      ...(extra.curatedAnswers && { curatedAnswers: extra.curatedAnswers }),
       sessionId: sessionId(),
       agentType: 'rag',
       name: extra.name ?? `Helpful ${title}`,
@@ -77,12 +79,13 @@ function rag(
 function sql(
   title: string,
   config: Omit<TSqlPipelineConfig, 'agent_type'>,
-  extra: Partial<Scenario> & { name?: string } = {},
+  extra: Partial<Scenario> & Pick<ProjectInput, 'curatedAnswers'> & { name?: string } = {},
 ): Scenario {
   return {
     title,
     fixture: extra.fixture,
     input: {
+      ...(extra.curatedAnswers && { curatedAnswers: extra.curatedAnswers }),
       sessionId: sessionId(),
       agentType: 'sql',
       name: extra.name ?? `Analyst ${title}`,
@@ -102,7 +105,12 @@ export const SCENARIOS: Scenario[] = [
       llm: llm('openai', 'gpt-4o-mini'),
       ui: 'streamlit',
     },
-    { fixture: { kind: 'csv', file: 'sales.csv' }, chunks: csvChunks, services: ['chromadb'] },
+    {
+      fixture: { kind: 'csv', file: 'sales.csv' },
+      chunks: csvChunks,
+      services: ['chromadb'],
+      curatedAnswers: CURATED_ANSWERS,
+    },
   ),
   rag(
     'RAG pdf + qdrant + gradio + bge + claude, read from the file',
@@ -114,7 +122,11 @@ export const SCENARIOS: Scenario[] = [
       llm: llm('claude', 'claude-3.5-haiku-20241022'),
       ui: 'gradio',
     },
-    { fixture: { kind: 'pdf', file: 'policy.pdf' }, services: ['qdrant'] },
+    {
+      fixture: { kind: 'pdf', file: 'policy.pdf' },
+      services: ['qdrant'],
+      curatedAnswers: CURATED_ANSWERS,
+    },
   ),
   rag(
     'RAG excel + milvus + streamlit + e5 + groq',
@@ -227,7 +239,7 @@ export const SCENARIOS: Scenario[] = [
       framework: 'sql_query_file',
       ui: 'gradio',
     },
-    { fixture: { kind: 'excel', file: 'sales.xlsx' } },
+    { fixture: { kind: 'excel', file: 'sales.xlsx' }, curatedAnswers: CURATED_ANSWERS },
   ),
   sql(
     'SQL pandasai + csv + streamlit',

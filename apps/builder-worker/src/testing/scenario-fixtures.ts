@@ -109,3 +109,21 @@ export async function writeFixtureFiles(dir: string): Promise<void> {
   await writePdf(path.join(dir, 'policy.pdf'));
   await writeXlsx(path.join(dir, 'sales.xlsx'));
 }
+
+/**
+ * The owner's curated answers some scenarios' builds captured (data/curated_answers.json). The
+ * live check asks a paraphrase of the first and must get its answer word for word, with no call
+ * to the model.
+ */
+export const CURATED_ANSWERS = [
+  {
+    id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    question: 'How do I return a product I bought?',
+    answer: 'Send it back within 30 days with the receipt; your refund follows within 5 days.',
+  },
+  {
+    id: '9b2d4f1a-2c3e-4b5d-8e6f-7a8b9c0d1e2f',
+    question: 'Who can I call about my invoice?',
+    answer: 'Call accounts on +47 22 00 00 00, weekdays from 9 to 5.',
+  },
+];

@@ -55,6 +55,8 @@ const PARTS: readonly [string, Part][] = [
   ['System prompt', (_, c) => c.system_prompt],
   ['Query engine', (_, c) => sqlOnly(c)?.framework],
   ['UI framework', (_, c) => c.ui],
+  // Builds from before snapshots kept them shipped none.
+  ['Curated answers', (i) => i.curated_answers ?? []],
 ];
 
 /** What differs between two builds, in words; the first build says so. */

@@ -1,4 +1,10 @@
-import { BUILD_AGENT_JOB, buildPaths, RAG_BUILD_STAGES, WIZARD_ROUTES } from '@agentloom/contracts';
+import {
+  BUILD_AGENT_JOB,
+  buildPaths,
+  curatedAnswerPaths,
+  RAG_BUILD_STAGES,
+  WIZARD_ROUTES,
+} from '@agentloom/contracts';
 import { OBJECT_STORE, type ObjectStore, storeKeys } from '@agentloom/server-kit';
 import { mkdtempSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -292,6 +298,37 @@ describe('Builds (gateway side)', () => {
     const after = await t.http.get(buildPaths.history(id)).set(alice.auth).expect(200);
     expect(after.body[0]).toMatchObject({ number: 2, status: 'Built' });
     expect(after.body[0].download_url).toBe(buildPaths.download('rag', id, second));
+  });
+
+  it('captures the curated answers with each build, so its zip ships them as they were', async () => {
+    const id = await configureRagAgent(t.url, alice, { file: csv });
+    const written = await t.http
+      .post(curatedAnswerPaths.list(id))
+      .set(alice.auth)
+      .send({ question: 'Do you deliver on Sundays?', answer: 'No, Monday to Saturday.' })
+      .expect(201);
+    const curated = { id: written.body.id as string, question: 'Do you deliver on Sundays?' };
+    const snapshotOf = async (buildId: string) =>
+      (
+        (await t.prisma.build.findUniqueOrThrow({ where: { id: buildId } })).snapshot as {
+          curated_answers: unknown;
+        }
+      ).curated_answers;
+
+    const first = await startBuild(id);
+    await finish(id, first, 'zip of build one');
+    await t.http
+      .put(curatedAnswerPaths.one(id, curated.id))
+      .set(alice.auth)
+      .send({ answer: 'Yes, since May.' })
+      .expect(200);
+    const second = await startBuild(id);
+
+    expect(await snapshotOf(first)).toEqual([{ ...curated, answer: 'No, Monday to Saturday.' }]);
+    expect(await snapshotOf(second)).toEqual([{ ...curated, answer: 'Yes, since May.' }]);
+    const history = await t.http.get(buildPaths.history(id)).set(alice.auth).expect(200);
+    expect(history.body[0]).toMatchObject({ build_id: second, changes: ['Curated answers'] });
+    await finish(id, second, 'zip of build two'); // no build of Alice's left running
   });
 
   it('answers 404 for another user’s agent, an unknown build, and a build still running', async () => {

@@ -1,4 +1,5 @@
-import { Build, Pipeline, PipelineStatus, Prisma } from '@agentloom/db';
+import type { TBuildInputs } from '@agentloom/contracts';
+import { Build, curatedAnswersForBuild, Pipeline, PipelineStatus } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
@@ -15,12 +16,13 @@ export class BuildsRepository {
    * Marks the pipeline Building and records a new build, in one transaction. Null when the
    * pipeline is already Building (a second click): the caller answers with the running build.
    * 'over-quota' when the user already has `maxRunning` pipelines Building; the user's row is
-   * locked first, so concurrent requests of one user are counted one after the other.
+   * locked first, so concurrent requests of one user are counted one after the other. The
+   * snapshot takes the agent's curated answers as they are in the same transaction.
    */
   startBuild(
     pipelineId: string,
     userId: string,
-    snapshot: Prisma.InputJsonValue,
+    inputs: Omit<TBuildInputs, 'curated_answers'>,
     maxRunning: number,
   ): Promise<Build | null | 'over-quota'> {
     return this.prisma.client
@@ -35,7 +37,11 @@ export class BuildsRepository {
         });
         if (count !== 1) return null;
         if (running >= maxRunning) throw new OverQuota();
-        return tx.build.create({ data: { id: randomUUID(), pipelineId, userId, snapshot } });
+        const curated = await curatedAnswersForBuild(tx, pipelineId);
+        const snapshot: TBuildInputs = { ...inputs, curated_answers: curated };
+        return tx.build.create({
+          data: { id: randomUUID(), pipelineId, userId, snapshot },
+        });
       })
       .catch((error: unknown) => {
         if (error instanceof OverQuota) return 'over-quota' as const;

@@ -7,6 +7,20 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+# How a curated answer names its source, as Agentloom's hosted agents do.
+CURATED_CITATION = "Curated answer"
+
+
+@dataclass(frozen=True)
+class CuratedMatch:
+    """The owner's curated answer a question was given (agent/curated.py): its id, the question
+    it was written for, its text, and how close the asked question was (a cosine similarity, or
+    the share of content words the two have in common)."""
+
+    id: str
+    question: str
+    answer: str
+    similarity: float
 
 
 @dataclass
@@ -14,7 +28,8 @@ class Answer:
     """One reply: the text, plus whatever backs it up.
 
     RAG agents fill `sources` (citations such as "handbook.pdf, page 3"); SQL agents fill `sql`
-    and the result table (`columns`, `rows`; `truncated` when it reached the row limit).
+    and the result table (`columns`, `rows`; `truncated` when it reached the row limit). A
+    curated answer names its source "Curated answer" and says which one it is in `curated`.
     """
 
     text: str
@@ -24,6 +39,7 @@ class Answer:
     rows: List[Tuple[Any, ...]] = field(default_factory=list)
     truncated: bool = False
     image: Optional[str] = None
+    curated: Optional[CuratedMatch] = None
 
 
 class Agent:

@@ -23,8 +23,10 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
     """The agent with the embedding model, vector store and LLM chosen in agent.json.
 
     With `index`, the vector store is first brought in line with the sources: only what changed
-    since the last index is embedded (indexing.py).
+    since the last index is embedded (indexing.py). With curated answers, a question close to
+    one of theirs is answered with it (curated.py).
     """
+    from .curated import RememberingQueries, load_curated, with_curated
     from .embeddings import embedder_from_settings
     from .llm import chat_model_from_settings
     from .rag import RagAgent
@@ -32,6 +34,9 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
 
     settings = settings or load_settings()
     embedder = embedder_from_settings(settings)
+    if load_curated(settings):
+        # The question is embedded once for the curated answers and the passage search.
+        embedder = RememberingQueries(embedder)
     wait = store_wait_seconds(settings)
     url = settings.env("VECTOR_STORE_URL") or settings.section("vector_store").get("url")
     if url and settings.env("VECTOR_STORE") != "memory":
@@ -46,7 +51,8 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
     )
     if index:
         when_store_ready(agent.index, wait)
-    return agent
+    # A question close to one of the owner's curated answers is answered with it (curated.py).
+    return with_curated(agent, settings, embedder)  # type: ignore[return-value]
 
 
 T = TypeVar("T")

@@ -85,6 +85,10 @@ class OpenAIEmbedder:
     def embed_query(self, text: str) -> Vector:
         return self._embed([text])[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> List[Vector]:
+        """Several questions in one request (the curated answers' questions)."""
+        return self._embed(texts)
+
 
 class SentenceTransformerEmbedder:
     """A Hugging Face model run locally by sentence-transformers (downloaded once, cached)."""
@@ -120,6 +124,10 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> Vector:
         return self._encode([self.query_prefix + text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> List[Vector]:
+        """Several questions at once, each as a query (the curated answers' questions)."""
+        return self._encode([self.query_prefix + text for text in texts])
 
 
 def load_model(model_id: str) -> Any:

@@ -18,26 +18,13 @@ from typing import Dict, List, Optional, Sequence
 
 from .chunking import Chunk
 from .stores import Hit
+from .words import content_words, tokenize
 
 # Reciprocal rank fusion: each list adds 1 / (RRF_K + rank) to a passage it found.
 RRF_K = 60
 # BM25's usual constants: how fast a repeated word stops counting, and how much length weighs.
 BM25_K1 = 1.2
 BM25_B = 0.75
-_WORD = re.compile(r"[^\W_]+")
-# English words that ask, or carry no subject: not the question's content.
-ASKING_WORDS = frozenset(
-    (
-        "what which where when does have with from that this there their about into your please "
-        "tell could would should know were many much some been being them they then than also "
-        "just only very more most such each other whom whose will shall"
-    ).split()
-)
-
-
-def tokenize(text: str) -> List[str]:
-    """Lower-cased runs of letters and digits in any script: "Zürich's 2024" -> zürich, s, 2024."""
-    return _WORD.findall(text.lower())
 
 
 class WordIndex:
@@ -116,12 +103,6 @@ def fused(by_meaning: Sequence[Hit], by_words: Sequence[Hit], k: int) -> List[Hi
                 )
     order = sorted(merged, key=lambda key: -totals[key])[:k]
     return [replace(merged[key], score=totals[key]) for key in order]
-
-
-def content_words(question: str) -> List[str]:
-    """The question's words of four letters or more, asking words aside."""
-    words = tokenize(question)
-    return list(dict.fromkeys(w for w in words if len(w) >= 4 and w not in ASKING_WORDS))
 
 
 def distinctive_terms(question: str) -> List[str]:

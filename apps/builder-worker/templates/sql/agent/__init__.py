@@ -17,11 +17,14 @@ __all__ = ["ConfigError", "Settings", "build_agent", "load_settings", "prefetch"
 
 def build_agent(settings: Optional[Settings] = None) -> Any:
     """The query engine chosen in the builder (agent/engine.py), with its LLM and data."""
+    from .curated import with_curated
     from .engine import build_engine
     from .llm import chat_model_from_settings
 
     settings = settings or load_settings()
-    return build_engine(settings, chat_model_from_settings(settings))
+    # A question close to one of the owner's curated answers is answered with it, by the words
+    # the two questions share (curated.py): no query and no model call.
+    return with_curated(build_engine(settings, chat_model_from_settings(settings)), settings)
 
 
 def prefetch(settings: Optional[Settings] = None) -> None:
