@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LLM_MODELS, LLM_PROVIDER_IDS } from './llm-providers';
 
 /**
  * The product's vocabularies (docs/product.md). Values are the wire values the web app sends;
@@ -41,49 +42,10 @@ export const SOURCE_TYPE_LABELS: Record<TRagSourceType, string> = {
   mongo: 'MongoDB',
 };
 
-export const LLM_PROVIDERS = ['openai', 'claude', 'groq', 'gemini', 'deepseek'] as const;
+/** The providers' facts (labels, key pages, models, addresses): llm-providers.ts. */
+export const LLM_PROVIDERS = LLM_PROVIDER_IDS;
 export const ZLlmProvider = z.enum(LLM_PROVIDERS);
 export type TLlmProvider = z.infer<typeof ZLlmProvider>;
-
-export const LLM_PROVIDER_LABELS: Record<TLlmProvider, string> = {
-  openai: 'OpenAI',
-  claude: 'Claude',
-  groq: 'Groq',
-  gemini: 'Gemini',
-  deepseek: 'Deepseek',
-};
-
-/** Where an owner makes an API key of each provider (linked beside the wizard's key field). */
-export const LLM_PROVIDER_KEY_PAGES: Record<TLlmProvider, string> = {
-  openai: 'https://platform.openai.com/api-keys',
-  claude: 'https://console.anthropic.com/settings/keys',
-  groq: 'https://console.groq.com/keys',
-  gemini: 'https://aistudio.google.com/app/apikey',
-  deepseek: 'https://platform.deepseek.com/api_keys',
-};
-
-/**
- * Models offered per provider. The product's Claude list once ended with a `{token}` placeholder,
- * which is not a model and is deliberately absent.
- */
-export const LLM_MODELS = {
-  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini'],
-  claude: ['claude-3.5-haiku-20241022', 'claude-3.7-sonnet-20250219', 'claude-4-opus-20250522'],
-  groq: ['llama3-70b-8192', 'llama3-8b-8192', 'llama-3.1-8b-instant', 'llama-3.3-70b-versatile'],
-  gemini: [
-    'gemini-1.5-flash',
-    'gemini-1.5-flash-001',
-    'gemini-1.5-flash-001-tuning',
-    'gemini-1.5-flash-002',
-    'gemini-1.5-flash-8b',
-    'gemini-1.5-flash-8b-001',
-    'gemini-2.0-flash',
-    'gemini-2.0-flash-001',
-    'gemini-2.0-flash-lite',
-    'gemini-2.0-flash-lite-001',
-  ],
-  deepseek: ['deepseek-chat', 'deepseek-coder-v2', 'deepseek-reasoner', 'deepseek-v2.5-chat'],
-} as const satisfies Record<TLlmProvider, readonly string[]>;
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 

@@ -1,4 +1,5 @@
 export * from './enums';
+export * from './llm-providers';
 export * from './embedding-catalog';
 export * from './llm-models';
 export * from './errors';

@@ -1,7 +1,10 @@
 import {
   EMBEDDING_CATALOG,
   isStorableModel,
+  LLM_PROVIDER_CATALOG,
+  LLM_PROVIDERS,
   modelApiId,
+  type LlmPythonPackage,
   type TEmbeddingModel,
   type TLlmProvider,
   type TSqlFramework,
@@ -42,24 +45,22 @@ export const EMBEDDINGS = Object.fromEntries(
   ]),
 ) as Record<TEmbeddingModel, EmbeddingSpec>;
 
-/** The Python SDK an agent talks to its provider with (templates/common/agent/llm.py). */
-export type ProviderSdk = 'openai' | 'anthropic' | 'google-genai';
-
 export interface ProviderSpec {
+  /** The provider's own spelling: the generated README and .env.example are prose. */
   label: string;
-  /** OpenAI, Groq and DeepSeek all serve OpenAI's chat API. */
-  sdk: ProviderSdk;
+  /** The Python SDK the agent talks to its provider with (templates/common/agent/llm.py). */
+  sdk: LlmPythonPackage;
   /** The environment variable the agent reads the key from. */
   apiKeyEnv: string;
 }
 
-export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
-  openai: { label: 'OpenAI', sdk: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
-  claude: { label: 'Claude', sdk: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' },
-  groq: { label: 'Groq', sdk: 'openai', apiKeyEnv: 'GROQ_API_KEY' },
-  gemini: { label: 'Gemini', sdk: 'google-genai', apiKeyEnv: 'GEMINI_API_KEY' },
-  deepseek: { label: 'DeepSeek', sdk: 'openai', apiKeyEnv: 'DEEPSEEK_API_KEY' },
-};
+/** The contracts' provider catalogue, as the generated project uses it. */
+export const PROVIDERS = Object.fromEntries(
+  LLM_PROVIDERS.map((provider) => {
+    const spec = LLM_PROVIDER_CATALOG[provider];
+    return [provider, { label: spec.name, sdk: spec.pythonPackage, apiKeyEnv: spec.apiKeyEnv }];
+  }),
+) as Record<TLlmProvider, ProviderSpec>;
 
 /**
  * The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`: the contracts'

@@ -25,7 +25,7 @@ import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from '.
  * Python < 3.12: its agents run on 3.11 only.
  */
 export const PINS = {
-  // The provider SDKs (templates/common/agent/llm.py): openai also serves Groq and DeepSeek.
+  // The provider SDKs (templates/common/agent/llm.py); openai serves every OpenAI-compatible one.
   openai: 'openai==3.57.0',
   anthropic: 'anthropic==2.13.0',
   googleGenai: 'google-genai==3.6.1',
