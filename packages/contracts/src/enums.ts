@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LLM_MODELS, LLM_PROVIDER_IDS } from './llm-providers';
+import { VECTOR_STORE_IDS } from './vector-store-catalog';
 
 /**
  * The product's vocabularies (docs/product.md). Values are the wire values the web app sends;
@@ -66,27 +67,10 @@ export const EMBEDDING_MODELS = [
 export const ZEmbeddingModel = z.enum(EMBEDDING_MODELS);
 export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
 
-export const VECTOR_STORES = ['chromadb', 'qdrant', 'milvus', 'pinecone'] as const;
+/** The stores' facts (labels, URLs, Python modules): vector-store-catalog.ts. */
+export const VECTOR_STORES = VECTOR_STORE_IDS;
 export const ZVectorStore = z.enum(VECTOR_STORES);
 export type TVectorStore = z.infer<typeof ZVectorStore>;
-
-export const VECTOR_STORE_LABELS: Record<TVectorStore, string> = {
-  chromadb: 'ChromaDB',
-  qdrant: 'Qdrant',
-  milvus: 'Milvus',
-  pinecone: 'Pinecone',
-};
-
-/**
- * Where the generated project's docker-compose.yml runs each self-hosted store: its service
- * name on the project's network (apps/builder-worker/templates/rag/compose). The wizard offers
- * it as the default, so nobody has to know what a vector store URL is.
- */
-export const COMPOSE_VECTOR_STORE_URLS = {
-  chromadb: 'http://chromadb:8000',
-  qdrant: 'http://qdrant:6333',
-  milvus: 'http://milvus:19530',
-} as const satisfies Record<Exclude<TVectorStore, 'pinecone'>, string>;
 
 export const DISTANCE_METRICS = ['cosine', 'euclidean', 'dot'] as const;
 export const ZDistanceMetric = z.enum(DISTANCE_METRICS);

@@ -10,6 +10,8 @@ import {
   type TSqlFramework,
   type TUiFramework,
   type TVectorStore,
+  VECTOR_STORE_CATALOG,
+  type VectorStoreSpec as StoreDescriptor,
 } from '@agentloom/contracts';
 
 /**
@@ -114,27 +116,18 @@ export interface VectorStoreSpec {
   localUrl?: string;
 }
 
-export const VECTOR_STORES: Record<TVectorStore, VectorStoreSpec> = {
-  chromadb: {
-    label: 'ChromaDB',
-    module: 'chroma_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:8010',
-  },
-  qdrant: {
-    label: 'Qdrant',
-    module: 'qdrant_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:6333',
-  },
-  milvus: {
-    label: 'Milvus',
-    module: 'milvus_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:19530',
-  },
-  pinecone: { label: 'Pinecone', module: 'pinecone_store', selfHosted: false },
-};
+/** The contracts' vector store catalogue, as the generated project uses it. */
+export const VECTOR_STORES = Object.fromEntries(
+  Object.entries(VECTOR_STORE_CATALOG).map(([store, spec]: [string, StoreDescriptor]) => [
+    store,
+    {
+      label: spec.label,
+      module: spec.pythonModule,
+      selfHosted: !spec.hosted,
+      localUrl: spec.localUrl,
+    } satisfies VectorStoreSpec,
+  ]),
+) as Record<TVectorStore, VectorStoreSpec>;
 
 export interface SqlFrameworkSpec {
   label: string;

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { VECTOR_STORE_CATALOG, type TVectorStore } from '@agentloom/contracts';
 import { PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
 import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from './lock-file';
+import { pinsOf } from './pin-lookup';
 
 /**
  * What a generated project installs. Each project names its direct dependencies (PINS) and
@@ -202,6 +204,11 @@ export function needsTorch(manifest: AgentManifest): boolean {
   return !!manifest.embedding && manifest.embedding.backend !== 'openai';
 }
 
+/** The pins of the packages the store's module imports (the contracts' store catalogue). */
+export function vectorStorePins(store: TVectorStore): Pin[] {
+  return pinsOf(PINS, VECTOR_STORE_CATALOG[store].pythonPackages, `the ${store} vector store`);
+}
+
 /** The one SDK the agent talks to its LLM provider with. */
 function providerSdkPin(manifest: AgentManifest): Pin {
   switch (PROVIDERS[manifest.llm.provider].sdk) {
@@ -226,14 +233,7 @@ function runtimePins(manifest: AgentManifest): Pin[] {
     else pins.push(PINS.openai);
   }
   if (manifest.vector_store) {
-    const store = {
-      chromadb: PINS.chromadb,
-      qdrant: PINS.qdrant,
-      milvus: PINS.milvus,
-      pinecone: PINS.pinecone,
-    }[manifest.vector_store.provider];
-    pins.push(store, PINS.numpy, PINS.tenacity);
-    if (manifest.vector_store.provider === 'milvus') pins.push(PINS.milvusLite);
+    pins.push(...vectorStorePins(manifest.vector_store.provider), PINS.numpy, PINS.tenacity);
   }
   if (manifest.sql) {
     const engine = SQL_FRAMEWORKS_SPEC[manifest.sql.framework].engine;
