@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LLM_MODELS, LLM_PROVIDER_IDS } from './llm-providers';
 import { VECTOR_STORE_IDS } from './vector-store-catalog';
+import { DATABASE_SOURCE_CATALOG } from './database-catalog';
+import type { TDatabaseSourceType } from './sources';
 
 /**
  * The product's vocabularies (docs/product.md). Values are the wire values the web app sends;
@@ -37,10 +39,9 @@ export const SOURCE_TYPE_LABELS: Record<TRagSourceType, string> = {
   csv: 'CSV',
   excel: 'Excel',
   text_file: 'TXT',
-  postgres: 'Postgres',
-  mysql: 'MySQL',
-  sqlite: 'SQLite',
-  mongo: 'MongoDB',
+  ...(Object.fromEntries(
+    Object.entries(DATABASE_SOURCE_CATALOG).map(([type, spec]) => [type, spec.label]),
+  ) as Record<TDatabaseSourceType, string>),
 };
 
 /** The providers' facts (labels, key pages, models, addresses): llm-providers.ts. */

@@ -2,6 +2,7 @@ export * from './enums';
 export * from './llm-providers';
 export * from './embedding-catalog';
 export * from './vector-store-catalog';
+export * from './database-catalog';
 export * from './llm-models';
 export * from './errors';
 export * from './routes';

@@ -17,3 +17,11 @@ export function pinsOf<Pin extends string>(
     return pin;
   });
 }
+
+/** Whether a source kind is one of the catalogue's databases (not a file or a web page). */
+export function isCatalogueKind<Kind extends string>(
+  catalogue: Record<string, unknown>,
+  kind: string,
+): kind is Kind {
+  return Object.hasOwn(catalogue, kind);
+}

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { VECTOR_STORE_CATALOG, type TVectorStore } from '@agentloom/contracts';
+import {
+  DATABASE_SOURCE_CATALOG,
+  VECTOR_STORE_CATALOG,
+  type TDatabaseSourceType,
+  type TVectorStore,
+} from '@agentloom/contracts';
 import { PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
 import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from './lock-file';
-import { pinsOf } from './pin-lookup';
+import { isCatalogueKind, pinsOf } from './pin-lookup';
 
 /**
  * What a generated project installs. Each project names its direct dependencies (PINS) and
@@ -171,6 +176,10 @@ export function sourceKindPins(
   const pandas = isPandasAI(manifest)
     ? [PINS.pandasForPandasAI, PINS.numpyForPandasAI]
     : [PINS.pandas, PINS.numpy];
+  if (isCatalogueKind<TDatabaseSourceType>(DATABASE_SOURCE_CATALOG, kind)) {
+    const packages = DATABASE_SOURCE_CATALOG[kind].pythonPackages[manifest.type];
+    return pinsOf(PINS, packages, `${kind} sources`);
+  }
   switch (kind) {
     case 'pdf':
       return [PINS.pypdf];
@@ -187,15 +196,6 @@ export function sourceKindPins(
       return pandas;
     case 'excel':
       return [...pandas, PINS.openpyxl];
-    case 'postgres':
-      return [PINS.sqlalchemy, PINS.psycopg2];
-    case 'mysql':
-      return [PINS.sqlalchemy, PINS.pymysql, PINS.cryptography];
-    case 'sqlite':
-      // A SQL agent reads SQLite with Python's own sqlite3; a RAG agent through SQLAlchemy.
-      return manifest.type === 'rag' ? [PINS.sqlalchemy] : [];
-    case 'mongo':
-      return [PINS.pymongo];
   }
 }
 
