@@ -1,4 +1,10 @@
-import { bareModelId, LLM_PROVIDER_LABELS, type TLlmProvider } from '@agentloom/contracts';
+import {
+  bareModelId,
+  LLM_DEFAULT_BASE_URLS,
+  LLM_PROVIDER_CATALOG,
+  LLM_PROVIDER_LABELS,
+  type TLlmProvider,
+} from '@agentloom/contracts';
 import type { ProviderBaseUrls } from './providers';
 
 /**
@@ -9,15 +15,6 @@ import type { ProviderBaseUrls } from './providers';
 export type KeyCheck =
   | { ok: true; models: string[] }
   | { ok: false; reason: 'rejected' | 'unreachable' | 'failed'; status?: number };
-
-/** The public endpoints, where no base URL is set (what the AI SDK packages default to). */
-const DEFAULT_BASE_URLS: Required<ProviderBaseUrls> = {
-  openai: 'https://api.openai.com/v1',
-  groq: 'https://api.groq.com/openai/v1',
-  deepseek: 'https://api.deepseek.com',
-  claude: 'https://api.anthropic.com/v1',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta',
-};
 
 /** Model kinds the OpenAI-style lists include that cannot chat. */
 const NOT_CHAT =
@@ -30,8 +27,10 @@ interface ListRequest {
 }
 
 function listRequest(provider: TLlmProvider, apiKey: string, base: string): ListRequest {
-  switch (provider) {
-    case 'claude':
+  // By the API the provider speaks, so a new OpenAI-compatible provider lists its models here
+  // without a line of its own.
+  switch (LLM_PROVIDER_CATALOG[provider].api) {
+    case 'anthropic':
       return {
         url: `${base}/models?limit=1000`,
         headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
@@ -47,8 +46,6 @@ function listRequest(provider: TLlmProvider, apiKey: string, base: string): List
             .map((m) => bareModelId(m.name)),
       };
     case 'openai':
-    case 'groq':
-    case 'deepseek':
       return {
         url: `${base}/models`,
         headers: { authorization: `Bearer ${apiKey}` },
@@ -68,7 +65,7 @@ export async function checkProviderKey(o: {
   baseUrls?: ProviderBaseUrls;
   timeoutMs?: number;
 }): Promise<KeyCheck> {
-  const base = (o.baseUrls?.[o.provider] ?? DEFAULT_BASE_URLS[o.provider]).replace(/\/+$/, '');
+  const base = (o.baseUrls?.[o.provider] ?? LLM_DEFAULT_BASE_URLS[o.provider]).replace(/\/+$/, '');
   const request = listRequest(o.provider, o.apiKey, base);
   let response: Response;
   try {

@@ -1,3 +1,4 @@
+import { LLM_PROVIDER_CATALOG } from '@agentloom/contracts';
 import { APICallError, RetryError } from 'ai';
 import type { AgentEvent, ProviderErrorReason } from './agent-events';
 import { isErrorLike, type ErrorLike } from './error-messages';
@@ -33,8 +34,14 @@ export function describeProviderError(error: unknown): string {
   return `The provider refused the request (${status}): ${quoted}`;
 }
 
-/** Shapes of OpenAI, Anthropic, Groq, DeepSeek and Google keys, whole or partly masked. */
-const KEY_PATTERN = /\b(?:sk-|gsk_|xai-|AIza)[\w*.-]{6,}/g;
+/**
+ * Shapes of every catalogue provider's keys (and xAI's, which people paste too), whole or partly
+ * masked: what each key starts with, then the key's own characters.
+ */
+const KEY_PREFIXES = [
+  ...new Set([...Object.values(LLM_PROVIDER_CATALOG).map((spec) => spec.keyPrefix), 'xai-']),
+].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+const KEY_PATTERN = new RegExp(String.raw`\b(?:${KEY_PREFIXES.join('|')})[\w*.-]{6,}`, 'g');
 
 function maskKeys(text: string): string {
   return text.replace(KEY_PATTERN, '****');

@@ -12,13 +12,7 @@ import { observedLanguageModel } from './provider-calls';
  * tests' local server). Each is what the provider's AI SDK package appends its paths to, e.g.
  * `http://127.0.0.1:1234/v1` for OpenAI-compatible servers.
  */
-export interface ProviderBaseUrls {
-  openai?: string;
-  claude?: string;
-  groq?: string;
-  gemini?: string;
-  deepseek?: string;
-}
+export type ProviderBaseUrls = Partial<Record<TLlmProvider, string>>;
 
 export interface LanguageModelOptions {
   provider: TLlmProvider;

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { LLM_MODELS, LLM_PROVIDER_IDS } from './llm-providers';
+import { VECTOR_STORE_IDS } from './vector-store-catalog';
+import { DATABASE_SOURCE_CATALOG } from './database-catalog';
+import type { TDatabaseSourceType } from './sources';
 
 /**
  * The product's vocabularies (docs/product.md). Values are the wire values the web app sends;
@@ -35,55 +39,15 @@ export const SOURCE_TYPE_LABELS: Record<TRagSourceType, string> = {
   csv: 'CSV',
   excel: 'Excel',
   text_file: 'TXT',
-  postgres: 'Postgres',
-  mysql: 'MySQL',
-  sqlite: 'SQLite',
-  mongo: 'MongoDB',
+  ...(Object.fromEntries(
+    Object.entries(DATABASE_SOURCE_CATALOG).map(([type, spec]) => [type, spec.label]),
+  ) as Record<TDatabaseSourceType, string>),
 };
 
-export const LLM_PROVIDERS = ['openai', 'claude', 'groq', 'gemini', 'deepseek'] as const;
+/** The providers' facts (labels, key pages, models, addresses): llm-providers.ts. */
+export const LLM_PROVIDERS = LLM_PROVIDER_IDS;
 export const ZLlmProvider = z.enum(LLM_PROVIDERS);
 export type TLlmProvider = z.infer<typeof ZLlmProvider>;
-
-export const LLM_PROVIDER_LABELS: Record<TLlmProvider, string> = {
-  openai: 'OpenAI',
-  claude: 'Claude',
-  groq: 'Groq',
-  gemini: 'Gemini',
-  deepseek: 'Deepseek',
-};
-
-/** Where an owner makes an API key of each provider (linked beside the wizard's key field). */
-export const LLM_PROVIDER_KEY_PAGES: Record<TLlmProvider, string> = {
-  openai: 'https://platform.openai.com/api-keys',
-  claude: 'https://console.anthropic.com/settings/keys',
-  groq: 'https://console.groq.com/keys',
-  gemini: 'https://aistudio.google.com/app/apikey',
-  deepseek: 'https://platform.deepseek.com/api_keys',
-};
-
-/**
- * Models offered per provider. The product's Claude list once ended with a `{token}` placeholder,
- * which is not a model and is deliberately absent.
- */
-export const LLM_MODELS = {
-  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini'],
-  claude: ['claude-3.5-haiku-20241022', 'claude-3.7-sonnet-20250219', 'claude-4-opus-20250522'],
-  groq: ['llama3-70b-8192', 'llama3-8b-8192', 'llama-3.1-8b-instant', 'llama-3.3-70b-versatile'],
-  gemini: [
-    'gemini-1.5-flash',
-    'gemini-1.5-flash-001',
-    'gemini-1.5-flash-001-tuning',
-    'gemini-1.5-flash-002',
-    'gemini-1.5-flash-8b',
-    'gemini-1.5-flash-8b-001',
-    'gemini-2.0-flash',
-    'gemini-2.0-flash-001',
-    'gemini-2.0-flash-lite',
-    'gemini-2.0-flash-lite-001',
-  ],
-  deepseek: ['deepseek-chat', 'deepseek-coder-v2', 'deepseek-reasoner', 'deepseek-v2.5-chat'],
-} as const satisfies Record<TLlmProvider, readonly string[]>;
 
 export type TLlmModel = (typeof LLM_MODELS)[TLlmProvider][number];
 
@@ -104,27 +68,10 @@ export const EMBEDDING_MODELS = [
 export const ZEmbeddingModel = z.enum(EMBEDDING_MODELS);
 export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
 
-export const VECTOR_STORES = ['chromadb', 'qdrant', 'milvus', 'pinecone'] as const;
+/** The stores' facts (labels, URLs, Python modules): vector-store-catalog.ts. */
+export const VECTOR_STORES = VECTOR_STORE_IDS;
 export const ZVectorStore = z.enum(VECTOR_STORES);
 export type TVectorStore = z.infer<typeof ZVectorStore>;
-
-export const VECTOR_STORE_LABELS: Record<TVectorStore, string> = {
-  chromadb: 'ChromaDB',
-  qdrant: 'Qdrant',
-  milvus: 'Milvus',
-  pinecone: 'Pinecone',
-};
-
-/**
- * Where the generated project's docker-compose.yml runs each self-hosted store: its service
- * name on the project's network (apps/builder-worker/templates/rag/compose). The wizard offers
- * it as the default, so nobody has to know what a vector store URL is.
- */
-export const COMPOSE_VECTOR_STORE_URLS = {
-  chromadb: 'http://chromadb:8000',
-  qdrant: 'http://qdrant:6333',
-  milvus: 'http://milvus:19530',
-} as const satisfies Record<Exclude<TVectorStore, 'pinecone'>, string>;
 
 export const DISTANCE_METRICS = ['cosine', 'euclidean', 'dot'] as const;
 export const ZDistanceMetric = z.enum(DISTANCE_METRICS);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LLM_MODELS, ZLlmProvider, type TLlmModel, type TLlmProvider } from './enums';
+import { ZLlmProvider, type TLlmModel, type TLlmProvider } from './enums';
+import { LLM_MODELS } from './llm-providers';
 import { zText } from './text';
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATABASE_SOURCE_IDS } from './database-catalog';
 
 /**
  * What the gateway found in a data source when it was saved: the wizard answers this, and the
@@ -56,7 +57,8 @@ export const ZUploadedFile = z.object({
 });
 export type TUploadedFile = z.infer<typeof ZUploadedFile>;
 
-export const DATABASE_SOURCE_TYPES = ['postgres', 'mysql', 'sqlite', 'mongo'] as const;
+/** The databases' facts (labels, URI forms, Python packages): database-catalog.ts. */
+export const DATABASE_SOURCE_TYPES = DATABASE_SOURCE_IDS;
 export const ZDatabaseSourceType = z.enum(DATABASE_SOURCE_TYPES);
 export type TDatabaseSourceType = z.infer<typeof ZDatabaseSourceType>;
 

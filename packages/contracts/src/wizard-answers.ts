@@ -11,7 +11,7 @@ import {
 } from './enums';
 import { ZDatabaseSource, ZUploadedFile } from './sources';
 import { zText } from './text';
-import { LOCAL_VECTOR_STORES } from './wizard';
+import { LOCAL_VECTOR_STORES } from './vector-store-catalog';
 
 /**
  * What the wizard calls answer (docs/product.md#the-calls-behind-the-screens): the session, a

@@ -15,6 +15,7 @@ import {
 import { API_KEY_MIN_LENGTH } from './api-keys';
 import { routePath } from './routes';
 import { DATABASE_SOURCE_TYPES } from './sources';
+import { LOCAL_VECTOR_STORES } from './vector-store-catalog';
 
 /**
  * The wizard calls' paths (docs/product.md#the-calls-behind-the-screens): each step a form-encoded
@@ -177,8 +178,6 @@ export const ZPineconeCredentialsRequest = form(
   PINECONE_FIELDS_REQUIRED,
 );
 export type TPineconeCredentialsRequest = z.infer<typeof ZPineconeCredentialsRequest>;
-
-export const LOCAL_VECTOR_STORES = ['chromadb', 'qdrant', 'milvus'] as const;
 
 export const ZLocalVectorDbRequest = form(
   {

@@ -1,12 +1,17 @@
 import {
   EMBEDDING_CATALOG,
   isStorableModel,
+  LLM_PROVIDER_CATALOG,
+  LLM_PROVIDERS,
   modelApiId,
+  type LlmPythonPackage,
   type TEmbeddingModel,
   type TLlmProvider,
   type TSqlFramework,
   type TUiFramework,
   type TVectorStore,
+  VECTOR_STORE_CATALOG,
+  type VectorStoreSpec as StoreDescriptor,
 } from '@agentloom/contracts';
 
 /**
@@ -42,24 +47,22 @@ export const EMBEDDINGS = Object.fromEntries(
   ]),
 ) as Record<TEmbeddingModel, EmbeddingSpec>;
 
-/** The Python SDK an agent talks to its provider with (templates/common/agent/llm.py). */
-export type ProviderSdk = 'openai' | 'anthropic' | 'google-genai';
-
 export interface ProviderSpec {
+  /** The provider's own spelling: the generated README and .env.example are prose. */
   label: string;
-  /** OpenAI, Groq and DeepSeek all serve OpenAI's chat API. */
-  sdk: ProviderSdk;
+  /** The Python SDK the agent talks to its provider with (templates/common/agent/llm.py). */
+  sdk: LlmPythonPackage;
   /** The environment variable the agent reads the key from. */
   apiKeyEnv: string;
 }
 
-export const PROVIDERS: Record<TLlmProvider, ProviderSpec> = {
-  openai: { label: 'OpenAI', sdk: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
-  claude: { label: 'Claude', sdk: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' },
-  groq: { label: 'Groq', sdk: 'openai', apiKeyEnv: 'GROQ_API_KEY' },
-  gemini: { label: 'Gemini', sdk: 'google-genai', apiKeyEnv: 'GEMINI_API_KEY' },
-  deepseek: { label: 'DeepSeek', sdk: 'openai', apiKeyEnv: 'DEEPSEEK_API_KEY' },
-};
+/** The contracts' provider catalogue, as the generated project uses it. */
+export const PROVIDERS = Object.fromEntries(
+  LLM_PROVIDERS.map((provider) => {
+    const spec = LLM_PROVIDER_CATALOG[provider];
+    return [provider, { label: spec.name, sdk: spec.pythonPackage, apiKeyEnv: spec.apiKeyEnv }];
+  }),
+) as Record<TLlmProvider, ProviderSpec>;
 
 /**
  * The model as the provider's API knows it, e.g. `claude-3-5-haiku-20241022`: the contracts'
@@ -113,27 +116,18 @@ export interface VectorStoreSpec {
   localUrl?: string;
 }
 
-export const VECTOR_STORES: Record<TVectorStore, VectorStoreSpec> = {
-  chromadb: {
-    label: 'ChromaDB',
-    module: 'chroma_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:8010',
-  },
-  qdrant: {
-    label: 'Qdrant',
-    module: 'qdrant_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:6333',
-  },
-  milvus: {
-    label: 'Milvus',
-    module: 'milvus_store',
-    selfHosted: true,
-    localUrl: 'http://localhost:19530',
-  },
-  pinecone: { label: 'Pinecone', module: 'pinecone_store', selfHosted: false },
-};
+/** The contracts' vector store catalogue, as the generated project uses it. */
+export const VECTOR_STORES = Object.fromEntries(
+  Object.entries(VECTOR_STORE_CATALOG).map(([store, spec]: [string, StoreDescriptor]) => [
+    store,
+    {
+      label: spec.label,
+      module: spec.pythonModule,
+      selfHosted: !spec.hosted,
+      localUrl: spec.localUrl,
+    } satisfies VectorStoreSpec,
+  ]),
+) as Record<TVectorStore, VectorStoreSpec>;
 
 export interface SqlFrameworkSpec {
   label: string;

@@ -1,4 +1,4 @@
-import { SOURCE_TYPE_LABELS } from '@agentloom/contracts';
+import { DATABASE_SOURCE_CATALOG, SOURCE_TYPE_LABELS } from '@agentloom/contracts';
 import { PROVIDERS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 
@@ -12,12 +12,9 @@ export interface EnvVariable {
   example?: string;
 }
 
-const DATABASE_URL_EXAMPLES: Record<string, string> = {
-  postgres: 'postgresql://USER:PASSWORD@HOST:5432/DBNAME',
-  mysql: 'mysql://USER:PASSWORD@HOST:3306/DBNAME',
-  sqlite: 'sqlite:///data/database.db',
-  mongo: 'mongodb://USER:PASSWORD@HOST:27017',
-};
+const DATABASE_URL_EXAMPLES: Record<string, string> = Object.fromEntries(
+  Object.entries(DATABASE_SOURCE_CATALOG).map(([type, spec]) => [type, spec.envExample]),
+);
 
 /** Every variable the project's code reads, in the order .env.example lists them. */
 export function envVariables(manifest: AgentManifest): EnvVariable[] {

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  DATABASE_SOURCE_CATALOG,
+  VECTOR_STORE_CATALOG,
+  type TDatabaseSourceType,
+  type TVectorStore,
+} from '@agentloom/contracts';
 import { PROVIDERS, SQL_FRAMEWORKS_SPEC } from './catalog';
 import type { AgentManifest } from './manifest';
 import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from './lock-file';
+import { isCatalogueKind, pinsOf } from './pin-lookup';
 
 /**
  * What a generated project installs. Each project names its direct dependencies (PINS) and
@@ -25,7 +32,7 @@ import { closure, LOCKS_DIR, packageName, parseLock, type UniverseLock } from '.
  * Python < 3.12: its agents run on 3.11 only.
  */
 export const PINS = {
-  // The provider SDKs (templates/common/agent/llm.py): openai also serves Groq and DeepSeek.
+  // The provider SDKs (templates/common/agent/llm.py); openai serves every OpenAI-compatible one.
   openai: 'openai==3.57.0',
   anthropic: 'anthropic==2.13.0',
   googleGenai: 'google-genai==3.6.1',
@@ -169,6 +176,10 @@ export function sourceKindPins(
   const pandas = isPandasAI(manifest)
     ? [PINS.pandasForPandasAI, PINS.numpyForPandasAI]
     : [PINS.pandas, PINS.numpy];
+  if (isCatalogueKind<TDatabaseSourceType>(DATABASE_SOURCE_CATALOG, kind)) {
+    const packages = DATABASE_SOURCE_CATALOG[kind].pythonPackages[manifest.type];
+    return pinsOf(PINS, packages, `${kind} sources`);
+  }
   switch (kind) {
     case 'pdf':
       return [PINS.pypdf];
@@ -185,21 +196,17 @@ export function sourceKindPins(
       return pandas;
     case 'excel':
       return [...pandas, PINS.openpyxl];
-    case 'postgres':
-      return [PINS.sqlalchemy, PINS.psycopg2];
-    case 'mysql':
-      return [PINS.sqlalchemy, PINS.pymysql, PINS.cryptography];
-    case 'sqlite':
-      // A SQL agent reads SQLite with Python's own sqlite3; a RAG agent through SQLAlchemy.
-      return manifest.type === 'rag' ? [PINS.sqlalchemy] : [];
-    case 'mongo':
-      return [PINS.pymongo];
   }
 }
 
 /** Whether the project embeds with a local sentence-transformers model (and so needs torch). */
 export function needsTorch(manifest: AgentManifest): boolean {
   return !!manifest.embedding && manifest.embedding.backend !== 'openai';
+}
+
+/** The pins of the packages the store's module imports (the contracts' store catalogue). */
+export function vectorStorePins(store: TVectorStore): Pin[] {
+  return pinsOf(PINS, VECTOR_STORE_CATALOG[store].pythonPackages, `the ${store} vector store`);
 }
 
 /** The one SDK the agent talks to its LLM provider with. */
@@ -226,14 +233,7 @@ function runtimePins(manifest: AgentManifest): Pin[] {
     else pins.push(PINS.openai);
   }
   if (manifest.vector_store) {
-    const store = {
-      chromadb: PINS.chromadb,
-      qdrant: PINS.qdrant,
-      milvus: PINS.milvus,
-      pinecone: PINS.pinecone,
-    }[manifest.vector_store.provider];
-    pins.push(store, PINS.numpy, PINS.tenacity);
-    if (manifest.vector_store.provider === 'milvus') pins.push(PINS.milvusLite);
+    pins.push(...vectorStorePins(manifest.vector_store.provider), PINS.numpy, PINS.tenacity);
   }
   if (manifest.sql) {
     const engine = SQL_FRAMEWORKS_SPEC[manifest.sql.framework].engine;

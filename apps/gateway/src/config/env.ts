@@ -13,9 +13,18 @@ import {
   ZRandomSecret,
   ZMetricsEnv,
 } from '@agentloom/server-kit';
+import { LLM_PROVIDER_CATALOG, type TLlmBaseUrlEnv } from '@agentloom/contracts';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxy } from '../common/client-address';
+
+/**
+ * Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server): one
+ * optional URL setting per catalogue provider (OPENAI_BASE_URL, …), named by its descriptor.
+ */
+const PROVIDER_BASE_URL_SETTINGS = Object.fromEntries(
+  Object.values(LLM_PROVIDER_CATALOG).map((spec) => [spec.baseUrlEnv, z.url().optional()]),
+) as Record<TLlmBaseUrlEnv, z.ZodOptional<z.ZodURL>>;
 
 /** TRUSTED_PROXIES: each entry must parse (the gateway refuses to start otherwise). */
 const proxyList = commaList.superRefine((entries, context) => {
@@ -197,12 +206,7 @@ export const ZGatewayEnv = z.object({
    * questions, shared by every agent this process answers for (least recently used out first).
    */
   HOSTED_INDEX_CACHE_MB: z.coerce.number().int().min(16).max(65536).default(512),
-  /** Provider endpoints, overridable (proxies, self-hosted gateways, the tests' local server). */
-  OPENAI_BASE_URL: z.url().optional(),
-  ANTHROPIC_BASE_URL: z.url().optional(),
-  GROQ_BASE_URL: z.url().optional(),
-  GEMINI_BASE_URL: z.url().optional(),
-  DEEPSEEK_BASE_URL: z.url().optional(),
+  ...PROVIDER_BASE_URL_SETTINGS,
 });
 
 export type GatewayEnv = z.infer<typeof ZGatewayEnv>;

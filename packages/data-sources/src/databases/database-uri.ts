@@ -1,4 +1,8 @@
-import type { TDatabaseSourceType } from '@agentloom/contracts';
+import {
+  DATABASE_SOURCE_CATALOG,
+  databaseSpec,
+  type TDatabaseSourceType,
+} from '@agentloom/contracts';
 import { isIP } from 'node:net';
 import { InvalidDataSourceError } from './errors';
 
@@ -34,32 +38,9 @@ export interface DatabaseUriParts {
 
 type NetworkSourceType = Exclude<TDatabaseSourceType, 'sqlite'>;
 
-const DEFAULT_PORTS: Record<NetworkSourceType, number> = {
-  postgres: 5432,
-  mysql: 3306,
-  mongo: 27017,
-};
-
-const LABELS: Record<TDatabaseSourceType, string> = {
-  postgres: 'Postgres',
-  mysql: 'MySQL',
-  sqlite: 'SQLite',
-  mongo: 'MongoDB',
-};
-
-const EXAMPLES: Record<TDatabaseSourceType, string> = {
-  postgres: 'postgresql://user:password@host:5432/dbname',
-  mysql: 'mysql://user:password@host:3306/dbname',
-  sqlite: 'sqlite:///data/app.db, or sqlite:////var/lib/app.db for an absolute path',
-  mongo: 'mongodb+srv://user:password@cluster.example.net/dbname',
-};
-
-const SCHEMES: Record<TDatabaseSourceType, { pattern: RegExp; form: string }> = {
-  postgres: { pattern: /^postgres(?:ql)?:\/\//i, form: 'postgresql://' },
-  mysql: { pattern: /^mysql:\/\//i, form: 'mysql://' },
-  sqlite: { pattern: /^sqlite:\/\/\//i, form: 'sqlite:/// followed by the file path' },
-  mongo: { pattern: /^mongodb(?:\+srv)?:\/\//i, form: 'mongodb:// or mongodb+srv://' },
-};
+// The databases' labels, schemes, ports and examples: the contracts' database catalogue.
+const LABELS = (type: TDatabaseSourceType) => databaseSpec(type).label;
+const EXAMPLES = (type: TDatabaseSourceType) => databaseSpec(type).uriExample;
 
 const SQLITE_PREFIX_LENGTH = 'sqlite:///'.length;
 
@@ -73,12 +54,12 @@ const ENCODING_HINT =
 export function parseDatabaseUri(type: TDatabaseSourceType, uri: string): ParsedDatabaseUri {
   const trimmed = uri.trim();
   if (!trimmed) {
-    throw new InvalidDataSourceError(`Enter the connection URI of the ${LABELS[type]} database.`);
+    throw new InvalidDataSourceError(`Enter the connection URI of the ${LABELS(type)} database.`);
   }
-  if (!SCHEMES[type].pattern.test(trimmed)) {
-    const { form } = SCHEMES[type];
+  if (!databaseSpec(type).schemePattern.test(trimmed)) {
+    const form = databaseSpec(type).schemeForm;
     throw new InvalidDataSourceError(
-      `A ${LABELS[type]} connection URI starts with ${form} (for example ${EXAMPLES[type]}).`,
+      `A ${LABELS(type)} connection URI starts with ${form} (for example ${EXAMPLES(type)}).`,
     );
   }
   // Spaces and control characters have no business in a URI, and a CR/LF could smuggle text into logs.
@@ -141,7 +122,7 @@ function parseSqliteUri(uri: string): ParsedDatabaseUri {
   const path = uri.slice(SQLITE_PREFIX_LENGTH).split(/[?#]/, 1)[0] ?? '';
   if (!path || path.endsWith('/')) {
     throw new InvalidDataSourceError(
-      `A SQLite connection URI starts with sqlite:/// followed by the file path (for example ${EXAMPLES.sqlite}).`,
+      `A SQLite connection URI starts with sqlite:/// followed by the file path (for example ${EXAMPLES('sqlite')}).`,
     );
   }
   return { type: 'sqlite', uri, redactedUri: uri, password: null, hosts: [], sqlitePath: path };
@@ -156,7 +137,10 @@ function parseNetworkUri(type: NetworkSourceType, uri: string): ParsedDatabaseUr
     uri,
     redactedUri: span ? `${uri.slice(0, span.start)}****${uri.slice(span.end)}` : uri,
     password: parts.password,
-    hosts: parts.hosts.map(({ host, port }) => ({ host, port: port ?? DEFAULT_PORTS[type] })),
+    hosts: parts.hosts.map(({ host, port }) => ({
+      host,
+      port: port ?? DATABASE_SOURCE_CATALOG[type].defaultPort,
+    })),
     sqlitePath: null,
   };
 }
@@ -218,7 +202,7 @@ function parseHostList(type: TDatabaseSourceType, hostList: string): DatabaseUri
   return hostList.split(',').map((entry) => {
     if (!entry || entry.startsWith(':')) {
       throw new InvalidDataSourceError(
-        `The connection URI has no host name; write it after the @ (for example ${EXAMPLES[type]}).`,
+        `The connection URI has no host name; write it after the @ (for example ${EXAMPLES(type)}).`,
       );
     }
     return parseHost(entry);
@@ -273,12 +257,12 @@ function checkHostCount(type: NetworkSourceType, parts: DatabaseUriParts): void 
     // The SRV record supplies the hosts and ports; the URI names only the record.
     if (others.length > 0 || first?.port !== null || isIP(first.host) !== 0) {
       throw new InvalidDataSourceError(
-        `A mongodb+srv:// URI names exactly one DNS host name, without a port (for example ${EXAMPLES.mongo}).`,
+        `A mongodb+srv:// URI names exactly one DNS host name, without a port (for example ${EXAMPLES('mongo')}).`,
       );
     }
   } else if (type !== 'mongo' && others.length > 0) {
     throw new InvalidDataSourceError(
-      `${LABELS[type]} connection URIs with several hosts are not supported; give one host.`,
+      `${LABELS(type)} connection URIs with several hosts are not supported; give one host.`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import {
+  DATABASE_SOURCE_CATALOG,
   DATABASE_SOURCE_TYPES,
   WEB_SOURCE_MAX_PAGES,
   type TDatabaseSourceType,
@@ -16,15 +17,9 @@ const KINDS: { kind: Kind; label: string }[] = [
   { kind: 'table', label: 'Database table' },
   { kind: 'web', label: 'Web pages' },
 ];
-const DATABASE_WORDS: Record<TDatabaseSourceType, string> = {
-  postgres: 'Postgres',
-  mysql: 'MySQL / MariaDB',
-  sqlite: 'SQLite',
-  mongo: 'MongoDB',
-};
 const DATABASE_OPTIONS = DATABASE_SOURCE_TYPES.map((value) => ({
   value,
-  label: DATABASE_WORDS[value],
+  label: DATABASE_SOURCE_CATALOG[value].knowledgeLabel,
 }));
 
 /**

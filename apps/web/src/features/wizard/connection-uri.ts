@@ -1,4 +1,4 @@
-import type { TDatabaseSourceType } from '@agentloom/contracts';
+import { databaseSpec, type TDatabaseSourceType } from '@agentloom/contracts';
 
 /**
  * A database connection as people know it — host, port, user, password — instead of a URI they
@@ -13,23 +13,13 @@ export type ConnectionFields = {
   database: string;
 };
 
-const SCHEMES: Record<TDatabaseSourceType, string> = {
-  postgres: 'postgresql',
-  mysql: 'mysql',
-  mongo: 'mongodb',
-  sqlite: 'sqlite',
-};
-
-export const DEFAULT_PORTS: Record<TDatabaseSourceType, string> = {
-  postgres: '5432',
-  mysql: '3306',
-  mongo: '27017',
-  sqlite: '',
-};
+/** The port field's default: the database's own port, empty for a file database. */
+export const defaultPort = (type: TDatabaseSourceType): string =>
+  String(databaseSpec(type).defaultPort ?? '');
 
 export const emptyConnection = (type: TDatabaseSourceType): ConnectionFields => ({
   host: type === 'sqlite' ? '' : 'localhost',
-  port: DEFAULT_PORTS[type],
+  port: defaultPort(type),
   user: '',
   password: '',
   database: '',
@@ -41,7 +31,7 @@ export const emptyConnection = (type: TDatabaseSourceType): ConnectionFields => 
  * of its URI (the form sends it on its own, as every source does).
  */
 export function composeUri(type: TDatabaseSourceType, fields: ConnectionFields): string {
-  const scheme = SCHEMES[type];
+  const scheme = databaseSpec(type).scheme;
   if (type === 'sqlite') return `${scheme}:///${fields.database.trim()}`;
   const user = fields.user.trim();
   const login = user
@@ -74,8 +64,8 @@ export function splitUri(
     /^([a-z+]+):\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\[[^\]]+\]|[^:/?#,]+)(?::(\d+))?(?:\/([^?#]*))?$/i.exec(
       text,
     );
-  if (!match || match[1]!.toLowerCase() !== SCHEMES[type]) return null;
-  const [, , user = '', password = '', host = '', port = DEFAULT_PORTS[type], path = ''] = match;
+  if (!match || match[1]!.toLowerCase() !== databaseSpec(type).scheme) return null;
+  const [, , user = '', password = '', host = '', port = defaultPort(type), path = ''] = match;
   try {
     return {
       host: host.replace(/^\[|\]$/g, ''),

@@ -1,4 +1,5 @@
 import {
+  LLM_API_KEY_PLACEHOLDERS,
   LLM_MODEL_CATALOGUE,
   LLM_MODELS,
   LLM_PROVIDER_KEY_PAGES,
@@ -16,7 +17,6 @@ import { Button, Select, TextField } from '../../components/ui';
 import { useApiKeys } from '../../pages/dashboard/dashboard-api';
 import { ChoiceSelect, StepForm, SubmitButton } from './step-form';
 import type { LlmKey } from './wizard-api';
-import { API_KEY_PLACEHOLDERS } from './wizard-content';
 
 export type LlmValue = {
   provider: TLlmProvider | '';
@@ -305,7 +305,7 @@ function KeyInput({
       wrapperClassName="min-w-0 flex-1"
       placeholder={
         provider
-          ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${API_KEY_PLACEHOLDERS[provider]})`
+          ? `Enter your ${LLM_PROVIDER_LABELS[provider]} API key (${LLM_API_KEY_PLACEHOLDERS[provider]})`
           : 'Select a provider first'
       }
       value={value.apiKey}

@@ -1,4 +1,4 @@
-import type { TDatabaseSourceType } from '@agentloom/contracts';
+import { DATABASE_SOURCE_CATALOG, type TDatabaseSourceType } from '@agentloom/contracts';
 import { clsx } from 'clsx';
 import type { ReactNode } from 'react';
 import { TextField } from '../../components/ui';
@@ -303,9 +303,6 @@ export function connectionOf(
   };
 }
 /** Examples of a connection URI for each database source. */
-export const URI_PLACEHOLDERS: Record<string, string> = {
-  postgres: 'postgresql://user:password@localhost:5432/mydb',
-  mysql: 'mysql://user:password@localhost:3306/mydb',
-  sqlite: 'sqlite:///data/mydb.sqlite',
-  mongo: 'mongodb://user:password@localhost:27017',
-};
+export const URI_PLACEHOLDERS: Record<string, string> = Object.fromEntries(
+  Object.entries(DATABASE_SOURCE_CATALOG).map(([type, spec]) => [type, spec.uriPlaceholder]),
+);

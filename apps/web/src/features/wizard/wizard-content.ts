@@ -1,4 +1,4 @@
-import type { TLlmProvider, TSqlFramework, TUiFramework } from '@agentloom/contracts';
+import type { TSqlFramework, TUiFramework } from '@agentloom/contracts';
 
 /** Copy of the wizards that docs/product.md does not fix word for word but is shown to users. */
 
@@ -51,15 +51,6 @@ export const SQL_PROMPT_TEMPLATES: readonly PromptTemplate[] = [
       'You are a patient SQL tutor. Show the query you used, explain each clause step by step, and suggest how the user could change it to answer a follow-up question.',
   },
 ];
-
-/** Placeholders of the masked API key field: what a key of each provider starts with. */
-export const API_KEY_PLACEHOLDERS: Record<TLlmProvider, string> = {
-  openai: 'sk-...',
-  claude: 'sk-ant-...',
-  groq: 'gsk_...',
-  gemini: 'AIza...',
-  deepseek: 'sk-...',
-};
 
 export const UI_FRAMEWORK_CARDS: Record<
   TUiFramework,

@@ -1,4 +1,9 @@
-import { LLM_PROVIDER_LABELS, type TApiKey, type TLlmProvider } from '@agentloom/contracts';
+import {
+  LLM_PROVIDER_LABELS,
+  llmProviderLabelList,
+  type TApiKey,
+  type TLlmProvider,
+} from '@agentloom/contracts';
 import { useMutation, useMutationState } from '@tanstack/react-query';
 import { Check, Copy, Eye, EyeOff, KeyRound, Plus, Trash2, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -216,8 +221,8 @@ function KeyList({
         <KeyRound aria-hidden="true" className="h-12 w-12 text-slate-400 dark:text-slate-500" />
         <p className="text-lg font-semibold text-slate-900 dark:text-white">No API keys yet</p>
         <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
-          Add a key for OpenAI, Claude, Groq, Gemini or Deepseek; your agents use it to call the
-          model. Keys are encrypted and shown masked.
+          Add a key for {llmProviderLabelList('or')}; your agents use it to call the model. Keys are
+          encrypted and shown masked.
         </p>
       </Card>
     );

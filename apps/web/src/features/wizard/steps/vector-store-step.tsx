@@ -3,6 +3,7 @@ import {
   DEFAULT_DISTANCE_METRIC,
   DEFAULT_VECTOR_DIMENSIONS,
   EMBEDDING_DIMENSIONS,
+  VECTOR_STORE_CATALOG,
   VECTOR_STORE_LABELS,
   VECTOR_STORES,
   ZLocalVectorDbRequest,
@@ -25,17 +26,10 @@ import { checked, type WizardStepProps } from '../wizard-step';
  */
 export const RECOMMENDED_VECTOR_STORE: TVectorStore = 'qdrant';
 
-const STORE_DESCRIPTIONS: Record<TVectorStore, string> = {
-  chromadb: 'Popular and open source; runs as a small server beside your agent (Docker does it).',
-  qdrant: 'Recommended: nothing to set up. Your agent keeps its data in a folder, or in Docker.',
-  milvus: 'For very large data (millions of passages); runs in one file or as a server.',
-  pinecone: 'A paid cloud service: needs a Pinecone account, an API key and an index.',
-};
-
 const CHOICES: Choice<TVectorStore>[] = VECTOR_STORES.map((store) => ({
   value: store,
   label: VECTOR_STORE_LABELS[store],
-  description: STORE_DESCRIPTIONS[store],
+  description: VECTOR_STORE_CATALOG[store].description,
 }));
 
 const DISTANCE_OPTIONS: { value: TDistanceMetric; label: string }[] = [
