@@ -17,6 +17,7 @@ import {
   askPublished,
   buildRagAgent,
   conversationsAtOnce,
+  embedded,
   ms,
   percentile,
   runBench,
@@ -37,22 +38,6 @@ const JWT_SECRET = randomBytes(48).toString('base64url');
 
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-/**
- * Texts the stand-in has embedded so far. Counted as requests arrive (the builds send hundreds of
- * large batches): re-reading every request for each question would make the bench its own
- * bottleneck.
- */
-const counted = new WeakMap();
-function embeddedInputs(llm) {
-  const tally = counted.get(llm) ?? { seen: 0, inputs: 0 };
-  for (const request of llm.requests.slice(tally.seen)) {
-    if (request.path === '/v1/embeddings') tally.inputs += request.body.input.length;
-  }
-  tally.seen = llm.requests.length;
-  counted.set(llm, tally);
-  return tally.inputs;
-}
-
 async function publish(gateway, token, id) {
   await gateway.call('PUT', `/agents/${id}/publication`, undefined, token);
   const key = await gateway.call(
@@ -66,14 +51,14 @@ async function publish(gateway, token, id) {
 
 /** Builds and publishes an agent over `csv`; the build's wall time and the texts it embedded. */
 async function builtAgent(gateway, llm, token, name, csv) {
-  const before = embeddedInputs(llm);
+  const before = embedded(llm);
   const t0 = performance.now();
   const id = await buildRagAgent(gateway, token, name, csv, 1800);
   const buildMs = performance.now() - t0;
   return {
     ...(await publish(gateway, token, id)),
     buildMs,
-    embedded: embeddedInputs(llm) - before,
+    embedded: embedded(llm) - before,
   };
 }
 
@@ -100,9 +85,9 @@ async function buildAgents(gateway, llm, token) {
 
 /** Asks an agent's first question (which loads it); the texts embedded beyond the question. */
 async function firstAnswer(base, llm, agent) {
-  const before = embeddedInputs(llm);
+  const before = embedded(llm);
   const result = await askPublished(base, llm, agent, 1 + (agent.rows >> 1));
-  return { ...result, extra: embeddedInputs(llm) - before - 1 };
+  return { ...result, extra: embedded(llm) - before - 1 };
 }
 
 /**
@@ -160,10 +145,10 @@ async function measureMany(gateway, llm, token) {
   for (let n = 0; n < MANY_AGENTS; n += 1)
     many.push({ ...(await builtAgent(gateway, llm, token, `Many ${n}`, tiny)), rows: tiny.rows });
   const rssBefore = rssMb(gateway.pid);
-  const before = embeddedInputs(llm);
+  const before = embedded(llm);
   for (const agent of many) await askPublished(gateway.base, llm, agent, 3);
   const perAgentMb = (rssMb(gateway.pid) - rssBefore) / MANY_AGENTS;
-  const reembedded = embeddedInputs(llm) - before - MANY_AGENTS;
+  const reembedded = embedded(llm) - before - MANY_AGENTS;
   // The first again, after all the others (evicted by the per-user cap): loaded anew.
   const again = await firstAnswer(gateway.base, llm, many[0]);
   return { perAgentMb, reembedded, againExtra: again.extra };

@@ -26,6 +26,7 @@ import {
 import {
   buildRagAgent,
   conversationsAtOnce,
+  embedded,
   ms,
   runBench,
   salesCsv,
@@ -51,8 +52,6 @@ const count = (value) => value.toLocaleString('en');
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** Texts the stand-in has embedded so far, counted as requests arrive. */
-const tallies = new WeakMap();
 /** Texts embedded since request `from` of the stand-in, the questions asked left out. */
 function passagesEmbeddedSince(llm, from, questions) {
   return llm.requests
@@ -60,16 +59,6 @@ function passagesEmbeddedSince(llm, from, questions) {
     .filter((request) => request.path === '/v1/embeddings')
     .flatMap((request) => request.body.input)
     .filter((input) => !questions.has(input)).length;
-}
-
-function embedded(llm) {
-  const tally = tallies.get(llm) ?? { seen: 0, inputs: 0 };
-  for (const request of llm.requests.slice(tally.seen)) {
-    if (request.path === '/v1/embeddings') tally.inputs += request.body.input.length;
-  }
-  tally.seen = llm.requests.length;
-  tallies.set(llm, tally);
-  return tally.inputs;
 }
 
 async function publish(gateway, token, id) {

@@ -1,7 +1,13 @@
 // What bench:hosted measures beside answers: /health under load, and the HNSW index's recall
 // against exact search over the very vectors the build stored.
 import * as lancedb from '@lancedb/lancedb';
-import { embedderFor, localIndexFolder, openHostedIndex } from '@agentloom/agent-runtime';
+import {
+  embedderFor,
+  localIndexFolder,
+  openHostedIndex,
+  openSegmentedIndex,
+} from '@agentloom/agent-runtime';
+import { storeKeys } from '@agentloom/server-kit';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -56,11 +62,12 @@ export async function healthWhile(base, busy, route = '/health') {
 }
 
 /**
- * recall@4 of the agent's search graph (opened as a replica opens it) against exact search over
- * the very vectors the build stored in its table. Ties with the exact 4th count as found.
+ * recall@4 of the agent's search graph (opened as a replica opens it: its build's segments, as
+ * HostedIndexes does) against exact search over the very vectors the build stored in its
+ * segments' tables. Ties with the exact 4th count as found. A build made before segments is read
+ * from its one table.
  */
 export async function recallAt4({ dataDir, databaseUrl }, pipelineId, buildId, llm, questions) {
-  const folder = path.join(dataDir, 'indexes', pipelineId, buildId);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const { rows } = await db.query('SELECT hosted_index FROM builds WHERE id = $1', [buildId]);
@@ -70,24 +77,47 @@ export async function recallAt4({ dataDir, databaseUrl }, pipelineId, buildId, l
     openai: { apiKey: 'sk-bench-recall', baseUrl: llm.baseUrls.openai },
     cacheDir: dataDir,
   });
-  const graph = await openHostedIndex(localIndexFolder(folder), info, embedder);
-  const table = await (await lancedb.connect(folder)).openTable('chunks');
+  const folders = info.segments
+    ? info.segments.map((segment) => ({
+        segment,
+        location: localIndexFolder(
+          path.join(dataDir, storeKeys.indexSegment(pipelineId, segment.id)),
+        ),
+      }))
+    : [
+        {
+          location: localIndexFolder(
+            path.join(dataDir, storeKeys.hostedIndex(pipelineId, buildId)),
+          ),
+        },
+      ];
+  const graph = info.segments
+    ? await openSegmentedIndex(info, folders, embedder, 'meaning')
+    : await openHostedIndex(folders[0].location, info, embedder);
+  const tables = await Promise.all(
+    folders
+      .filter(({ segment }) => !segment || segment.chunks > 0)
+      .map(async ({ location }) => (await lancedb.connect(location.uri)).openTable('chunks')),
+  );
   let found = 0;
   for (const question of questions) {
     const vector = await embedder.embedQuery(question);
-    const exact = await table
-      .vectorSearch(vector)
-      .distanceType('dot')
-      .bypassVectorIndex()
-      .limit(4)
-      .select(['id', '_distance'])
-      .toArray();
+    const exact = (await Promise.all(tables.map((table) => exactTop4(table, vector))))
+      .flat()
+      .sort((a, b) => a._distance - b._distance)
+      .slice(0, 4);
     const ids = (await graph.search(question, 4)).map((hit) => `'${hit.chunk.id}'`);
-    const hits = await table
-      .query()
-      .where(`id IN (${ids.join(', ')})`)
-      .select(['vector'])
-      .toArray();
+    const hits = (
+      await Promise.all(
+        tables.map((table) =>
+          table
+            .query()
+            .where(`id IN (${ids.join(', ')})`)
+            .select(['vector'])
+            .toArray(),
+        ),
+      )
+    ).flat();
     const fourth = 1 - exact.at(-1)._distance;
     for (const hit of hits) {
       let cosine = 0;
@@ -95,6 +125,16 @@ export async function recallAt4({ dataDir, databaseUrl }, pipelineId, buildId, l
       if (cosine >= fourth - 1e-6) found += 1;
     }
   }
-  table.close();
+  for (const table of tables) table.close();
   return found / (4 * questions.length);
 }
+
+/** The 4 nearest stored vectors of one table, by exact search. */
+const exactTop4 = (table, vector) =>
+  table
+    .vectorSearch(vector)
+    .distanceType('dot')
+    .bypassVectorIndex()
+    .limit(4)
+    .select(['id', '_distance'])
+    .toArray();

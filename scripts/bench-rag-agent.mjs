@@ -169,6 +169,22 @@ export async function buildRagAgent(gateway, token, name, csv, timeoutS = 120) {
   return id;
 }
 
+/**
+ * Texts the stand-in `llm` has embedded so far. Counted as requests arrive (the builds send
+ * hundreds of large batches): re-reading every request for each question would make a bench its
+ * own bottleneck. Shared by bench:hosted and bench:knowledge.
+ */
+const tallies = new WeakMap();
+export function embedded(llm) {
+  const tally = tallies.get(llm) ?? { seen: 0, inputs: 0 };
+  for (const request of llm.requests.slice(tally.seen)) {
+    if (request.path === '/v1/embeddings') tally.inputs += request.body.input.length;
+  }
+  tally.seen = llm.requests.length;
+  tallies.set(llm, tally);
+  return tally.inputs;
+}
+
 export const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 export const ms = (value) => `${value.toFixed(1)} ms`;

@@ -51,27 +51,35 @@ function forget(file) {
   fs.closeSync(graph.passages);
 }
 
+function lineAt(graph, row) {
+  const start = graph.offsets[row];
+  const line = Buffer.allocUnsafe(graph.offsets[row + 1] - start);
+  fs.readSync(graph.passages, line, 0, line.length, start);
+  return line.toString('utf8');
+}
+
 function search(graph, vector, k) {
   const found = graph.index.search(vector, k, 1);
   const lines = [];
   const distances = [];
   for (let i = 0; i < found.keys.length; i += 1) {
-    const row = Number(found.keys[i]);
-    const start = graph.offsets[row];
-    const line = Buffer.allocUnsafe(graph.offsets[row + 1] - start);
-    fs.readSync(graph.passages, line, 0, line.length, start);
-    lines.push(line.toString('utf8'));
+    lines.push(lineAt(graph, Number(found.keys[i])));
     distances.push(found.distances[i]);
   }
   return { lines, distances };
+}
+
+function answer(graph, message) {
+  if (message.op === 'search') return search(graph, message.vector, message.k);
+  if (message.op === 'read') return { lines: message.rows.map((row) => lineAt(graph, row)) };
+  return {};
 }
 
 parentPort.on('message', (message) => {
   if (message.op === 'forget') return forget(message.graph);
   try {
     const graph = opened(message.source);
-    const result = message.op === 'search' ? search(graph, message.vector, message.k) : {};
-    parentPort.postMessage({ id: message.id, ok: true, ...result });
+    parentPort.postMessage({ id: message.id, ok: true, ...answer(graph, message) });
   } catch (error) {
     forget(message.source.graph);
     parentPort.postMessage({ id: message.id, ok: false, message: String((error && error.message) || error) });
@@ -152,6 +160,12 @@ class GraphSearchThread {
   async search(source: GraphSource, vector: Float32Array, k: number): Promise<GraphMatch[]> {
     const reply = await this.thread.call({ op: 'search', source, vector, k });
     return (reply.lines ?? []).map((line, i) => ({ line, distance: reply.distances![i]! }));
+  }
+
+  /** The passages of the graph's rows (positions), in that order, as the build wrote them. */
+  async read(source: GraphSource, rows: number[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    return (await this.thread.call({ op: 'read', source, rows })).lines ?? [];
   }
 
   /** One holder of `graph` is gone (its index was collected); the last one closes it. */

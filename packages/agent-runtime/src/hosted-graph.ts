@@ -206,6 +206,15 @@ export class GraphIndex implements RetrievalIndex {
     }));
   }
 
+  /**
+   * The passages at these positions of the build's table (the graph's rows are its positions),
+   * read from the passages file on the search thread.
+   */
+  async passages(rows: number[]): Promise<Chunk[]> {
+    const lines = await graphSearchThread().read(this.source, rows);
+    return lines.map((line) => JSON.parse(line) as Chunk);
+  }
+
   /** The graph is mapped from its file (shared page cache); the thread holds the offsets. */
   memoryBytes(): number {
     return (this.size + 1) * Float64Array.BYTES_PER_ELEMENT;

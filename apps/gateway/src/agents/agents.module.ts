@@ -6,6 +6,7 @@ import { SourcesModule } from '../sources/sources.module';
 import { AgentLoader } from './agent-loader';
 import { AgentsRepository } from './agents.repository';
 import { CuratedMatcher } from './curated-matcher';
+import { CuratedVersions } from './curated-versions';
 import { HostedIndexes } from './hosted-indexes';
 import { LoadedAgents } from './loaded-agents';
 import { LocalAnswers } from './local-answers';
@@ -22,10 +23,11 @@ import { LocalAnswers } from './local-answers';
     AgentsRepository,
     AgentLoader,
     CuratedMatcher,
+    CuratedVersions,
     HostedIndexes,
     LoadedAgents,
     LocalAnswers,
   ],
-  exports: [AgentLoader, LoadedAgents, LocalAnswers],
+  exports: [AgentLoader, CuratedVersions, LoadedAgents, LocalAnswers],
 })
 export class AgentsModule {}

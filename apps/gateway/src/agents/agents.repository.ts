@@ -2,6 +2,9 @@ import type { Build, CuratedAnswer, Pipeline } from '@agentloom/db';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 
+/** What an agent compares its questions with: the owner's curated question and answer. */
+export type CuratedRow = Pick<CuratedAnswer, 'id' | 'question' | 'answer' | 'updatedAt'>;
+
 /** The rows an agent is loaded from. */
 @Injectable()
 export class AgentsRepository {
@@ -31,10 +34,8 @@ export class AgentsRepository {
     return build?.hostedIndex ?? null;
   }
 
-  /** The owner's curated answers of an agent, read on every question (they change any time). */
-  curatedOf(
-    pipelineId: string,
-  ): Promise<Pick<CuratedAnswer, 'id' | 'question' | 'answer' | 'updatedAt'>[]> {
+  /** The owner's curated answers of an agent, read again whenever their version moves. */
+  curatedOf(pipelineId: string): Promise<CuratedRow[]> {
     return this.prisma.client.curatedAnswer.findMany({
       where: { pipelineId },
       select: { id: true, question: true, answer: true, updatedAt: true },

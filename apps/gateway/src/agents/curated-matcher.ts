@@ -7,7 +7,8 @@ import {
   type Embedder,
 } from '@agentloom/agent-runtime';
 import { Injectable, Logger } from '@nestjs/common';
-import { AgentsRepository } from './agents.repository';
+import { AgentsRepository, type CuratedRow } from './agents.repository';
+import { CuratedVersions } from './curated-versions';
 
 /** Curated questions' vectors this process keeps, at most (each a few KB). */
 const VECTORS_KEPT = 20_000;
@@ -21,14 +22,19 @@ export interface CuratedMatching {
   embedder: () => Embedder | null;
   /** The similarity from which a question counts as the curated one (CURATED_MATCH_THRESHOLDS). */
   threshold: number;
+  /**
+   * The agent's curated answers as this loaded agent last read them, and the version they were
+   * read at (CuratedVersions); kept here, so they go when the agent is unloaded.
+   */
+  held?: { version: string; rows: Promise<CuratedRow[]> };
 }
 
 /**
  * The one place every hosted agent — preview, API, share page, widget, MCP, runtime replica —
- * answers a question from its owner's curated answers: read on each question (the owner may have
- * written one a second ago), each curated question embedded once per process and version with the
- * agent's model, the asked question once (shared with the passage search that follows when
- * nothing matches).
+ * answers a question from its owner's curated answers: kept with the loaded agent and read again
+ * when their version in Redis has moved (the owner may have written one a second ago, on another
+ * replica), each curated question embedded once per process and version with the agent's model,
+ * the asked question once (shared with the passage search that follows when nothing matches).
  */
 @Injectable()
 export class CuratedMatcher {
@@ -36,7 +42,10 @@ export class CuratedMatcher {
   /** By model, answer id and version; insertion order is age. */
   private readonly vectors = new Map<string, Float32Array>();
 
-  constructor(private readonly agents: AgentsRepository) {}
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly versions: CuratedVersions,
+  ) {}
 
   /** The curated answer's events when the question matches one, else `otherwise()`'s. */
   async *answer(
@@ -55,7 +64,7 @@ export class CuratedMatcher {
   }
 
   async match(matching: CuratedMatching, question: string, signal?: AbortSignal) {
-    const rows = await this.agents.curatedOf(matching.pipelineId);
+    const rows = await this.rowsOf(matching);
     if (rows.length === 0) return null;
     const embedder = matching.embedder();
     if (!embedder) return closestCurated(question, null, rows, matching.threshold);
@@ -64,8 +73,26 @@ export class CuratedMatcher {
     return closestCurated(question, asked, entries, matching.threshold);
   }
 
+  /**
+   * The agent's curated answers: those it holds while their version has not moved, else read from
+   * Postgres (once for the questions asking meanwhile). A Postgres read per question cost more
+   * CPU than the rest of a hosted answer's own work (npm run bench:hosted).
+   */
+  private async rowsOf(matching: CuratedMatching): Promise<CuratedRow[]> {
+    // Read before the rows: a change committed meanwhile moves it on, and the rows read again.
+    const version = await this.versions.current(matching.pipelineId);
+    if (version !== null && matching.held?.version === version) return matching.held.rows;
+    const rows = this.agents.curatedOf(matching.pipelineId);
+    // Without Redis nothing is kept: a change made meanwhile could not be told.
+    matching.held = version === null ? undefined : { version, rows };
+    rows.catch(() => {
+      if (matching.held?.rows === rows) matching.held = undefined;
+    });
+    return rows;
+  }
+
   private async withVectors(
-    rows: { id: string; question: string; answer: string; updatedAt: Date }[],
+    rows: CuratedRow[],
     embedder: Embedder,
     signal?: AbortSignal,
   ): Promise<CuratedEntry[]> {

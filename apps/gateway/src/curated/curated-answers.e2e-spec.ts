@@ -6,6 +6,10 @@ import {
 } from '@agentloom/contracts';
 import { configureRagAgent, configureSqlAgent, type TestUser } from '@agentloom/test-kit';
 import { randomUUID } from 'node:crypto';
+import { AgentsRepository } from '../agents/agents.repository';
+import { CuratedMatcher, type CuratedMatching } from '../agents/curated-matcher';
+import { CuratedVersions } from '../agents/curated-versions';
+import { RedisService } from '../redis/redis.service';
 import { csvChunks, markBuilt } from '../testing/built-agents';
 import type { TestApp } from '../testing/test-app';
 import {
@@ -261,6 +265,39 @@ describe('curated answers', () => {
     const counted = await ask(token, 'How many rows are in the sales table?');
     expect(eventOf(counted.events, 'sql').sql).toMatch(/^SELECT COUNT\(\*\)/i);
     expect(calls('chat/completions')).toBeGreaterThan(chats);
+  });
+
+  it('are kept with the loaded agent, and read again on every replica after a change', async () => {
+    const sql = await configureSqlAgent(t.url, alice, { file: app.salesCsv });
+    const created = await write(alice, sql, {
+      question: 'When does the Porto shop open?',
+      answer: 'At nine.',
+    }).expect(201);
+    // Another replica's matcher: its own process memory, the same Postgres and Redis.
+    const replica = new CuratedMatcher(
+      t.app.get(AgentsRepository),
+      new CuratedVersions(t.app.get(RedisService)),
+    );
+    const matching: CuratedMatching = { pipelineId: sql, embedder: () => null, threshold: 1 };
+    const answerTo = async (question: string) =>
+      (await replica.match(matching, question))?.entry.answer ?? null;
+    expect(await answerTo('Porto shop: when does it open?')).toBe('At nine.');
+
+    // A change made behind the owner's routes moves no version: the kept answers are served.
+    await t.prisma.curatedAnswer.update({
+      where: { id: created.body.id as string },
+      data: { answer: 'Changed behind the routes.' },
+    });
+    expect(await answerTo('Porto shop: when does it open?')).toBe('At nine.');
+
+    // The owner's change (on this replica) reaches the other one's next question.
+    const one = curatedAnswerPaths.one(sql, created.body.id as string);
+    await t.http.put(one).set(alice.auth).send({ answer: 'At ten.' }).expect(200);
+    expect(await answerTo('Porto shop: when does it open?')).toBe('At ten.');
+    await write(alice, sql, { question: 'Is the Braga shop open on Sunday?', answer: 'No.' });
+    expect(await answerTo('Braga shop open on Sunday?')).toBe('No.');
+    await t.http.delete(one).set(alice.auth).expect(200);
+    expect(await answerTo('Porto shop: when does it open?')).toBeNull();
   });
 
   it('holds at most the limit per agent, and is documented in the OpenAPI', async () => {

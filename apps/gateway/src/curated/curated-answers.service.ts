@@ -8,6 +8,7 @@ import {
 } from '@agentloom/contracts';
 import type { CuratedAnswer } from '@agentloom/db';
 import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { CuratedVersions } from '../agents/curated-versions';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { CuratedAnswersRepository } from './curated-answers.repository';
 
@@ -18,14 +19,16 @@ export const TOO_MANY_CURATED = `An agent can have at most ${CURATED_ANSWERS_MAX
 
 /**
  * The owner's curated answers of an agent (RAG and SQL alike): written, listed, changed and
- * deleted by its owner only — another owner's agent or answer is a 404. The agents read them on
- * every question (CuratedMatcher), so a change applies to the next question, with no build.
+ * deleted by its owner only — another owner's agent or answer is a 404. The loaded agents keep
+ * them (CuratedMatcher); each change moves their version on, so the next question on any replica
+ * reads them again: a change applies to the next question, with no build.
  */
 @Injectable()
 export class CuratedAnswersService {
   constructor(
     private readonly pipelines: PipelinesService,
     private readonly answers: CuratedAnswersRepository,
+    private readonly versions: CuratedVersions,
   ) {}
 
   async list(userId: string, agentId: string): Promise<TCuratedAnswer[]> {
@@ -61,6 +64,7 @@ export class CuratedAnswersService {
       answer: request.answer,
       correctsMessageId: corrects,
     });
+    await this.versions.changed(pipeline.id);
     return viewOf(created);
   }
 
@@ -75,6 +79,7 @@ export class CuratedAnswersService {
       ? await this.answers.updateOwned(answerId, pipeline.id, userId, update)
       : null;
     if (!updated) throw new NotFoundException(CURATED_ANSWER_NOT_FOUND);
+    await this.versions.changed(pipeline.id);
     return viewOf(updated);
   }
 
@@ -83,6 +88,7 @@ export class CuratedAnswersService {
     const removed =
       isUuid(answerId) && (await this.answers.removeOwned(answerId, pipeline.id, userId));
     if (!removed) throw new NotFoundException(CURATED_ANSWER_NOT_FOUND);
+    await this.versions.changed(pipeline.id);
   }
 }
 
