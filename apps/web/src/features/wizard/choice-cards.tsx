@@ -53,7 +53,10 @@ export function ChoiceCards<T extends string>({
                 {choice.icon}
               </span>
             )}
-            <span className="font-semibold text-slate-900 dark:text-white">{choice.label}</span>
+            {/* Room on the right for the tick: at 375 px it sat on top of "ChromaDB". */}
+            <span className="pr-6 font-semibold break-words text-slate-900 dark:text-white">
+              {choice.label}
+            </span>
             {choice.description && (
               <span className="text-xs text-slate-600 dark:text-slate-300">
                 {choice.description}

@@ -28,7 +28,17 @@ async function toEmbeddingStep(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('button', { name: /^CSV/ }));
   await user.upload(await screen.findByLabelText('Source File'), new File(['a,b\n1,2'], 'd.csv'));
   await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+  // What was read is said on the step; Continue moves on (issue 43, item 6).
+  expect(await screen.findByRole('status')).toHaveTextContent('Read 2 rows, 3 columns');
+  expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
   await stepBadge(4);
+}
+
+/** Picks a model from the list (which only chooses it) and saves it with "Use this model". */
+async function useEmbedding(user: ReturnType<typeof userEvent.setup>, model: string) {
+  await user.selectOptions(await screen.findByLabelText('Embedding Model'), model);
+  await user.click(screen.getByRole('button', { name: 'Use this model' }));
 }
 
 describe('RAG wizard', () => {
@@ -191,7 +201,11 @@ describe('RAG wizard', () => {
     }
     expect(screen.getByRole('option', { name: 'e5-small-v2' })).toBeInTheDocument();
 
+    // Picking from the list only chooses (issue 43, item 8): nothing is saved, the step stays.
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
+    expect(calls.find((c) => c.path === WIZARD_ROUTES.rag.embedding)).toBeUndefined();
+    expect(screen.getByText('Step 4 of 9')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Use this model' }));
     expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
     expect(screen.getByLabelText('Embedding Model')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
@@ -211,7 +225,7 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await useEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     const qdrant = screen.getByRole('button', { name: /^Qdrant/ });
@@ -237,7 +251,7 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await useEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     await user.click(screen.getByRole('button', { name: /^Pinecone/ }));
@@ -372,7 +386,7 @@ describe('RAG wizard', () => {
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
-    await user.selectOptions(await screen.findByLabelText('Embedding Model'), 'bge-small-en');
+    await useEmbedding(user, 'bge-small-en');
     await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
     // Accepting the defaults is enough.
     expect(await screen.findByLabelText(/Database URL/)).toHaveValue('http://qdrant:6333');
