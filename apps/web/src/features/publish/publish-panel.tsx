@@ -205,7 +205,8 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
       {state.allowed_origins.length > 0 && (
         <>
           <WidgetSnippet snippet={snippet} />
-          <WidgetTest allowed={state.allowed_origins} />
+          {/* Sites saved anew offer their own page. */}
+          <WidgetTest key={state.allowed_origins.join(' ')} allowed={state.allowed_origins} />
         </>
       )}
     </div>

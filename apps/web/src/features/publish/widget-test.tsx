@@ -23,12 +23,27 @@ export function ownerCheckUrl(page: string): string | null {
   }
 }
 
+/** A test page on this computer or network (localhost, 127.0.0.1, *.local) is most often http. */
+const LOCAL_HOST =
+  /^https:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\]|[^/]+\.(local|localhost|test))(:\d+)?$/;
+
+/**
+ * The page offered for the test: the first allowed site, but its http:// twin for a local host (a
+ * plain `localhost:8080` allows both, and that test page is rarely https).
+ */
+export function defaultTestPage(allowed: readonly string[]): string {
+  const first = allowed[0];
+  if (!first) return '';
+  const twin = first.replace(/^https:/, 'http:');
+  return `${LOCAL_HOST.test(first) && allowed.includes(twin) ? twin : first}/`;
+}
+
 /**
  * "Test it on my site": the owner names a page that has the snippet, and opens it with the check
- * flag. The first allowed site is offered, as typed (http:// stays http://).
+ * flag. An allowed site is offered, as typed (http:// stays http://).
  */
 export function WidgetTest({ allowed }: { allowed: readonly string[] }) {
-  const [page, setPage] = useState(allowed[0] ? `${allowed[0]}/` : '');
+  const [page, setPage] = useState(() => defaultTestPage(allowed));
   const href = ownerCheckUrl(page);
   return (
     <div className="space-y-2">
