@@ -164,6 +164,7 @@ test('agent kinds are goals with kind names beside them; recommended choices are
   await page.getByRole('button', { name: /^CSV/ }).click();
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(badge(page, 4, 8)).toBeVisible();
   await page.goto(page.url().replace(/step=\d+/, 'step=6'));
   await expect(page.getByRole('button', { name: /^SQL Query \(file\)/ })).toHaveAttribute(
@@ -422,10 +423,11 @@ test('smaller things: the username rule before the error, Recent Activity from r
   const user = await signInThroughApi(page);
   await page.goto('/dashboard');
   const activity = page.getByRole('region', { name: 'Recent Activity' });
-  await expect(activity.getByText('Sample data')).toBeVisible();
+  // A new account's panel says it has nothing yet: no invented entries (issue 43, item 8).
+  await expect(activity).toContainText('No activity yet.');
+  await expect(activity.getByRole('listitem')).toHaveCount(0);
   await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Rose bakery helper'));
   await page.reload();
   await expect(activity).toContainText('Created RAG agent “Rose bakery helper”');
-  await expect(activity.getByText('Sample data')).toHaveCount(0);
-  await expect(activity).not.toContainText('Support Knowledge Base');
+  await expect(activity).not.toContainText('No activity yet.');
 });

@@ -18,7 +18,9 @@ export function uploadReadLine(summary: TUploadSummary): string {
       return `Read ${count(summary.pages, 'page', 'pages')}`;
     case 'text_file':
       return `Read ${count(summary.lines, 'line', 'lines')}`;
-    default:
+    case 'docx':
+    case 'markdown':
+    case 'html':
       return `Read ${count(summary.sections, 'section', 'sections')}`;
   }
 }

@@ -72,10 +72,7 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
       { file, fields: { ...answers, ...importKeyFields(key, vaultKeys) } },
       {
         onSuccess: (created) => {
-          notify.success(
-            'Agent imported',
-            `"${created.name}" is a new draft. Build it when ready.`,
-          );
+          notifyImported(created.name);
           close();
           void navigate(wizardPath(created.agent_type, created.id));
         },
@@ -119,6 +116,9 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
     </Dialog>
   );
 }
+
+const notifyImported = (name: string) =>
+  notify.success('Agent imported', `"${name}" is a new draft. Build it when ready.`);
 
 function MissingFields({
   plan,
