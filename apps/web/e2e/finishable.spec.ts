@@ -309,12 +309,15 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   // And the examples now carry it, so they run as pasted.
   await expect(example).toContainText(secret);
 
-  // A plain domain is a site: saved as its https:// origin, then the snippet can be copied.
+  // A plain domain is a site: saved as its https:// and http:// origins (issue 43, item 7), then
+  // the snippet can be copied.
   await panel.getByLabel('Sites that may embed the chat widget').fill('www.rosebakery.com');
-  await expect(panel.getByText('Will allow: https://www.rosebakery.com')).toBeVisible();
+  await expect(
+    panel.getByText('Will allow: https://www.rosebakery.com, http://www.rosebakery.com'),
+  ).toBeVisible();
   await panel.getByRole('button', { name: 'Save sites' }).click();
   await expect(panel.getByLabel('Sites that may embed the chat widget')).toHaveValue(
-    'https://www.rosebakery.com',
+    'https://www.rosebakery.com\nhttp://www.rosebakery.com',
   );
   await panel.getByRole('button', { name: 'Copy widget snippet' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
