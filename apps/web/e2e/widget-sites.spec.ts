@@ -92,10 +92,10 @@ for (const width of [1280, 375] as const) {
       );
       const test_ = panel.getByRole('link', { name: 'Test it on my site' });
       await expect(test_).toHaveAttribute('href', `${testPage.origin}/#agentloom-check`);
-      // The sites, the snippet and the test, as the owner sees them on the screen.
+      // The snippet and the test, as the owner sees them on the screen.
       await panel
-        .getByLabel('Sites that may embed the chat widget')
-        .evaluate((field) => field.scrollIntoView({ block: 'start' }));
+        .getByRole('heading', { name: 'Test it on my site' })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'center' }));
       await shot(page, 'widget-sites-panel', false);
 
       // "Test it on my site": the owner's http page shows the chat and the owner's note.
