@@ -1,9 +1,11 @@
 // The embed script of a published agent's chat widget:
 //   <script src="https://AGENTLOOM/w/widget.js" data-agent="AGENT_ID" async></script>
 // It asks the platform whether this site may embed the agent (only the owner's allowed sites get
-// an answer), then adds a chat bubble that opens the agent's chat in a frame; a site that is not
-// allowed gets a visible notice instead, naming the site to allow. No key is in the
-// page: the frame talks to the platform itself, which limits each visitor.
+// an answer), then adds a chat bubble that opens the agent's chat in a frame. A site that is not
+// allowed shows its visitors nothing (a console warning for its developer); the owner's test link
+// (the page's address + #agentloom-check, from the publish panel's "Test it on my site") shows a
+// note instead: that the chat works there, or which site to allow. No key is in the page: the
+// frame talks to the platform itself, which limits each visitor.
 'use strict';
 
 (function () {
@@ -11,19 +13,30 @@
   if (!script || !script.dataset.agent) return;
   const agentId = script.dataset.agent;
   const base = new URL(script.src).origin;
+  // Only the owner opens the page this way; a visitor never sees why the chat is missing.
+  const ownerCheck = /(^|[#&])agentloom-check(&|$)/.test(location.hash.slice(1));
 
   fetch(`${base}/w/${encodeURIComponent(agentId)}/config`)
     .then(async (response) => {
       const body = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(body.detail || `Agentloom answered ${response.status}.`);
       addBubble(body);
+      if (ownerCheck) {
+        addNotice(
+          'The chat works on this site',
+          `Visitors of ${location.origin} see the chat button in the corner.`,
+          'ok',
+        );
+      }
     })
     .catch((error) => {
-      // A site that is not allowed gets a notice where the bubble would be, so its owner sees
-      // why at a glance (the agent's publish panel lists the refused site too).
+      // The refusal is the owner's business: their publish panel lists the refused site with an
+      // Allow button, and their test link shows it here; visitors see no broken-looking notice.
       const reason = error.message || 'This site may not embed this agent.';
-      console.warn(`Agentloom widget: ${reason}`);
-      addNotice(reason);
+      console.warn(`Agentloom widget: ${reason} Site to allow: ${location.origin}`);
+      if (ownerCheck) {
+        addNotice('Chat unavailable on this site', `${reason} Site to allow: ${location.origin}`);
+      }
     });
 
   /** A speech-bubble icon drawn as SVG: emoji render as empty boxes without an emoji font. */
@@ -47,7 +60,8 @@
     return svg;
   }
 
-  function addNotice(reason) {
+  /** The owner's note (test link only), where the bubble is or just above it. */
+  function addNotice(heading, message, tone) {
     const host = document.createElement('div');
     host.setAttribute('data-agentloom-widget', agentId);
     const shadow = host.attachShadow({ mode: 'open' });
@@ -57,16 +71,17 @@
         padding: 12px 14px; border: 1px solid #f59e0b; border-radius: 10px; background: #fffbeb;
         color: #78350f; font: 14px/1.4 system-ui, sans-serif; box-shadow: 0 4px 14px rgba(0,0,0,.15);
         z-index: 2147483646; }
+      .notice.ok { bottom: 88px; border-color: #16a34a; background: #f0fdf4; color: #14532d; }
       .notice strong { display: block; margin-bottom: 4px; }
       .notice button { margin-top: 8px; border: 0; background: none; color: inherit;
         text-decoration: underline; cursor: pointer; padding: 0; font: inherit; }`;
     const notice = document.createElement('div');
-    notice.className = 'notice';
+    notice.className = tone === 'ok' ? 'notice ok' : 'notice';
     notice.setAttribute('role', 'status');
     const title = document.createElement('strong');
-    title.textContent = 'Chat unavailable on this site';
+    title.textContent = heading;
     const text = document.createElement('span');
-    text.textContent = `${reason} Site to allow: ${location.origin}`;
+    text.textContent = `${message} Only your test link shows this note.`;
     const close = document.createElement('button');
     close.type = 'button';
     close.textContent = 'Dismiss';

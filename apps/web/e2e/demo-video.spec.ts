@@ -137,9 +137,13 @@ test('record the demo video', async ({ page }) => {
   });
   await hold(page, 800);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Read / })).toBeVisible();
+  await hold(page, 1200);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(badge(4)).toBeVisible();
   await hold(page, 800);
   await page.getByLabel('Embedding Model').selectOption('all-MiniLM-L6-v2');
+  await page.getByRole('button', { name: 'Use this model' }).click();
   await expect(badge(5)).toBeVisible();
   await hold(page, 800);
   await page.getByRole('button', { name: /^ChromaDB/ }).click();

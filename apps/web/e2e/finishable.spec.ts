@@ -164,6 +164,7 @@ test('agent kinds are goals with kind names beside them; recommended choices are
   await page.getByRole('button', { name: /^CSV/ }).click();
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(badge(page, 4, 8)).toBeVisible();
   await page.goto(page.url().replace(/step=\d+/, 'step=6'));
   await expect(page.getByRole('button', { name: /^SQL Query \(file\)/ })).toHaveAttribute(
@@ -308,12 +309,15 @@ test('the publish panel: copy buttons, examples with the agent id, sites as plai
   // And the examples now carry it, so they run as pasted.
   await expect(example).toContainText(secret);
 
-  // A plain domain is a site: saved as its https:// origin, then the snippet can be copied.
+  // A plain domain is a site: saved as its https:// and http:// origins (issue 43, item 7), then
+  // the snippet can be copied.
   await panel.getByLabel('Sites that may embed the chat widget').fill('www.rosebakery.com');
-  await expect(panel.getByText('Will allow: https://www.rosebakery.com')).toBeVisible();
+  await expect(
+    panel.getByText('Will allow: https://www.rosebakery.com, http://www.rosebakery.com'),
+  ).toBeVisible();
   await panel.getByRole('button', { name: 'Save sites' }).click();
   await expect(panel.getByLabel('Sites that may embed the chat widget')).toHaveValue(
-    'https://www.rosebakery.com',
+    'https://www.rosebakery.com\nhttp://www.rosebakery.com',
   );
   await panel.getByRole('button', { name: 'Copy widget snippet' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
@@ -422,10 +426,11 @@ test('smaller things: the username rule before the error, Recent Activity from r
   const user = await signInThroughApi(page);
   await page.goto('/dashboard');
   const activity = page.getByRole('region', { name: 'Recent Activity' });
-  await expect(activity.getByText('Sample data')).toBeVisible();
+  // A new account's panel says it has nothing yet: no invented entries (issue 43, item 8).
+  await expect(activity).toContainText('No activity yet.');
+  await expect(activity.getByRole('listitem')).toHaveCount(0);
   await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Rose bakery helper'));
   await page.reload();
   await expect(activity).toContainText('Created RAG agent “Rose bakery helper”');
-  await expect(activity.getByText('Sample data')).toHaveCount(0);
-  await expect(activity).not.toContainText('Support Knowledge Base');
+  await expect(activity).not.toContainText('No activity yet.');
 });

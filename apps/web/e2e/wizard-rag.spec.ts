@@ -38,9 +38,14 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
   await expect(page.getByText('Supports: PDF, CSV, TXT, Excel files')).toBeVisible();
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Read 6 rows, 4 columns' }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
 
   await expect(badge(4)).toBeVisible();
   await page.getByLabel('Embedding Model').selectOption('all-MiniLM-L6-v2');
+  await page.getByRole('button', { name: 'Use this model' }).click();
 
   await expect(badge(5)).toBeVisible();
   await page.getByRole('button', { name: /^ChromaDB/ }).click();

@@ -71,15 +71,17 @@ test('RAG wizard: every step survives a reload, Back/Forward and a new tab', asy
   await expect(badge(page, 3, 9)).toBeVisible();
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(badge(page, 4, 9)).toBeVisible();
   await page.goBack();
   const uploaded = page.getByText(`Uploaded: sales.csv (${SALES_CSV.buffer.length} B)`);
   await reloadKeeps(page, 3, 9, () => expect(uploaded).toBeVisible());
-  // The file on record is kept: Upload & Continue moves on without picking it again.
-  await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  // The file on record is kept: Continue moves on without picking it again.
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
 
   await expect(badge(page, 4, 9)).toBeVisible();
   await page.getByLabel('Embedding Model').selectOption('bge-small-en');
+  await page.getByRole('button', { name: 'Use this model' }).click();
   await expect(badge(page, 5, 9)).toBeVisible();
   await page.goBack();
   await reloadKeeps(page, 4, 9, () =>
@@ -192,6 +194,7 @@ test('SQL wizard: every step survives a reload', async ({ page }) => {
   await reloadKeeps(page, 3, 8, () => expect(page.getByText('Supports: CSV files')).toBeVisible());
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
 
   await expect(badge(page, 4, 8)).toBeVisible();
   await page.getByLabel('LLM Provider').selectOption('deepseek');
@@ -394,6 +397,12 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   await chooser.setFiles(SALES_CSV);
   await tabTo(page, page.getByRole('button', { name: 'Upload & Continue' }));
   await page.keyboard.press('Enter');
+  // What was read is said first; the same button, now Continue, moves on.
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Read 6 rows, 4 columns' }),
+  ).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: 'Continue', exact: true }));
+  await page.keyboard.press('Enter');
 
   await expect(badge(page, 4, 9)).toBeVisible();
   const embedding = page.getByLabel('Embedding Model');
@@ -405,6 +414,7 @@ test('RAG wizard by keyboard alone; arrowing through a dropdown neither saves no
   // Still on step 4 and nothing saved: choosing is explicit.
   await expect(badge(page, 4, 9)).toBeVisible();
   expect(saves).not.toContain(WIZARD_ROUTES.rag.embedding);
+  await tabTo(page, page.getByRole('button', { name: 'Use this model' }));
   await page.keyboard.press('Enter');
 
   await expect(badge(page, 5, 9)).toBeVisible();

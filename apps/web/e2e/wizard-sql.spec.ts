@@ -28,6 +28,12 @@ test('SQL wizard over a CSV: typed key, file framework, build animation, downloa
   await page.getByLabel('Source File').setInputFiles(SALES_CSV);
   await screenshotBothThemes(page, 'sql-wizard-3-upload');
   await page.getByRole('button', { name: 'Upload & Continue' }).click();
+  // What was read is said before moving on (issue 43, item 6).
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Read 6 rows, 4 columns' }),
+  ).toBeVisible();
+  await expect(badge(3)).toBeVisible();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
 
   await expect(badge(4)).toBeVisible();
   await page.getByLabel('LLM Provider').selectOption('groq');

@@ -43,20 +43,29 @@ export const ZPublication = z.object({
 export type TPublication = z.infer<typeof ZPublication>;
 
 /**
- * A site as people write it, turned into the origin browsers send (scheme, host and port): a
- * plain domain (`www.rosebakery.com`) is taken as https, and a page's address
- * (`https://rosebakery.com/contact`) as its site.
+ * A site as people write it, turned into the origins browsers send (scheme, host and port). The
+ * scheme is kept as typed: `http://localhost:8080` allows that page and no https one. A plain
+ * domain (`www.rosebakery.com`) allows it over https and http — an owner's test page is often
+ * plain http, and adding https:// for them blocked it (issue 43, item 7); typing https:// in front
+ * allows only that. A page's address (`https://rosebakery.com/contact`) counts as its site.
  */
-export function siteOrigin(site: string): string {
+export function siteOrigins(site: string): string[] {
   const value = site.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  const match = /^(https?:\/\/[a-z0-9.-]+(?::\d{1,5})?)(?:[/?#].*)?$/i.exec(withScheme);
-  return match ? match[1]!.toLowerCase() : value;
+  const typedScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
+  const withScheme = typedScheme ? value : `https://${value}`;
+  const match = /^https?:\/\/([a-z0-9.-]+(?::\d{1,5})?)(?:[/?#].*)?$/i.exec(withScheme);
+  if (!match) return [value];
+  const host = match[1]!.toLowerCase();
+  if (typedScheme)
+    return [`${withScheme.slice(0, withScheme.indexOf(':')).toLowerCase()}://${host}`];
+  return [`https://${host}`, `http://${host}`];
 }
 
-const zOrigin = zText()
-  .transform(siteOrigin)
-  .refine((value) => /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(value), {
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
+
+const zOrigins = zText()
+  .transform(siteOrigins)
+  .refine((values) => values.every((value) => ORIGIN.test(value)), {
     error: 'Each site must be a web address such as www.example.com or https://www.example.com.',
   });
 
@@ -66,7 +75,10 @@ export const ZPublicationSettings = z
     share_enabled: z.boolean().optional(),
     follow_knowledge: z.boolean().optional(),
     show_sources: z.boolean().optional(),
-    allowed_origins: z.array(zOrigin).max(20, { error: 'At most 20 sites may embed an agent.' }),
+    allowed_origins: z
+      .array(zOrigins)
+      .max(20, { error: 'At most 20 sites may embed an agent.' })
+      .transform((sites) => [...new Set(sites.flat())]),
   })
   .partial();
 export type TPublicationSettings = z.infer<typeof ZPublicationSettings>;

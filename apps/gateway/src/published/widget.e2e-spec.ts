@@ -86,11 +86,13 @@ describe('share page and widget of a published agent', () => {
       .send({ allowed_origins: ['ftp://shop.example.com'] })
       .expect(400);
     expect(bad.body.detail).toMatch(/web address such as www\.example\.com/);
-    // Sites as people write them: a plain domain is https, a page's address is its site.
+    // Sites as people write them: a page's address is its site (a plain domain: next test).
     const written = await t.http
       .patch(`/agents/${id}/publication`)
       .set(alice.auth)
-      .send({ allowed_origins: ['www.RoseBakery.com', 'https://shop.example.com/contact?x=1'] })
+      .send({
+        allowed_origins: ['https://www.RoseBakery.com', 'https://shop.example.com/contact?x=1'],
+      })
       .expect(200);
     expect(written.body.allowed_origins).toEqual([
       'https://www.rosebakery.com',
@@ -141,6 +143,36 @@ describe('share page and widget of a published agent', () => {
       .get('/w/widget.js')
       .expect(200)
       .expect('Content-Type', /javascript/);
+  });
+
+  it('keeps the scheme as typed, and lets a plain domain embed over http too (issue 43, item 7)', async () => {
+    const written = await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: ['www.RoseBakery.com', 'http://127.0.0.1:8080/test.html'] })
+      .expect(200);
+    expect(written.body.allowed_origins).toEqual([
+      'https://www.rosebakery.com',
+      'http://www.rosebakery.com',
+      'http://127.0.0.1:8080',
+    ]);
+    // The owner's http test page of a plain domain is answered, as is the typed http page…
+    for (const origin of ['http://www.rosebakery.com', 'http://127.0.0.1:8080']) {
+      const answered = await t.http.get(`/w/${id}/config`).set('Origin', origin).expect(200);
+      expect(answered.body.chat_url).toContain(`site=${encodeURIComponent(origin)}`);
+      await t.http
+        .get(`/w/${id}/chat?site=${encodeURIComponent(origin)}`)
+        .set('Sec-Fetch-Dest', 'iframe')
+        .expect(200)
+        .expect('Content-Security-Policy', new RegExp(`frame-ancestors ${origin}`));
+    }
+    // …and a scheme typed is kept: no https page is added for http://127.0.0.1:8080.
+    await t.http.get(`/w/${id}/config`).set('Origin', 'https://127.0.0.1:8080').expect(403);
+    await t.http
+      .patch(`/agents/${id}/publication`)
+      .set(alice.auth)
+      .send({ allowed_origins: [ALLOWED] })
+      .expect(200);
   });
 
   it('keeps a table agent’s rows from visitors until its owner shows sources (issue 30)', async () => {

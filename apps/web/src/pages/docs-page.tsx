@@ -51,7 +51,7 @@ const WEBSITE_CHAT_STEPS: { title: string; text: string }[] = [
   },
   {
     title: 'Name the sites it may appear on',
-    text: 'Under “Sites that may embed the chat widget”, type your website’s address, one per line — for example www.rosebakery.com. https:// is added for you; a page’s address counts as its whole site. Choose Save sites.',
+    text: 'Under “Sites that may embed the chat widget”, type your website’s address, one per line — for example www.rosebakery.com, which allows its https:// and http:// pages; an address typed with http:// or https:// in front is kept as typed. A page’s address counts as its whole site. Choose Save sites.',
   },
   {
     title: 'Copy the snippet',
@@ -63,7 +63,7 @@ const WEBSITE_CHAT_STEPS: { title: string; text: string }[] = [
   },
   {
     title: 'Check it',
-    text: 'Open your site: a chat button appears in the bottom-right corner. No button? Add the exact address shown in your browser’s address bar to the list of sites and save — www.rosebakery.com and rosebakery.com count as two sites.',
+    text: 'Choose “Test it on my site” in the panel: your page opens with a note only you see, saying that the chat works or which site to add. Your visitors see the chat button in the bottom-right corner, and nothing at all on a site that is not allowed. www.rosebakery.com and rosebakery.com count as two sites.',
   },
 ];
 

@@ -1,4 +1,4 @@
-import { siteOrigin, type TPublication, type TPublicationSettings } from '@agentloom/contracts';
+import { siteOrigins, type TPublication, type TPublicationSettings } from '@agentloom/contracts';
 import { Globe, Rocket } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { DeveloperSection } from './developer-section';
 import { InsightsSection } from './insights-section';
 import { usePublication, usePublicationChange } from './publish-api';
 import { VisitorsNote } from './visitors-note';
+import { WidgetTest } from './widget-test';
 
 /**
  * Everything about one agent's permanent endpoint: publish or unpublish it, its API and access
@@ -137,7 +138,7 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
   const save = (settings: TPublicationSettings) =>
     change.mutate(settings, {
       onSuccess: (saved) => {
-        // The sites as the server stored them: www.example.com now reads https://www.example.com.
+        // The sites as the server stored them: www.example.com now reads its https:// and http://.
         const stored = (saved as TPublication | undefined)?.allowed_origins;
         if (stored && settings.allowed_origins) setOrigins(stored.join('\n'));
         notify.success('Saved');
@@ -176,14 +177,14 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
       )}
       <TextArea
         label="Sites that may embed the chat widget"
-        hint="The addresses of your websites, one per line, such as www.rosebakery.com — https:// is added for you, and a page's address counts as its whole site. Leave empty to turn the widget off."
+        hint="The addresses of your websites, one per line, such as www.rosebakery.com (allows its https:// and http:// pages) or http://localhost:8080 (kept as you type it). A page's address counts as its whole site. Leave empty to turn the widget off."
         rows={3}
         value={origins}
         onChange={(event) => setOrigins(event.target.value)}
       />
       {typed.length > 0 && (
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          Will allow: {typed.map(siteOrigin).join(', ')}
+          Will allow: {typed.flatMap(siteOrigins).join(', ')}
         </p>
       )}
       <Button
@@ -201,7 +202,13 @@ function ShareSection({ state, agentId }: { state: TPublication; agentId: string
           onAllow={(origin) => save({ allowed_origins: [...state.allowed_origins, origin] })}
         />
       )}
-      {state.allowed_origins.length > 0 && <WidgetSnippet snippet={snippet} />}
+      {state.allowed_origins.length > 0 && (
+        <>
+          <WidgetSnippet snippet={snippet} />
+          {/* Sites saved anew offer their own page. */}
+          <WidgetTest key={state.allowed_origins.join(' ')} allowed={state.allowed_origins} />
+        </>
+      )}
     </div>
   );
 }

@@ -102,8 +102,9 @@ function save(
       config.file = {
         original_name: file?.name ?? '',
         size_bytes: file?.size ?? 0,
-        // Only the kind matters to the wizard: it tells whether the file fits the source.
-        summary: { kind: config.source_type, columns: [], rows: 0 } as unknown as TUploadSummary,
+        // The kind tells whether the file fits the source; the counts are what the step says it
+        // read ("Read 2 rows, 3 columns"), the same for every file of this stand-in.
+        summary: standInSummary(config.source_type),
         uploaded_at: NOW,
       };
       return;
@@ -220,4 +221,13 @@ export function wizardServerPerTest(type: TAgentType): (call: Call) => Reply {
     server = wizardServer(type);
   });
   return (call) => server.reply(call);
+}
+
+/** A summary of the source's kind with fixed counts: the stand-in does not read the file. */
+function standInSummary(kind: string | null | undefined): TUploadSummary {
+  const table = { columns: ['region', 'product', 'total'], rows: 2 };
+  if (kind === 'pdf') return { kind, pages: 3, characters: 1200 };
+  if (kind === 'text_file') return { kind, lines: 4, characters: 80 };
+  if (kind === 'excel') return { kind, sheet: 'Sheet1', sheets: ['Sheet1'], ...table };
+  return { kind: 'csv', ...table };
 }

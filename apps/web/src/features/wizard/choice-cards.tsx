@@ -64,11 +64,14 @@ export function ChoiceCards<T extends string>({
                 {choice.note}
               </span>
             )}
+            {/* On the card's corner, outside the text: inside it, at 375 px, it covered "ChromaDB". */}
             {active && (
-              <Check
+              <span
                 aria-hidden="true"
-                className="absolute top-3 right-3 h-5 w-5 text-indigo-700 dark:text-indigo-300"
-              />
+                className="absolute -top-2.5 -right-2.5 grid h-6 w-6 place-items-center rounded-full bg-indigo-600 text-white ring-2 ring-white dark:bg-indigo-400 dark:text-slate-950 dark:ring-slate-900"
+              >
+                <Check className="h-4 w-4" strokeWidth={3} />
+              </span>
             )}
           </button>
         );

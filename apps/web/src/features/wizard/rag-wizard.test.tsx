@@ -2,34 +2,18 @@ import { buildPaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { deferred, formOf, mockFetch, renderRoute, signIn, textOf } from '../testing/render';
+import {
+  createAgent,
+  renderWizard,
+  stepBadge,
+  toEmbeddingStep,
+  useEmbedding,
+} from '../testing/rag-wizard-steps';
+import { deferred, formOf, mockFetch, textOf } from '../testing/render';
 import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
-import { WizardPage } from './wizard-page';
 
 // A stand-in gateway that answers the agent with what the calls saved, fresh for each test.
 const saved = wizardServerPerTest('rag');
-
-function renderWizard(type = 'rag') {
-  signIn();
-  return renderRoute(`/pipeline/${type}`, '/pipeline/:type/:sessionId?', <WizardPage />);
-}
-
-const stepBadge = (step: number) => screen.findByText(`Step ${step} of 9`);
-
-async function createAgent(user: ReturnType<typeof userEvent.setup>) {
-  await user.type(screen.getByLabelText(/Agent Name/), 'Docs bot');
-  await user.click(screen.getByRole('button', { name: 'Create & Continue' }));
-  await stepBadge(2);
-}
-
-/** Steps 1–3 with a small CSV uploaded, up to the embedding model. */
-async function toEmbeddingStep(user: ReturnType<typeof userEvent.setup>) {
-  await createAgent(user);
-  await user.click(screen.getByRole('button', { name: /^CSV/ }));
-  await user.upload(await screen.findByLabelText('Source File'), new File(['a,b\n1,2'], 'd.csv'));
-  await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
-  await stepBadge(4);
-}
 
 describe('RAG wizard', () => {
   beforeEach(() => localStorage.clear());
@@ -191,7 +175,10 @@ describe('RAG wizard', () => {
     }
     expect(screen.getByRole('option', { name: 'e5-small-v2' })).toBeInTheDocument();
 
+    // Picking from the list only chooses (issue 43, item 8): nothing is saved, the step stays.
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
+    expect(calls.find((c) => c.path === WIZARD_ROUTES.rag.embedding)).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Use this model' }));
     expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
     expect(screen.getByLabelText('Embedding Model')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
@@ -211,7 +198,7 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await useEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     const qdrant = screen.getByRole('button', { name: /^Qdrant/ });
@@ -237,7 +224,7 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await user.selectOptions(screen.getByLabelText('Embedding Model'), 'all-MiniLM-L6-v2');
+    await useEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     await user.click(screen.getByRole('button', { name: /^Pinecone/ }));
@@ -372,7 +359,7 @@ describe('RAG wizard', () => {
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
-    await user.selectOptions(await screen.findByLabelText('Embedding Model'), 'bge-small-en');
+    await useEmbedding(user, 'bge-small-en');
     await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
     // Accepting the defaults is enough.
     expect(await screen.findByLabelText(/Database URL/)).toHaveValue('http://qdrant:6333');

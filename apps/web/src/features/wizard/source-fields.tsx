@@ -14,6 +14,7 @@ export function FileUploadFields({
   onFile,
   busy,
   onSubmit,
+  read,
 }: {
   accept: string;
   hint: ReactNode;
@@ -23,6 +24,8 @@ export function FileUploadFields({
   onFile: (file: File | null) => void;
   busy: boolean;
   onSubmit: () => void;
+  /** What the upload just read ("Read 500 rows, 6 columns"), said above the way on. */
+  read?: ReactNode;
 }) {
   return (
     <StepForm onSubmit={onSubmit}>
@@ -44,7 +47,13 @@ export function FileUploadFields({
           </p>
         )
       )}
-      <SubmitButton busy={busy} label="Upload & Continue" busyLabel="Uploading…" />
+      {read}
+      {/* The file on record with nothing new picked: the button only moves on. */}
+      <SubmitButton
+        busy={busy}
+        label={!file && saved ? 'Continue' : 'Upload & Continue'}
+        busyLabel="Uploading…"
+      />
     </StepForm>
   );
 }

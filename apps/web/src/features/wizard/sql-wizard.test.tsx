@@ -44,6 +44,8 @@ async function toLlmStep(user: ReturnType<typeof userEvent.setup>) {
   expect(file).toHaveAttribute('accept', '.csv');
   await user.upload(file, new File(['region,total\nnorth,3'], 'sales.csv'));
   await user.click(screen.getByRole('button', { name: 'Upload & Continue' }));
+  expect(await screen.findByRole('status')).toHaveTextContent('Read 2 rows, 3 columns');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
   await stepBadge(4);
 }
 

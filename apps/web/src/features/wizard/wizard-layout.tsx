@@ -172,8 +172,9 @@ function StepList({
             aria-current={state === 'current' ? 'step' : undefined}
             className={clsx(
               'items-center gap-1.5',
-              // On a phone only the steps that can be opened are listed; the bar says the rest.
-              href ? 'flex' : 'hidden sm:flex',
+              // On a phone only the current step and those that can be opened are listed; the
+              // bar says the rest. The current one was hidden there too (issue 43, item 8).
+              href || state === 'current' ? 'flex' : 'hidden sm:flex',
               state === 'current'
                 ? 'font-semibold text-indigo-700 dark:text-indigo-300'
                 : state === 'done'

@@ -1,5 +1,5 @@
-import { LLM_PROVIDER_LABELS, type TAgentImportPlan } from '@agentloom/contracts';
-import { useState, type FormEvent } from 'react';
+import type { TAgentImportPlan } from '@agentloom/contracts';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Dialog } from '../../components/dialog';
 import { Alert, CancelAndSubmit, TextArea, TextField } from '../../components/ui';
@@ -7,11 +7,11 @@ import { wizardPath } from '../../features/wizard/step-navigation';
 import { errorDetail } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { useCheckAgentFile, useImportAgent } from './agent-files-api';
+import { ImportKeyField, importKeyFields, useVaultKeys, type ImportKey } from './import-key-field';
 
 /** The fields the import asks for: only what the chosen file left out. */
 type Answers = Record<
   | 'name'
-  | 'api_key'
   | 'vector_db_api_key'
   | 'vector_store_url'
   | 'database_uri'
@@ -19,9 +19,9 @@ type Answers = Record<
   | 'system_prompt',
   string
 >;
+const NO_KEY: ImportKey = { choice: null, typed: '' };
 const EMPTY: Answers = {
   name: '',
-  api_key: '',
   vector_db_api_key: '',
   vector_store_url: '',
   database_uri: '',
@@ -40,11 +40,14 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
   const importAgent = useImportAgent();
   const [file, setFile] = useState<File | null>(null);
   const [answers, setAnswers] = useState<Answers>(EMPTY);
+  const [key, setKey] = useState<ImportKey>(NO_KEY);
   const plan = check.data;
+  const vaultKeys = useVaultKeys(plan?.llm_provider ?? 'openai');
 
   function close() {
     setFile(null);
     setAnswers(EMPTY);
+    setKey(NO_KEY);
     check.reset();
     importAgent.reset();
     onClose();
@@ -55,7 +58,10 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
     importAgent.reset();
     if (!chosen) return check.reset();
     check.mutate(chosen, {
-      onSuccess: (found) => setAnswers({ ...EMPTY, name: found.name }),
+      onSuccess: (found) => {
+        setAnswers({ ...EMPTY, name: found.name });
+        setKey(NO_KEY);
+      },
     });
   }
 
@@ -63,13 +69,10 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
     event.preventDefault();
     if (!file || !plan) return;
     importAgent.mutate(
-      { file, fields: answers },
+      { file, fields: { ...answers, ...importKeyFields(key, vaultKeys) } },
       {
         onSuccess: (created) => {
-          notify.success(
-            'Agent imported',
-            `"${created.name}" is a new draft. Build it when ready.`,
-          );
+          notifyImported(created.name);
           close();
           void navigate(wizardPath(created.agent_type, created.id));
         },
@@ -98,21 +101,36 @@ export function ImportAgentDialog({ open, onClose }: { open: boolean; onClose: (
         {error && (
           <Alert>{errorDetail(error) ?? 'The file could not be imported. Please try again.'}</Alert>
         )}
-        {plan && <MissingFields plan={plan} answers={answers} set={set} />}
+        {plan && (
+          <MissingFields plan={plan} answers={answers} set={set}>
+            <ImportKeyField
+              provider={plan.llm_provider}
+              model={plan.llm_model}
+              value={key}
+              onChange={setKey}
+            />
+          </MissingFields>
+        )}
         <CancelAndSubmit submitLabel="Import agent" busy={importAgent.isPending} onCancel={close} />
       </form>
     </Dialog>
   );
 }
 
+const notifyImported = (name: string) =>
+  notify.success('Agent imported', `"${name}" is a new draft. Build it when ready.`);
+
 function MissingFields({
   plan,
   answers,
   set,
+  children,
 }: {
   plan: TAgentImportPlan;
   answers: Answers;
   set: (field: keyof Answers) => (value: string) => void;
+  /** The LLM key's field. */
+  children: ReactNode;
 }) {
   const { needs, database } = plan;
   return (
@@ -126,15 +144,7 @@ function MissingFields({
         value={answers.name}
         onChange={(event) => set('name')(event.target.value)}
       />
-      <TextField
-        label={`${LLM_PROVIDER_LABELS[plan.llm_provider]} API key`}
-        type="password"
-        autoComplete="off"
-        required
-        hint={`For ${plan.llm_model}.`}
-        value={answers.api_key}
-        onChange={(event) => set('api_key')(event.target.value)}
-      />
+      {children}
       <VectorStoreFields plan={plan} answers={answers} set={set} />
       {needs.database_uri && database && (
         <TextField

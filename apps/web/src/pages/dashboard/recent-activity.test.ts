@@ -43,7 +43,7 @@ describe('Recent Activity from the user’s own work', () => {
     expect(entries[1]?.type).toBe('agent_built');
   });
 
-  it('is empty for an account with nothing yet (the panel then shows the samples)', () => {
+  it('is empty for an account with nothing yet (the panel then says so, with no sample entries)', () => {
     expect(realActivity([], [], NOW)).toEqual([]);
     expect(timeAgo('not a date', NOW)).toBe('Unknown');
   });

@@ -7,8 +7,7 @@ import {
   type TRagConfigView,
 } from '@agentloom/contracts';
 import { useState } from 'react';
-import { Button, Spinner } from '../../../components/ui';
-import { ChoiceSelect } from '../step-form';
+import { Button, Select, Spinner } from '../../../components/ui';
 import { ragCalls } from '../wizard-api';
 import { StepActions } from '../wizard-layout';
 import { checked, type WizardStepProps } from '../wizard-step';
@@ -23,8 +22,9 @@ export const embeddingLabel = (model: TEmbeddingModel) => embeddingSpec(model).l
 export const RECOMMENDED_EMBEDDING: TEmbeddingModel = DEFAULT_EMBEDDING_MODEL;
 
 /**
- * RAG step 4: choosing a model saves it and advances (docs/product.md#the-wizard-embedding-model);
- * arrowing only moves the choice.
+ * RAG step 4 (docs/product.md#the-wizard-embedding-model): picking a model from the list only
+ * chooses it, and "Use this model" saves it and moves on. Picking used to save and jump to the
+ * next step, before the person had read what they picked (issue 43, item 8).
  */
 export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
   const saved = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? '';
@@ -32,7 +32,6 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
   const [model, setModel] = useState<string>(saved || RECOMMENDED_EMBEDDING);
 
   async function choose(chosen: string) {
-    setModel(chosen);
     if (!chosen) return;
     if (!checked(ZEmbeddingModelRequest, { session_id: sessionId, model_name: chosen })) return;
     if (await save(ragCalls.embedding(sessionId, chosen), 'Failed to set embedding model.')) {
@@ -49,15 +48,14 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
         {RECOMMENDED_EMBEDDING} — free, needs no API key, good for English text. OpenAI&apos;s
         models suit other languages and use your OpenAI key.
       </p>
-      <ChoiceSelect
+      <Select
         label="Embedding Model"
         placeholder="Select an embedding model"
         value={model}
         disabled={busy}
         options={EMBEDDING_MODELS.map((id) => ({ value: id, label: embeddingLabel(id) }))}
-        onPick={setModel}
-        onCommit={(chosen) => void choose(chosen)}
-        hint="Choosing a model from the list saves it and moves to the next step."
+        onChange={(event) => setModel(event.target.value)}
+        hint="Pick a model, then choose “Use this model”."
       />
       {busy ? (
         <p
@@ -69,7 +67,7 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
         </p>
       ) : (
         model && (
-          // Back on a saved step, or a model reached with the arrow keys: choosing is explicit.
+          // Saving is explicit: the saved model only moves on, another one is saved first.
           <StepActions>
             <Button size="lg" onClick={() => (model === saved ? advance() : void choose(model))}>
               {model === saved ? 'Continue' : 'Use this model'}

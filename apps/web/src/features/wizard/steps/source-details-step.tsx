@@ -21,6 +21,7 @@ import {
 } from '../source-fields';
 import { DatabaseTablePicker } from '../database-tables';
 import { SourceSample } from '../source-sample';
+import { uploadReadLine } from '../upload-read';
 import { ragCalls, sqlCalls, type WizardCall } from '../wizard-api';
 import { checked, type WizardStepProps } from '../wizard-step';
 
@@ -177,7 +178,11 @@ function SourceFields(props: WizardStepProps) {
   );
 }
 
-/** Step 3 of a file source: the file, its upload's failure in place, and the sample once read. */
+/**
+ * Step 3 of a file source: the file, its upload's failure in place, and the sample once read. A
+ * good upload stays on the step and says what was read ("Read 500 rows, 6 columns") with its
+ * sample; Continue moves on (it moved on silently, issue 43 item 6).
+ */
 function FileSourceDetails(props: WizardStepProps & { sourceType: TUploadKind; done: boolean }) {
   const { type, sessionId, pipeline, busy, advance, mutations, sourceType, done } = props;
   const kind = KINDS[type];
@@ -186,15 +191,19 @@ function FileSourceDetails(props: WizardStepProps & { sourceType: TUploadKind; d
   // A failed upload is said beside the file picker and stays there until the next try: a toast
   // vanished, and left "Selected: notes.docx" with an active button as if nothing was wrong.
   const [uploadError, setUploadError] = useState<{ title: string; detail?: string } | null>(null);
+  const [justRead, setJustRead] = useState(false);
 
   const kept = config?.file?.summary.kind === sourceType ? config.file : null;
   const upload = async () => {
     setUploadError(null);
     // The file already uploaded stays unless another one is picked.
     if (!file) return kept && done ? advance() : setUploadError({ title: NO_FILE_SELECTED });
+    setJustRead(false);
     try {
+      // The agent is read again before this resolves: `kept` is the new file's.
       await mutations.save.mutateAsync(kind.upload(sessionId, file));
-      advance();
+      setFile(null);
+      setJustRead(true);
     } catch (error) {
       setUploadError({ title: kind.uploadFailure, detail: errorDetail(error) });
     }
@@ -209,6 +218,19 @@ function FileSourceDetails(props: WizardStepProps & { sourceType: TUploadKind; d
         onFile={setFile}
         busy={busy}
         onSubmit={() => void upload()}
+        read={
+          justRead &&
+          kept &&
+          !file && (
+            <Alert tone="success">
+              <p className="font-semibold">{uploadReadLine(kept.summary)}</p>
+              <p className="mt-1">
+                From {kept.original_name}. Check the sample below, then continue — or pick another
+                file.
+              </p>
+            </Alert>
+          )
+        }
       />
       {uploadError && (
         <Alert>
