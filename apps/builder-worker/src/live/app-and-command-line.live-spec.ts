@@ -103,7 +103,8 @@ describe('the command line while the chat app holds a local store (issue 43, ite
       ui: 'gradio',
     });
     try {
-      await app.waitForOutput(/Running on local URL/, APP_START_MS);
+      // Gradio serves once its agent is ready (indexed).
+      await waitFor(app.url, APP_START_MS);
       await besideTheApp(QDRANT, app);
     } finally {
       await app.stop();
