@@ -138,11 +138,14 @@ function sourceVariables({ source, sources }: AgentManifest): EnvVariable[] {
     // The table's name is the owner's: it stays in agent.json, never in .env.example.
     const which =
       tables.length > 1 ? ` whose url_env in agent.json is ${table.url_env ?? 'DATABASE_URL'}` : '';
+    // In the container, 127.0.0.1 is the container itself (README.md, "Run it with Docker").
+    const docker =
+      table.type === 'sqlite' ? '' : ' Under docker compose, this machine is host.docker.internal.';
     return [
       {
         name: table.url_env ?? 'DATABASE_URL',
         required: true,
-        purpose: `Connection URL of the ${label} source${which}. Use a read-only account.`,
+        purpose: `Connection URL of the ${label} source${which}. Use a read-only account.${docker}`,
         example,
       },
     ];

@@ -55,4 +55,23 @@ describe('generateProject', () => {
       /^COPY \. \.\n#.*\nRUN mkdir -p exports\/charts && chown agent exports\/charts\nUSER agent$/m,
     );
   });
+
+  // Issue 43, item 12: in the container, 127.0.0.1 is the container itself.
+  it('says how the agent in Docker reaches a database on this machine, when a source is one', async () => {
+    const files = await generateProject(sqlInput());
+    const readme = text(files, 'README.md');
+    const docker = readme.slice(
+      readme.indexOf('## Run it with Docker'),
+      readme.indexOf('## Run it without Docker'),
+    );
+    expect(docker).toMatch(/Write `host\.docker\.internal` in their place in the database URL/);
+    expect(docker).toContain('`extra_hosts: host-gateway`');
+    expect(text(files, 'docker-compose.yml')).toContain("- 'host.docker.internal:host-gateway'");
+    expect(text(files, '.env.example')).toMatch(
+      /^# Connection URL of the Postgres source\. .*this machine is host\.docker\.internal\.$/m,
+    );
+
+    const fileSource = text(await generateProject(ragInput()), 'README.md');
+    expect(fileSource).not.toContain('host.docker.internal');
+  });
 });

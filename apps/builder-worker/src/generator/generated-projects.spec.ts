@@ -57,6 +57,7 @@ async function validateCompose(dir: string): Promise<ProcessRun> {
 }
 
 let root: string;
+const PYTEST_TIMEOUT_MS = 300_000;
 const checked = new Map<string, Checked>();
 let startedAt = 0;
 
@@ -79,7 +80,14 @@ beforeAll(async () => {
       paths: p.paths,
       compile: await runProcess(PYTHON, ['-m', 'compileall', '-q', '.'], p.dir),
       pyflakes: await runProcess(PYTHON, ['-m', 'pyflakes', '.'], p.dir),
-      pytest: await runProcess(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], p.dir),
+      // Some of a project's tests start a second Python process (a store held by another) or
+      // import its provider's SDK: on a busy machine, minutes.
+      pytest: await runProcess(
+        PYTHON,
+        ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+        p.dir,
+        PYTEST_TIMEOUT_MS,
+      ),
       yaml: await runProcess(PYTHON, ['-c', READ_YAML], p.dir),
       roundTrip: await runProcess(PYTHON, ['-c', ROUND_TRIP], p.dir),
       compose: DOCKER_COMPOSE ? await validateCompose(p.dir) : undefined,

@@ -97,6 +97,7 @@ async function renderKindReadme(
         : `The vectors are kept in your Pinecone index **${markdownText(store.index_name ?? '')}**, ` +
           "in this agent's own namespace.",
       LOCAL_NOTE: localStoreNote(store.provider),
+      DOCKER_DATABASE_NOTE: dockerDatabaseNote(manifest),
       TORCH_NOTE: local ? TORCH_NOTE : '',
     });
   }
@@ -118,10 +119,43 @@ async function renderKindReadme(
     SUMMARY: summary,
     ENGINE_SECTION: (await readTemplate(`sql/readme/${framework.engine}.md`)).trim(),
     ENGINE_NAME: framework.label,
+    DOCKER_DATABASE_NOTE: dockerDatabaseNote(manifest),
     MAX_ROWS: sql.max_rows,
     TIMEOUT: sql.timeout_seconds,
   });
 }
+
+/** The source types that are database servers (a SQLite file is read from data/ instead). */
+const SERVER_DATABASES = new Set(['postgres', 'mysql', 'mongo']);
+
+/**
+ * How the agent in its container reaches a database on the machine that runs Docker, when a
+ * source is one: 127.0.0.1 in the container is the container itself.
+ */
+function dockerDatabaseNote(manifest: AgentManifest): string {
+  const types = manifest.sources
+    ? manifest.sources.filter((source) => source.kind === 'table').map((source) => source.type)
+    : [manifest.source.type];
+  if (!types.some((type) => SERVER_DATABASES.has(type))) return '';
+  return [
+    '',
+    '',
+    'A database on this machine: inside the container, `127.0.0.1` and `localhost` are the',
+    'container itself. Write `host.docker.internal` in their place in the database URL in `.env`',
+    '(docker-compose.yml maps that name to this machine with `extra_hosts: host-gateway`), and',
+    "let the database accept connections from Docker's network, not only from 127.0.0.1",
+    "(PostgreSQL's `listen_addresses` and `pg_hba.conf`, MySQL's `bind-address`). When it cannot",
+    'connect from a container, the agent says so as it starts.',
+  ].join('\n');
+}
+
+/** Qdrant's local mode and Milvus Lite lock their folder: the command line beside the app. */
+const ONE_PROCESS_NOTE = [
+  'A store kept in a local folder opens in one process at a time. While the chat app runs,',
+  '`python -m agent ask` answers from a copy of the store as it is then, and',
+  '`python -m agent index` says the store is in use: stop the app first, or restart it (it',
+  'indexes what changed each time it starts).',
+].join('\n');
 
 /** Where the vectors go when the agent runs without Docker, command by command. */
 function localStoreNote(provider: TVectorStore): string {
@@ -148,12 +182,16 @@ function localStoreNote(provider: TVectorStore): string {
         "Without a Qdrant server, the client's local mode keeps the vectors in a folder:",
         '`echo VECTOR_STORE_URL=./.qdrant >> .env`. With Docker, `docker compose up -d qdrant`',
         `serves a server at ${VECTOR_STORES.qdrant.localUrl}. ${memory}`,
+        '',
+        ONE_PROCESS_NOTE,
       ].join('\n');
     case 'milvus':
       return [
         'Without a Milvus server, Milvus Lite (installed with the agent) keeps the vectors in one',
         'file: `echo VECTOR_STORE_URL=./milvus.db >> .env`. With Docker, `docker compose up -d',
         `milvus\` serves a server at ${VECTOR_STORES.milvus.localUrl}. ${memory}`,
+        '',
+        ONE_PROCESS_NOTE,
       ].join('\n');
     case 'pinecone':
       return (

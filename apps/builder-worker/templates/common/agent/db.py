@@ -14,9 +14,11 @@ need it installed.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import contextmanager
-from typing import Any, Dict, Iterator
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional
 from urllib.parse import quote
 
 from .config import ConfigError
@@ -127,9 +129,34 @@ def connection_to(engine) -> Iterator[Any]:
         raise ConfigError(
             f"Cannot connect to the database in DATABASE_URL ({where}): {detail}. Check that "
             "it is running and reachable from here, and that DATABASE_URL is right."
+            + docker_host_hint(engine.url.host, detail)
         ) from None
     with connection:
         yield connection
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# How the drivers say nothing answered (psycopg2: "Connection refused", "timeout expired";
+# PyMySQL: "Can't connect to MySQL server"), as opposed to a refused password or database.
+NOTHING_ANSWERED = re.compile(r"refused|can't connect|could not connect|timed? ?out|timeout", re.I)
+
+
+def in_container() -> bool:
+    """Whether this process runs in a container (Docker writes /.dockerenv, Podman
+    /run/.containerenv)."""
+    return Path("/.dockerenv").exists() or Path("/run/.containerenv").exists()
+
+
+def docker_host_hint(host: Optional[str], detail: str) -> str:
+    """In a container, 127.0.0.1 is the container itself: how to reach the machine's database,
+    when nothing answered there."""
+    if host not in LOOPBACK_HOSTS or not NOTHING_ANSWERED.search(detail) or not in_container():
+        return ""
+    return (
+        f" Inside a container, {host} is the container itself: write host.docker.internal "
+        f"instead of {host} in DATABASE_URL to reach a database on the machine that runs "
+        "Docker (docker-compose.yml maps that name to it)."
+    )
 
 
 def reflect_table(connection, name: str):

@@ -99,6 +99,17 @@ class ChatModel(Protocol):
         ...
 
 
+def check_chat_model(chat: ChatModel) -> None:
+    """The start check: `chat.check()` where the model has one (the providers' clients do; a
+    stand-in need not)."""
+    check = getattr(chat, "check", None)
+    if callable(check):
+        check()
+
+
+# The start check's limit: the list of models is a small answer.
+CHECK_TIMEOUT = 10.0
+
 # The conversation's recent messages the model sees before a question (three exchanges), as
 # the builder's preview and the published agents keep them.
 HISTORY_MESSAGES = 6
@@ -158,6 +169,23 @@ class ProviderChat:
     def make_client(self) -> Any:
         raise NotImplementedError
 
+    def check(self) -> None:
+        """Ask the provider for its list of models - free, and answered in a moment - so that a
+        refused key or an address nothing answers at stops the agent as it starts, not at the
+        first question. Any other answer (a gateway without that call, say) is left for the
+        first question to meet."""
+        try:
+            self._list_models()
+        except Exception as error:
+            explained = self.explain(error)
+            # A 404 here is the list's address, not the model: it says nothing about either.
+            if explained is None or _status(error) == 404:
+                return
+            raise explained from error
+
+    def _list_models(self) -> None:
+        raise NotImplementedError
+
     def complete(self, messages: Sequence[Message]) -> str:
         try:
             return self._complete(messages)
@@ -210,6 +238,9 @@ class OpenAIChat(ProviderChat):
         base_url = self.base_url or OPENAI_COMPATIBLE_URLS[self.provider]
         return OpenAI(api_key=self.api_key, base_url=base_url, timeout=self.timeout)
 
+    def _list_models(self) -> None:
+        self.client().with_options(timeout=CHECK_TIMEOUT).models.list()
+
     def _complete(self, messages: Sequence[Message]) -> str:
         response = self.client().chat.completions.create(
             model=self.model,
@@ -239,6 +270,9 @@ class AnthropicChat(ProviderChat):
         from anthropic import Anthropic
 
         return Anthropic(api_key=self.api_key, base_url=self.base_url, timeout=self.timeout)
+
+    def _list_models(self) -> None:
+        self.client().with_options(timeout=CHECK_TIMEOUT).models.list(limit=1)
 
     def _complete(self, messages: Sequence[Message]) -> str:
         system, conversation = split_system(messages)
@@ -280,6 +314,10 @@ class GeminiChat(ProviderChat):
             base_url=self.base_url, api_version="v1beta", timeout=int(self.timeout * 1000)
         )
         return genai.Client(api_key=self.api_key, http_options=options)
+
+    def _list_models(self) -> None:
+        # The pager asks for its first page as it is made.
+        self.client().models.list(config={"page_size": 1})
 
     def _request(self, messages: Sequence[Message]) -> Dict[str, Any]:
         from google.genai import types

@@ -178,3 +178,70 @@ def test_openai_compatible_replies_stream_piece_by_piece(monkeypatch):
     assert list(chat.stream(CONVERSATION)) == ["Hel", "lo", "."]
     [call] = sdk.calls
     assert call["stream"] is True
+
+
+@pytest.fixture
+def provider_api(settings):
+    """A local stand-in for the provider's API: every request is answered with `status` (the
+    list of models, empty, when 200). Yields the status holder and settings pointing at it."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answer = {"status": 200}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            status = answer["status"]
+            listed = {"object": "list", "data": [], "has_more": False, "models": []}
+            # Each SDK reads its own fields of an error; Gemini's needs `code` and `status`.
+            refused = {"error": {"message": "refused", "code": status, "status": "REFUSED"}}
+            body = json.dumps(listed if status == 200 else refused).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    key_env = settings.section("llm")["api_key_env"]
+    environ = {key_env: "k", "LLM_BASE_URL": f"http://127.0.0.1:{server.server_port}"}
+    yield answer, dataclasses.replace(settings, environ=environ)
+    server.shutdown()
+
+
+def test_the_start_check_stops_at_a_refused_key_naming_it(provider_api):
+    """With the project's own provider SDK, against a local stand-in of its API."""
+    from agent.config import ConfigError
+
+    answer, configured = provider_api
+    chat = chat_model_from_settings(configured)
+    chat.check()  # the key is taken: nothing to say
+
+    answer["status"] = 401
+    key_env = configured.section("llm")["api_key_env"]
+    with pytest.raises(ConfigError, match=f"refused the key in {key_env}"):
+        chat.check()
+
+
+def test_the_start_check_lets_a_gateway_without_a_list_of_models_pass(provider_api):
+    answer, configured = provider_api
+    answer["status"] = 404
+
+    chat_model_from_settings(configured).check()
+
+
+def test_the_start_check_stops_when_nothing_answers(settings):
+    from agent.config import ConfigError
+
+    key_env = settings.section("llm")["api_key_env"]
+    # Port 9 (discard): nothing answers there on a test machine.
+    environ = {key_env: "k", "LLM_BASE_URL": "http://127.0.0.1:9"}
+    chat = chat_model_from_settings(dataclasses.replace(settings, environ=environ))
+
+    with pytest.raises(ConfigError, match="nothing answered at http://127.0.0.1:9"):
+        chat.check()

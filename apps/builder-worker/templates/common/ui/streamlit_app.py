@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 import itertools
 import logging
+from typing import NoReturn
 
 import pandas as pd
 import streamlit as st
@@ -16,12 +17,29 @@ from agent import ConfigError, build_agent, load_settings
 from agent.answer import Answer, conversation_text, escape_markdown
 
 log = logging.getLogger("agent.app")
+# The agent's own progress (indexing, waiting for the store) in the terminal, as the command line
+# and the Gradio app show it; Streamlit sets up only its own loggers. Once: later runs of this
+# script find the handler in place.
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+# The agent is made once per run of the server, with the settings of that moment.
+RESTART = (
+    "After changing `.env`, restart the app: stop it (Ctrl+C) and run `streamlit run app.py` "
+    "again, or with Docker `docker compose up -d`."
+)
 
 
 @st.cache_resource(show_spinner="Preparing the agent...")
 def get_agent():
     # Built once per server process and shared by every browser session.
     return build_agent()
+
+
+def stop_with(error: ConfigError) -> NoReturn:
+    """A setting to change: said in the terminal and on the page, with how to apply the fix."""
+    log.error("Configuration error: %s", error)
+    st.error(f"{error}\n\n{RESTART}")
+    st.stop()
 
 
 def show(answer: Answer) -> None:
@@ -82,8 +100,7 @@ def main() -> None:
     try:
         settings = load_settings()
     except ConfigError as error:
-        st.error(str(error))
-        st.stop()
+        stop_with(error)
     st.set_page_config(page_title=settings.name.strip()[:100] or "Agent")
     # The name is data: escaped so that Markdown characters in it show as typed.
     st.title(escape_markdown(settings.name), anchor=False)
@@ -94,8 +111,7 @@ def main() -> None:
     try:
         agent = get_agent()
     except ConfigError as error:
-        st.error(str(error))
-        st.stop()
+        stop_with(error)
 
     history = st.session_state.setdefault("history", [])
     for role, content in history:
@@ -114,7 +130,10 @@ def main() -> None:
             try:
                 answer = respond(agent, question, history[:-1])
             except ConfigError as error:  # a setting to change: its message says which
-                answer = Answer(text=f"Sorry, I cannot answer: {escape_markdown(str(error))}")
+                log.error("Configuration error: %s", error)
+                answer = Answer(
+                    text=f"Sorry, I cannot answer: {escape_markdown(str(error))}\n\n{RESTART}"
+                )
             except Exception:  # the details go to the server's log, never to the visitor
                 log.exception("Answering %r failed", question)
                 answer = Answer(text="Sorry, something went wrong. Please try again later.")

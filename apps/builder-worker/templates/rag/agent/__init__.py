@@ -19,20 +19,32 @@ __all__ = ["ConfigError", "Settings", "build_agent", "load_settings", "prefetch"
 log = logging.getLogger(__name__)
 
 
-def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "RagAgent":
+def build_agent(
+    settings: Optional[Settings] = None,
+    index: bool = True,
+    check_provider: bool = True,
+    copy_if_held: bool = False,
+) -> "RagAgent":
     """The agent with the embedding model, vector store and LLM chosen in agent.json.
 
-    With `index`, the vector store is first brought in line with the sources: only what changed
-    since the last index is embedded (indexing.py). With curated answers, a question close to
-    one of theirs is answered with it (curated.py).
+    With `check_provider`, the LLM's provider is asked first whether it takes the key (llm.py's
+    `check_chat_model`): a refused key stops the start, not the first question. With `index`,
+    the vector store is then brought in line with the sources: only what changed since the last
+    index is embedded (indexing.py). With `copy_if_held` (the command line's `ask`), a store kept
+    in a local folder that the running chat app holds is read from a copy of it, and not indexed:
+    the app indexes it itself. With curated answers, a question close to one of theirs is
+    answered with it (curated.py).
     """
     from .curated import RememberingQueries, load_curated, with_curated
     from .embeddings import embedder_from_settings
-    from .llm import chat_model_from_settings
+    from .llm import chat_model_from_settings, check_chat_model
     from .rag import RagAgent
     from .stores import store_from_settings
 
     settings = settings or load_settings()
+    chat = chat_model_from_settings(settings)
+    if check_provider:
+        check_chat_model(chat)
     embedder = embedder_from_settings(settings)
     if load_curated(settings):
         # The question is embedded once for the curated answers and the passage search.
@@ -45,11 +57,13 @@ def build_agent(settings: Optional[Settings] = None, index: bool = True) -> "Rag
         # Before the store's client is even imported: an unknown host is reported in a second.
         check_host(url)
     # Some clients (Chroma's, Milvus's) connect as they are created: that waits for the store too.
-    store = when_store_ready(lambda: store_from_settings(settings, embedder.dimensions), wait)
-    agent = RagAgent(
-        settings, embedder=embedder, store=store, chat=chat_model_from_settings(settings)
+    store = when_store_ready(
+        lambda: store_from_settings(settings, embedder.dimensions, copy_if_held), wait
     )
-    if index:
+    agent = RagAgent(settings, embedder=embedder, store=store, chat=chat)
+    # A copy is for reading: indexing it would record, in the app's own records, what only the
+    # copy holds.
+    if index and not store.is_copy:
         when_store_ready(agent.index, wait)
     # A question close to one of the owner's curated answers is answered with it (curated.py).
     return with_curated(agent, settings, embedder)  # type: ignore[return-value]
@@ -95,8 +109,16 @@ def is_connection_error(error: BaseException) -> bool:
     return False
 
 
+def worth_waiting_for(error: BaseException) -> bool:
+    """Whether the store may be ready soon: it does not answer yet, or another process (a
+    `python -m agent` command, say) has its local folder open for now."""
+    from .stores import StoreInUse
+
+    return isinstance(error, StoreInUse) or is_connection_error(error)
+
+
 def when_store_ready(action: Callable[[], T], wait_seconds: float = DEFAULT_WAIT_SECONDS) -> T:
-    """Run `action`, retrying for up to `wait_seconds` while the vector store does not answer
+    """Run `action`, retrying for up to `wait_seconds` while the vector store is not ready
     (build_agent has already checked that its host exists)."""
     from tenacity import (
         Retrying,
@@ -105,15 +127,18 @@ def when_store_ready(action: Callable[[], T], wait_seconds: float = DEFAULT_WAIT
         wait_fixed,
     )
 
+    from .stores import StoreInUse
+
     def warn(state: Any) -> None:
+        error = state.outcome.exception()
+        # StoreInUse's own message is the advice for when waiting did not help: said once, last.
+        why = "another process has it open" if isinstance(error, StoreInUse) else error
         log.warning(
-            "The vector store does not answer yet (%s); trying again for up to %g s",
-            state.outcome.exception(),
-            wait_seconds,
+            "The vector store is not ready (%s); trying again for up to %g s", why, wait_seconds
         )
 
     retrying = Retrying(
-        retry=retry_if_exception(is_connection_error),
+        retry=retry_if_exception(worth_waiting_for),
         stop=stop_after_delay(wait_seconds),
         wait=wait_fixed(min(5.0, max(wait_seconds / 10, 0.1))),
         before_sleep=warn,

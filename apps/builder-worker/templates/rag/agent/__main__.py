@@ -15,6 +15,7 @@ from typing import List, Optional
 from . import build_agent, prefetch
 from .answer import to_text
 from .config import ConfigError, load_settings
+from .stores import StoreInUse
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -39,10 +40,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "prefetch":
             prefetch(load_settings())
         elif args.command == "index":
-            agent = build_agent(index=False)
+            # Indexing needs no chat model: its key is not checked here.
+            agent = build_agent(index=False, check_provider=False)
             print(agent.index(rebuild=args.rebuild, from_source=args.from_source))
         else:
-            print(to_text(build_agent().ask(args.question)))
+            # Beside the running chat app, a local store it holds is read from a copy.
+            print(to_text(build_agent(copy_if_held=True).ask(args.question)))
+    except StoreInUse as error:  # not a setting to fix: another process has the store open
+        print(error, file=sys.stderr)
+        return 2
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2

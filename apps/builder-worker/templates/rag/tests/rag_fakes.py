@@ -1,10 +1,15 @@
-"""A deterministic stand-in for the embedding model."""
+"""A deterministic stand-in for the embedding model, and a process that holds a local store."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import zlib
-from typing import List, Sequence
+from contextlib import contextmanager
+from typing import Iterator, List, Sequence
+
+from agent.config import PROJECT_ROOT
 
 
 class FakeEmbedder:
@@ -23,3 +28,35 @@ class FakeEmbedder:
 
     def embed_query(self, text: str) -> List[float]:
         return self._vector(text)
+
+
+# Opens this project's store at argv[1], stores one passage, and keeps the store open until its
+# input closes: what the running chat app does to a store kept in a local folder.
+_HOLDER = """
+import sys
+from agent.chunking import Chunk
+from agent.config import load_settings
+from agent.stores import store_from_settings
+
+store = store_from_settings(load_settings(environ={"VECTOR_STORE_URL": sys.argv[1]}), 2)
+store.add([Chunk(id="1", text="alpha", source="a.pdf", page=1)], [[1.0, 0.0]])
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextmanager
+def held_by_another_process(location: str) -> Iterator[None]:
+    """The store at `location` (one passage in it), held open by another process meanwhile."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, location],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        yield
+    finally:
+        holder.communicate(timeout=60)

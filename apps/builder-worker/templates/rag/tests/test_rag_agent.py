@@ -175,6 +175,7 @@ def test_a_store_host_that_does_not_exist_fails_at_once(settings, monkeypatch):
     attempts = []
     monkeypatch.setattr("agent.stores.store_from_settings", lambda *args: attempts.append(1))
     monkeypatch.setattr("agent.embeddings.embedder_from_settings", lambda settings: FakeEmbedder())
+    monkeypatch.setattr("agent.llm.chat_model_from_settings", lambda settings: FakeChat())
     unknown = dataclasses.replace(
         settings, environ={"VECTOR_STORE_URL": "http://no-such-host.invalid:8000"}
     )
@@ -207,7 +208,7 @@ def test_creating_the_store_client_waits_for_a_store_that_is_starting(settings, 
 
     attempts = []
 
-    def starting_store(settings, dimensions):
+    def starting_store(settings, dimensions, copy_if_held=False):
         attempts.append(1)
         if len(attempts) < 3:
             raise ConnectionError("connection refused")

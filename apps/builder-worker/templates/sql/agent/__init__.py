@@ -15,16 +15,24 @@ from .config import ConfigError, Settings, load_settings
 __all__ = ["ConfigError", "Settings", "build_agent", "load_settings", "prefetch"]
 
 
-def build_agent(settings: Optional[Settings] = None) -> Any:
-    """The query engine chosen in the builder (agent/engine.py), with its LLM and data."""
+def build_agent(settings: Optional[Settings] = None, check_provider: bool = True) -> Any:
+    """The query engine chosen in the builder (agent/engine.py), with its LLM and data.
+
+    With `check_provider`, the LLM's provider is asked first whether it takes the key (llm.py's
+    `check_chat_model`); a database source is connected to as the engine opens it
+    (database.open_database). Either failing stops the start, not the first question.
+    """
     from .curated import with_curated
     from .engine import build_engine
-    from .llm import chat_model_from_settings
+    from .llm import chat_model_from_settings, check_chat_model
 
     settings = settings or load_settings()
+    chat = chat_model_from_settings(settings)
+    if check_provider:
+        check_chat_model(chat)
     # A question close to one of the owner's curated answers is answered with it, by the words
     # the two questions share (curated.py): no query and no model call.
-    return with_curated(build_engine(settings, chat_model_from_settings(settings)), settings)
+    return with_curated(build_engine(settings, chat), settings)
 
 
 def prefetch(settings: Optional[Settings] = None) -> None:

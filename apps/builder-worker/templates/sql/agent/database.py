@@ -273,7 +273,11 @@ def open_database(settings: "Settings") -> Database:
     url = normalize_database_url(settings.database_url)
     if backend_of(url) == "sqlite":
         return SqliteDatabase.open_file(sqlite_path(url), timeout)
-    return SqlAlchemyDatabase(url, timeout)
+    database = SqlAlchemyDatabase(url, timeout)
+    # Connected to once now: a wrong password, host or table stops the start, in plain words
+    # naming DATABASE_URL (db.connection_to), rather than the first question.
+    database.schema(source_table(settings))
+    return database
 
 
 def result_rows_text(result: QueryResult, limit: int = 50) -> str:

@@ -199,3 +199,35 @@ def test_a_database_that_is_down_is_a_plain_message_naming_database_url():
     with pytest.raises(ConfigError, match="DATABASE_URL") as raised:
         database.schema("sales")
     assert "secret" not in str(raised.value)
+
+
+def unreachable_database_url(settings):
+    """The source's own kind of server at an address nothing answers at (port 9, discard)."""
+    backend = {"postgres": "postgresql", "mysql": "mysql"}.get(settings.source["type"])
+    if settings.source.get("file") or backend is None:
+        pytest.skip("a file or SQLite source: no server to connect to")
+    pytest.importorskip("psycopg2" if backend == "postgresql" else "pymysql")
+    return f"{backend}://reader:secret@127.0.0.1:9/shop"
+
+
+def test_a_database_server_is_connected_to_as_it_opens(settings):
+    """The start check: a wrong password or address stops the start, not the first question."""
+    url = unreachable_database_url(settings)
+
+    with pytest.raises(ConfigError, match="DATABASE_URL") as raised:
+        open_database(dataclasses.replace(settings, environ={"DATABASE_URL": url}))
+    assert "secret" not in str(raised.value)
+
+
+def test_in_a_container_127_0_0_1_is_said_to_be_the_container_itself(settings, monkeypatch):
+    url = unreachable_database_url(settings)
+    configured = dataclasses.replace(settings, environ={"DATABASE_URL": url})
+
+    monkeypatch.setattr("agent.db.in_container", lambda: True)
+    with pytest.raises(ConfigError, match="write host.docker.internal instead of 127.0.0.1"):
+        open_database(configured)
+
+    monkeypatch.setattr("agent.db.in_container", lambda: False)
+    with pytest.raises(ConfigError) as raised:
+        open_database(configured)
+    assert "host.docker.internal" not in str(raised.value)

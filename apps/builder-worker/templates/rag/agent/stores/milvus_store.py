@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Sequence
 
 from ..chunking import Chunk
-from .base import Hit, VectorStore, check_batch, store_url
+from .base import Hit, VectorStore, check_batch, open_local, store_url
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -105,11 +105,19 @@ class MilvusStore(VectorStore):
         self._loaded = False
 
 
-def create_store(settings: "Settings", dimensions: int) -> MilvusStore:
+def create_store(
+    settings: "Settings", dimensions: int, copy_if_held: bool = False
+) -> MilvusStore:
     from pymilvus import MilvusClient
 
-    client = MilvusClient(uri=store_url(settings), token=settings.env("VECTOR_STORE_API_KEY", ""))
+    uri = location = store_url(settings)
+    if uri.endswith(".db"):
+        # Milvus Lite: a Milvus in this folder, run inside this process.
+        location = open_local(uri, "LOCK", copy_if_held)
+    client = MilvusClient(uri=location, token=settings.env("VECTOR_STORE_API_KEY", ""))
     config = settings.section("vector_store")
-    return MilvusStore(
+    store = MilvusStore(
         client, config["collection"], config.get("distance_metric", "cosine"), dimensions
     )
+    store.is_copy = location != uri
+    return store

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import uuid
 from typing import TYPE_CHECKING, Any, List, Sequence
 
 from ..chunking import Chunk
 from . import base
-from .base import Hit, VectorStore, check_batch, store_url
+from .base import Hit, VectorStore, check_batch, open_local, store_url
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -95,16 +96,24 @@ class QdrantStore(VectorStore):
             self._client.delete_collection(collection_name=self._name)
 
 
-def create_store(settings: "Settings", dimensions: int) -> QdrantStore:
+def create_store(
+    settings: "Settings", dimensions: int, copy_if_held: bool = False
+) -> QdrantStore:
     from qdrant_client import QdrantClient, models
 
     url = store_url(settings)
+    location = url
     if url.startswith(("http://", "https://")):
         client = QdrantClient(url=url, api_key=settings.env("VECTOR_STORE_API_KEY"), timeout=30)
     else:
         # Qdrant's local mode: vectors kept in this folder by the client itself, no server.
-        client = QdrantClient(path=url)
+        location = open_local(url, ".lock", copy_if_held)
+        client = QdrantClient(path=location)
+        # Closed before the interpreter tears down, or the client's own __del__ fails noisily.
+        atexit.register(client.close)
     config = settings.section("vector_store")
-    return QdrantStore(
+    store = QdrantStore(
         client, models, config["collection"], config.get("distance_metric", "cosine"), dimensions
     )
+    store.is_copy = location != url
+    return store
