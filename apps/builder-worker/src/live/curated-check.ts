@@ -24,10 +24,14 @@ export interface CuratedOutcome {
 /** A key of its own for one run of a project. */
 export const runKey = () => `sk-live-check-${randomUUID()}`;
 
-/** The model requests (embeddings aside) the stand-in received with `key`. */
+/**
+ * The model requests the stand-in received with `key`: embeddings aside, and the list of models
+ * aside too (a GET the agent's start check makes, before any question).
+ */
 export function modelCalls(llm: LlmTestServer, key: string): RecordedRequest[] {
   return llm.requests.filter(
     (request) =>
+      request.method !== 'GET' &&
       !request.path.includes('embeddings') &&
       (JSON.stringify(request.headers).includes(key) || request.path.includes(key)),
   );
