@@ -23,7 +23,9 @@ export class S3TestServer {
       { stdio: 'ignore' },
     );
     const server = new S3TestServer(child, `http://127.0.0.1:${port}`);
-    const deadline = Date.now() + 30_000;
+    // moto imports all of boto's service models as it starts: seconds on a quiet machine, more
+    // than half a minute on a busy one.
+    const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`moto_server exited (${child.exitCode})`);
       const up = await fetch(`${server.endpoint}/`).then(
