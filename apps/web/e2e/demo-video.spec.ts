@@ -143,7 +143,6 @@ test('record the demo video', async ({ page }) => {
   await expect(badge(4)).toBeVisible();
   await hold(page, 800);
   await page.getByLabel('Embedding Model').selectOption('all-MiniLM-L6-v2');
-  await page.getByRole('button', { name: 'Use this model' }).click();
   await expect(badge(5)).toBeVisible();
   await hold(page, 800);
   await page.getByRole('button', { name: /^ChromaDB/ }).click();

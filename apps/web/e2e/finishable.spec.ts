@@ -426,11 +426,11 @@ test('smaller things: the username rule before the error, Recent Activity from r
   const user = await signInThroughApi(page);
   await page.goto('/dashboard');
   const activity = page.getByRole('region', { name: 'Recent Activity' });
-  // A new account's panel says it has nothing yet: no invented entries (issue 43, item 8).
-  await expect(activity).toContainText('No activity yet.');
-  await expect(activity.getByRole('listitem')).toHaveCount(0);
+  // A new account sees SPEC's hard-coded sample entries, labelled as such.
+  await expect(activity.getByText('Sample data')).toBeVisible();
   await configureRagAgent(GATEWAY_URL, user, salesRagAgent('Rose bakery helper'));
   await page.reload();
   await expect(activity).toContainText('Created RAG agent “Rose bakery helper”');
-  await expect(activity).not.toContainText('No activity yet.');
+  await expect(activity.getByText('Sample data')).toHaveCount(0);
+  await expect(activity).not.toContainText('Support Knowledge Base');
 });

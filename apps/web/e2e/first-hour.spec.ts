@@ -7,8 +7,9 @@ import { SALES_CSV, salesRagAgent, signInThroughApi } from './wizard-support';
 
 /**
  * A first-time owner's first hour (issue 43, items 6 and 8), on a desktop and on a 375 px phone:
- * an honest empty dashboard, an upload that says what it read, an embedding model that is picked
- * before it is saved, step chips that keep the current step, and an import that uses the vault.
+ * a dashboard whose sample activity says it is a sample, an upload that says what it read, an
+ * embedding model saved as it is chosen (SPEC.md), step chips that keep the current step, and an
+ * import that uses the vault.
  */
 const SCREENSHOTS = path.join(import.meta.dirname, '..', 'e2e-artifacts', 'screenshots');
 const WIDTHS = [1280, 375] as const;
@@ -45,22 +46,24 @@ for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: width > 400 ? 800 : 812 } });
 
-    test('a new account’s Recent Activity says it has none, with no sample entries', async ({
+    test('a new account’s Recent Activity shows SPEC’s sample entries, labelled as samples', async ({
       page,
     }) => {
       await signInThroughApi(page);
       await page.goto('/dashboard');
       const activity = page.getByRole('region', { name: 'Recent Activity' });
-      await expect(activity).toContainText(
-        'No activity yet. The agents you create and the API keys you add will be listed here.',
+      await expect(activity.getByText('Sample data', { exact: true })).toBeVisible();
+      await expect(
+        activity.getByText('Example entries showing what this panel will track.'),
+      ).toBeVisible();
+      await expect(activity.getByRole('listitem')).toHaveCount(5);
+      await expect(activity.getByRole('listitem').first()).toContainText(
+        'Created RAG agent "Support Knowledge Base"',
       );
-      await expect(activity.getByRole('listitem')).toHaveCount(0);
-      await expect(activity).not.toContainText('Sample data');
-      await expect(activity).not.toContainText('Support Knowledge Base');
-      await shot(page, 'first-hour-dashboard-empty');
+      await shot(page, 'first-hour-dashboard-sample');
     });
 
-    test('the upload says what it read and waits; the embedding is picked, then saved; the current step chip and the store ticks stay clear', async ({
+    test('the upload says what it read and waits; choosing the embedding saves it and advances; the current step chip and the store ticks stay clear', async ({
       page,
     }) => {
       const saves: string[] = [];
@@ -90,14 +93,25 @@ for (const width of WIDTHS) {
       await expect(steps.locator('[aria-current="step"]')).toBeVisible();
       await expect(steps.locator('[aria-current="step"]')).toContainText('Embedding');
 
-      // Item 8: picking a model from the list only chooses it.
+      // SPEC.md, RAG step 4: choosing a model saves it and advances, showing "Setting up embedding
+      // model..." while it is saved. The save is held here so that the message can be seen.
+      await expect(page.getByRole('button', { name: 'Use this model' })).toHaveCount(0);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/embeddings/model', async (route) => {
+        await held;
+        await route.continue();
+      });
       const embedding = page.getByLabel('Embedding Model');
       await embedding.selectOption('bge-small-en');
-      await expect(embedding).toHaveValue('bge-small-en');
-      await expect(badge(page, 4)).toBeVisible();
-      expect(saves.filter((p) => p.endsWith('/embeddings/model'))).toHaveLength(0);
-      await shot(page, 'first-hour-embedding-picked');
-      await page.getByRole('button', { name: 'Use this model' }).click();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Setting up embedding model...' }),
+      ).toBeVisible();
+      await expect(embedding).toBeDisabled();
+      await shot(page, 'first-hour-embedding-saving');
+      release();
       await expect(badge(page, 5)).toBeVisible();
       expect(saves.filter((p) => p.endsWith('/embeddings/model'))).toHaveLength(1);
       await expect(steps.locator('[aria-current="step"]')).toContainText('Vector Store');

@@ -45,7 +45,6 @@ test('RAG wizard: CSV upload through all nine steps, live build, download, live 
 
   await expect(badge(4)).toBeVisible();
   await page.getByLabel('Embedding Model').selectOption('all-MiniLM-L6-v2');
-  await page.getByRole('button', { name: 'Use this model' }).click();
 
   await expect(badge(5)).toBeVisible();
   await page.getByRole('button', { name: /^ChromaDB/ }).click();

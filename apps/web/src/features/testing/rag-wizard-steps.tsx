@@ -32,8 +32,7 @@ export async function toEmbeddingStep(user: User) {
   await stepBadge(4);
 }
 
-/** Picks a model (which only chooses it) and saves it with "Use this model". */
-export async function useEmbedding(user: User, model: string) {
+/** Chooses a model from the list, which saves it and moves to step 5 (SPEC.md, RAG step 4). */
+export async function chooseEmbedding(user: User, model: string) {
   await user.selectOptions(await screen.findByLabelText('Embedding Model'), model);
-  await user.click(screen.getByRole('button', { name: 'Use this model' }));
 }

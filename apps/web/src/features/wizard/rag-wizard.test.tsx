@@ -7,7 +7,7 @@ import {
   renderWizard,
   stepBadge,
   toEmbeddingStep,
-  useEmbedding,
+  chooseEmbedding,
 } from '../testing/rag-wizard-steps';
 import { deferred, formOf, mockFetch, textOf } from '../testing/render';
 import { SESSION, wizardServerPerTest } from '../testing/wizard-server';
@@ -175,10 +175,8 @@ describe('RAG wizard', () => {
     }
     expect(screen.getByRole('option', { name: 'e5-small-v2' })).toBeInTheDocument();
 
-    // Picking from the list only chooses (issue 43, item 8): nothing is saved, the step stays.
+    // Choosing from the list saves it and advances (SPEC.md, RAG step 4); no button to press.
     await user.selectOptions(screen.getByLabelText('Embedding Model'), 'e5-small-v2');
-    expect(calls.find((c) => c.path === WIZARD_ROUTES.rag.embedding)).toBeUndefined();
-    await user.click(screen.getByRole('button', { name: 'Use this model' }));
     expect(await screen.findByText('Setting up embedding model...')).toBeInTheDocument();
     expect(screen.getByLabelText('Embedding Model')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
@@ -193,12 +191,25 @@ describe('RAG wizard', () => {
     expect(screen.queryByText('Setting up embedding model...')).not.toBeInTheDocument();
   });
 
+  it('saves the recommended model shown at first with Continue, the one button on the step', async () => {
+    const { calls } = mockFetch(saved);
+    const user = userEvent.setup();
+    renderWizard();
+    await toEmbeddingStep(user);
+    expect(screen.getByLabelText('Embedding Model')).toHaveValue('all-MiniLM-L6-v2');
+    expect(screen.queryByRole('button', { name: 'Use this model' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await stepBadge(5);
+    const sent = formOf(calls.find((c) => c.path === WIZARD_ROUTES.rag.embedding));
+    expect(sent).toEqual({ session_id: SESSION, model_name: 'all-MiniLM-L6-v2' });
+  });
+
   it('preselects the recommended store, which needs nothing set up, and explains each in a line', async () => {
     const { calls } = mockFetch(saved);
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await useEmbedding(user, 'all-MiniLM-L6-v2');
+    await chooseEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     const qdrant = screen.getByRole('button', { name: /^Qdrant/ });
@@ -224,7 +235,7 @@ describe('RAG wizard', () => {
     const user = userEvent.setup();
     renderWizard();
     await toEmbeddingStep(user);
-    await useEmbedding(user, 'all-MiniLM-L6-v2');
+    await chooseEmbedding(user, 'all-MiniLM-L6-v2');
     await stepBadge(5);
 
     await user.click(screen.getByRole('button', { name: /^Pinecone/ }));
@@ -359,7 +370,7 @@ describe('RAG wizard', () => {
     await user.type(screen.getByLabelText(/Database Name/), 'shop');
     await user.type(screen.getByLabelText(/Table \/ Collection/), 'orders');
     await user.click(screen.getByRole('button', { name: 'Connect & Continue' }));
-    await useEmbedding(user, 'bge-small-en');
+    await chooseEmbedding(user, 'bge-small-en');
     await user.click(await screen.findByRole('button', { name: /^Qdrant/ }));
     // Accepting the defaults is enough.
     expect(await screen.findByLabelText(/Database URL/)).toHaveValue('http://qdrant:6333');

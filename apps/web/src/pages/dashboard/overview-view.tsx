@@ -1,15 +1,26 @@
-import { Bot, Hammer, KeyRound, PlusCircle, Sparkles, type LucideIcon } from 'lucide-react';
+import {
+  Bot,
+  Download,
+  Eye,
+  Hammer,
+  KeyRound,
+  PlusCircle,
+  Sparkles,
+  type LucideIcon,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Card } from '../../components/ui';
+import { Badge, Card } from '../../components/ui';
 import type { DashboardView } from './dashboard-views';
 import { useAgents, useApiKeys } from './dashboard-api';
-import { realActivity, type ActivityType } from './recent-activity';
+import { realActivity, SAMPLE_ACTIVITY, type ActivityType } from './recent-activity';
 
 const ACTIVITY_ICONS: Record<ActivityType, LucideIcon> = {
   agent_created: PlusCircle,
   agent_built: Hammer,
   api_key_added: KeyRound,
+  agent_downloaded: Download,
+  agent_previewed: Eye,
 };
 
 const tileClasses =
@@ -78,46 +89,46 @@ export function OverviewView({ onOpen }: { onOpen: (view: DashboardView) => void
   );
 }
 
-/** The user's own agents and keys, newest first; a new account is told it has none yet. */
+/** The user's own agents and keys, newest first; the sample entries only while there are none. */
 function RecentActivity() {
   const agents = useAgents();
   const keys = useApiKeys();
   const own = realActivity(agents.data ?? [], keys.data ?? []);
-  // Nothing is said until both lists are read: "no activity yet" must not flash before them.
-  const loaded = agents.isSuccess && keys.isSuccess;
+  const sample = own.length === 0;
   return (
     <Card as="section" aria-labelledby="recent-activity-title">
-      <h2
-        id="recent-activity-title"
-        className="text-lg font-semibold text-slate-900 dark:text-white"
-      >
-        Recent Activity
-      </h2>
-      {loaded && own.length === 0 && (
-        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-          No activity yet. The agents you create and the API keys you add will be listed here.
+      <div className="flex items-center justify-between gap-2">
+        <h2
+          id="recent-activity-title"
+          className="text-lg font-semibold text-slate-900 dark:text-white"
+        >
+          Recent Activity
+        </h2>
+        {sample && <Badge tone="grey">Sample data</Badge>}
+      </div>
+      {sample && (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          Example entries showing what this panel will track.
         </p>
       )}
-      {own.length > 0 && (
-        <ul className="mt-4 space-y-4">
-          {own.map((entry) => {
-            const Icon = ACTIVITY_ICONS[entry.type];
-            return (
-              <li key={entry.id} className="flex gap-3">
-                <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-                  <Icon aria-hidden="true" className="h-4 w-4" />
-                </span>
-                <div className="min-w-0">
-                  <p className="text-sm [overflow-wrap:anywhere] text-slate-800 dark:text-slate-100">
-                    {entry.description}
-                  </p>
-                  <p className="text-xs text-slate-600 dark:text-slate-400">{entry.timestamp}</p>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <ul className="mt-4 space-y-4">
+        {(sample ? SAMPLE_ACTIVITY : own).map((entry) => {
+          const Icon = ACTIVITY_ICONS[entry.type];
+          return (
+            <li key={entry.id} className="flex gap-3">
+              <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                <Icon aria-hidden="true" className="h-4 w-4" />
+              </span>
+              <div className="min-w-0">
+                <p className="text-sm [overflow-wrap:anywhere] text-slate-800 dark:text-slate-100">
+                  {entry.description}
+                </p>
+                <p className="text-xs text-slate-600 dark:text-slate-400">{entry.timestamp}</p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
     </Card>
   );
 }

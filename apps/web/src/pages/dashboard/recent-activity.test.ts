@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { realActivity, timeAgo } from './recent-activity';
+import { realActivity, SAMPLE_ACTIVITY, timeAgo } from './recent-activity';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');
 
@@ -43,8 +43,25 @@ describe('Recent Activity from the user’s own work', () => {
     expect(entries[1]?.type).toBe('agent_built');
   });
 
-  it('is empty for an account with nothing yet (the panel then says so, with no sample entries)', () => {
+  it('is empty for an account with nothing yet (the panel then shows the samples)', () => {
     expect(realActivity([], [], NOW)).toEqual([]);
     expect(timeAgo('not a date', NOW)).toBe('Unknown');
+  });
+});
+
+describe('Recent Activity’s sample entries (SPEC.md: hard-coded, not from a server)', () => {
+  it('has one entry of each kind SPEC names, each with its description and timestamp text', () => {
+    expect(SAMPLE_ACTIVITY.map((entry) => entry.type)).toEqual([
+      'agent_created',
+      'agent_built',
+      'api_key_added',
+      'agent_downloaded',
+      'agent_previewed',
+    ]);
+    expect(new Set(SAMPLE_ACTIVITY.map((entry) => entry.id)).size).toBe(SAMPLE_ACTIVITY.length);
+    for (const entry of SAMPLE_ACTIVITY) {
+      expect(entry.description).not.toBe('');
+      expect(entry.timestamp).toMatch(/ ago$/);
+    }
   });
 });

@@ -1,13 +1,48 @@
 import { LLM_PROVIDER_LABELS, type TApiKey, type TPipelineListItem } from '@agentloom/contracts';
 
 /**
- * docs/product.md#the-dashboard: the Recent Activity panel lists the user's own agents and keys.
- * A new account's panel says it has nothing yet: invented sample entries read as someone's real
- * history on a first visit (issue 43, item 8), even labelled "Sample data".
+ * docs/product.md#the-dashboard: the Recent Activity panel is filled with hard-coded sample
+ * entries, not data from a server — for an account with nothing yet, labelled as examples. Once the
+ * user has agents or keys, the panel shows those instead (issue 30): invented entries beside real
+ * work read as someone else's history.
  */
-export type ActivityType = 'agent_created' | 'agent_built' | 'api_key_added';
+export type ActivityType =
+  'agent_created' | 'agent_built' | 'api_key_added' | 'agent_downloaded' | 'agent_previewed';
 
 export type Activity = { id: string; type: ActivityType; description: string; timestamp: string };
+
+export const SAMPLE_ACTIVITY: readonly Activity[] = [
+  {
+    id: 'sample-1',
+    type: 'agent_created',
+    description: 'Created RAG agent "Support Knowledge Base"',
+    timestamp: '2 hours ago',
+  },
+  {
+    id: 'sample-2',
+    type: 'agent_built',
+    description: 'Built SQL agent "Sales Analytics"',
+    timestamp: '5 hours ago',
+  },
+  {
+    id: 'sample-3',
+    type: 'api_key_added',
+    description: 'Added an OpenAI API key',
+    timestamp: '1 day ago',
+  },
+  {
+    id: 'sample-4',
+    type: 'agent_downloaded',
+    description: 'Downloaded "Sales Analytics" as a zip',
+    timestamp: '2 days ago',
+  },
+  {
+    id: 'sample-5',
+    type: 'agent_previewed',
+    description: 'Previewed "Support Knowledge Base" in Streamlit',
+    timestamp: '3 days ago',
+  },
+];
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],

@@ -7,7 +7,8 @@ import {
   type TRagConfigView,
 } from '@agentloom/contracts';
 import { useState } from 'react';
-import { Button, Select, Spinner } from '../../../components/ui';
+import { Button, Spinner } from '../../../components/ui';
+import { ChoiceSelect } from '../step-form';
 import { ragCalls } from '../wizard-api';
 import { StepActions } from '../wizard-layout';
 import { checked, type WizardStepProps } from '../wizard-step';
@@ -22,16 +23,18 @@ export const embeddingLabel = (model: TEmbeddingModel) => embeddingSpec(model).l
 export const RECOMMENDED_EMBEDDING: TEmbeddingModel = DEFAULT_EMBEDDING_MODEL;
 
 /**
- * RAG step 4 (docs/product.md#the-wizard-embedding-model): picking a model from the list only
- * chooses it, and "Use this model" saves it and moves on. Picking used to save and jump to the
- * next step, before the person had read what they picked (issue 43, item 8).
+ * RAG step 4 (docs/product.md#the-wizard-embedding-model): choosing a model saves it and advances,
+ * as the customer's specification requires (SPEC.md, RAG wizard step 4); arrowing through the list
+ * with the keyboard only moves the choice, and Enter commits it.
  */
 export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: WizardStepProps) {
   const saved = (pipeline?.config as TRagConfigView | undefined)?.embedding_model ?? '';
-  // Nothing chosen yet: the recommended model is, and one press of "Use this model" saves it.
+  // Nothing chosen yet: the recommended model is shown, and one press of Continue saves it (a
+  // pointer cannot choose the option already shown: the list sends no change for it).
   const [model, setModel] = useState<string>(saved || RECOMMENDED_EMBEDDING);
 
   async function choose(chosen: string) {
+    setModel(chosen);
     if (!chosen) return;
     if (!checked(ZEmbeddingModelRequest, { session_id: sessionId, model_name: chosen })) return;
     if (await save(ragCalls.embedding(sessionId, chosen), 'Failed to set embedding model.')) {
@@ -48,14 +51,15 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
         {RECOMMENDED_EMBEDDING} — free, needs no API key, good for English text. OpenAI&apos;s
         models suit other languages and use your OpenAI key.
       </p>
-      <Select
+      <ChoiceSelect
         label="Embedding Model"
         placeholder="Select an embedding model"
         value={model}
         disabled={busy}
         options={EMBEDDING_MODELS.map((id) => ({ value: id, label: embeddingLabel(id) }))}
-        onChange={(event) => setModel(event.target.value)}
-        hint="Pick a model, then choose “Use this model”."
+        onPick={setModel}
+        onCommit={(chosen) => void choose(chosen)}
+        hint="Choosing a model from the list saves it and moves to the next step."
       />
       {busy ? (
         <p
@@ -67,10 +71,11 @@ export function EmbeddingStep({ sessionId, pipeline, busy, save, advance }: Wiza
         </p>
       ) : (
         model && (
-          // Saving is explicit: the saved model only moves on, another one is saved first.
+          // The model shown without being chosen (the recommended one, or one reached with the
+          // arrow keys) is saved first; the saved one only moves on.
           <StepActions>
             <Button size="lg" onClick={() => (model === saved ? advance() : void choose(model))}>
-              {model === saved ? 'Continue' : 'Use this model'}
+              Continue
             </Button>
           </StepActions>
         )
