@@ -210,13 +210,20 @@ async function call(base, method, url, body, token, type = 'json') {
     form: 'application/x-www-form-urlencoded',
     multipart: undefined, // fetch sets the boundary
   };
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(contentType[type] ? { 'content-type': contentType[type] } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : encoded[type](),
+  const send = () =>
+    fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(contentType[type] ? { 'content-type': contentType[type] } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : encoded[type](),
+    });
+  // A GET sent on a kept-alive socket just as the gateway closed it (idle past its keep-alive
+  // timeout while this process was busy, say as the embeddings stand-in) is sent again.
+  const response = await send().catch((error) => {
+    if (method !== 'GET' || error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return send();
   });
   if (!response.ok) {
     throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);

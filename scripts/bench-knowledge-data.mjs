@@ -5,7 +5,8 @@ import { knowledgePaths } from '@agentloom/contracts';
 import pg from 'pg';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-export const SOURCE_DB = 'agentloom_bench_knowledge_source';
+/** The source tables' database (BENCH_SOURCE_DB: another name, for two runs on one server). */
+export const SOURCE_DB = process.env.BENCH_SOURCE_DB ?? 'agentloom_bench_knowledge_source';
 
 /** A 5-page PDF whose every page names a fact only it holds. */
 export async function fivePagePdf() {

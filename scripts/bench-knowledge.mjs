@@ -7,8 +7,8 @@
 // and a generated site served on 127.0.0.1. Every agent is configured through the wizard's API and
 // built by the real worker. Sizes: BENCH_LARGE_BYTES (7 MB of sales rows, ~120k chunks),
 // BENCH_TABLE_ROWS (100,000), BENCH_CHANGED_ROWS (1,000), BENCH_MILLION_ROWS (1,000,000; 0 skips
-// it), BENCH_SITE_PAGES (200), BENCH_CONVERSATIONS (50) × BENCH_TURNS (4). Prints every figure
-// beside the issue's target and what today's main did before; never fails on a figure.
+// it), BENCH_SITE_PAGES (200), BENCH_CONVERSATIONS (50) × BENCH_TURNS (4); BENCH_ONLY=million: that
+// table alone. Prints every figure beside the issue's target and what main did; never fails.
 import { knowledgePaths, WIZARD_ROUTES } from '@agentloom/contracts';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -46,6 +46,7 @@ const MILLION_ROWS = Number(process.env.BENCH_MILLION_ROWS ?? 1_000_000);
 const SITE_PAGES = Number(process.env.BENCH_SITE_PAGES ?? 200);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
 const TURNS = Number(process.env.BENCH_TURNS ?? 4);
+const ONLY_MILLION = process.env.BENCH_ONLY === 'million';
 
 const seconds = (value) => `${(value / 1000).toFixed(1)} s`;
 const count = (value) => value.toLocaleString('en');
@@ -162,7 +163,7 @@ async function pdfAdded(ctx) {
     '—',
     seconds(answeredMs),
   );
-  return { ...largeAgent, rows: large.rows };
+  ctx.largeAgent = { ...largeAgent, rows: large.rows };
 }
 
 /** 3. answers while the published agent switches builds, 50 conversations. */
@@ -361,12 +362,12 @@ async function measure({ llm, gateway, worker, token, csv }) {
   const sourceUri = `postgresql://postgres@127.0.0.1:${forwarder.port}/${SOURCE_DB}`;
   const ctx = { llm, gateway, worker, token, csv, sourceUri };
   try {
-    await promptOnlyRebuild(ctx);
-    ctx.largeAgent = await pdfAdded(ctx);
-    await switchUnderLoad(ctx);
-    await tableRefreshes(ctx);
+    const before = ONLY_MILLION
+      ? []
+      : [promptOnlyRebuild, pdfAdded, switchUnderLoad, tableRefreshes];
+    for (const part of before) await part(ctx);
     if (MILLION_ROWS > 0) await millionRows(ctx);
-    await siteCrawled(ctx);
+    if (!ONLY_MILLION) await siteCrawled(ctx);
   } finally {
     await forwarder.close();
   }

@@ -6,6 +6,7 @@ import { MetricKind, ScalarKind } from 'usearch';
 import type { Chunk } from './chunks';
 import {
   GraphBuildThread,
+  type BatchBuffers,
   graphSearchThread,
   type GraphSettings,
   type GraphSource,
@@ -71,6 +72,8 @@ export class GraphWriter {
   private offsets: number[] = [0];
   /** The batch the thread is inserting: at most one waits there, bounding the vectors held. */
   private inserting: Promise<void> = Promise.resolve();
+  /** The last batch's buffers, back from the thread, for the next batch to fill. */
+  private spare: BatchBuffers | null = null;
 
   private constructor(
     private readonly folder: string,
@@ -95,8 +98,7 @@ export class GraphWriter {
    */
   async add(chunks: Chunk[], vectors: Float32Array[]): Promise<void> {
     const first = this.rows;
-    const keys = new BigUint64Array(chunks.length);
-    const flat = new Float32Array(chunks.length * this.dimensions);
+    const { keys, flat } = this.buffersFor(chunks.length);
     chunks.forEach((chunk, i) => {
       keys[i] = BigInt(first + i);
       flat.set(vectors[i]!, i * this.dimensions);
@@ -105,9 +107,26 @@ export class GraphWriter {
       this.offsets.push(this.offsets.at(-1)! + line.length);
     });
     await this.inserting;
-    this.inserting = this.graph.add(keys, flat);
+    this.inserting = this.graph.add(keys, flat).then((returned) => {
+      this.spare = returned;
+    });
     // Seen by the next add() or finish(); until then not an unhandled rejection.
     this.inserting.catch(() => undefined);
+  }
+
+  /**
+   * Buffers for a batch of `rows`: the ones the thread handed back when they fit (batches are
+   * all one size but the last), so a build holds two batches' vectors here, not every batch's
+   * until a collection.
+   */
+  private buffersFor(rows: number): {
+    keys: BigUint64Array<ArrayBuffer>;
+    flat: Float32Array<ArrayBuffer>;
+  } {
+    const spare = this.spare;
+    this.spare = null;
+    if (spare && spare.keys.length === rows) return { keys: spare.keys, flat: spare.vectors };
+    return { keys: new BigUint64Array(rows), flat: new Float32Array(rows * this.dimensions) };
   }
 
   /** Writes the graph and the offsets, and stores all three files beside the table. */

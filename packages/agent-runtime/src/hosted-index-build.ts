@@ -1,11 +1,13 @@
 import type { TEmbeddingModel, TSegmentInfo } from '@agentloom/contracts';
 import type { Embedder } from './embedders';
-import {
-  HostedIndexWriter,
-  WRITE_BATCH_ROWS,
-  type HostedIndexLocation,
-  type SegmentChunk,
-} from './hosted-index';
+import { HostedIndexWriter, type HostedIndexLocation, type SegmentChunk } from './hosted-index';
+
+/**
+ * Rows per write: bounded memory while a build streams its chunks in. A batch is embedded while
+ * the one before is written, so one round of the OpenAI embedder's parallel requests (4 × 512
+ * texts) is enough: 4,096 held twice the vectors for no more speed.
+ */
+export const WRITE_BATCH_ROWS = 2048;
 
 export interface SegmentSource {
   location: HostedIndexLocation;

@@ -75,8 +75,11 @@ export const EXACT_SEARCH_MAX_FLOATS = 1_000_000;
  */
 const LANCEDB_SEARCH_EF = 64;
 
-/** Rows per write: bounded memory while a build streams its chunks in. */
-export const WRITE_BATCH_ROWS = 4096;
+/**
+ * Bytes of vectors per LanceDB write: the native buffers a write grows stay with the process
+ * (25 MB writes of 1536 numbers kept ~400 MB; 6 MB ones ~200 MB), so larger batches go in parts.
+ */
+const TABLE_WRITE_VECTOR_BYTES = 6 << 20;
 
 function schemaOf(dimensions: number | null): Schema {
   const fields: Field[] = [
@@ -142,8 +145,15 @@ export class HostedIndexWriter {
       throw new Error('Vectors must come with every batch of an embeddings index, and only then.');
     }
     const units = vectors?.map((vector) => unitVector(vector, this.dimensions!));
-    await this.table.add(this.batchOf(chunks, units));
-    this.rows += chunks.length;
+    const perRow = (this.dimensions ?? 0) * 4;
+    const step = perRow
+      ? Math.max(1, Math.floor(TABLE_WRITE_VECTOR_BYTES / perRow))
+      : chunks.length;
+    for (let start = 0; start < chunks.length; start += step) {
+      const part = chunks.slice(start, start + step);
+      await this.table.add(this.batchOf(part, units?.slice(start, start + step)));
+      this.rows += part.length;
+    }
     if (units) await this.addToGraph(chunks, units);
   }
 
@@ -167,51 +177,28 @@ export class HostedIndexWriter {
     const schema = this.schema;
     const n = chunks.length;
     const column = <T>(values: T[], type: Utf8 | Int32) => vectorFromArray(values, type).data[0]!;
+    const text = (pick: (chunk: SegmentChunk) => string | null | undefined) =>
+      column(
+        chunks.map((chunk) => pick(chunk) ?? null),
+        new Utf8(),
+      );
+    const int = (pick: (chunk: SegmentChunk, i: number) => number | null | undefined) =>
+      column(
+        chunks.map((chunk, i) => pick(chunk, i) ?? null),
+        new Int32(),
+      );
     const children: Data[] = [
-      column(
-        chunks.map((_, i) => this.rows + i),
-        new Int32(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.id),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.key),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.hash),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.text),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.source),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.page ?? null),
-        new Int32(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.row ?? null),
-        new Int32(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.ref ?? null),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.url ?? null),
-        new Utf8(),
-      ),
-      column(
-        chunks.map((chunk) => chunk.section ?? null),
-        new Utf8(),
-      ),
+      int((_, i) => this.rows + i),
+      text((chunk) => chunk.id),
+      text((chunk) => chunk.key),
+      text((chunk) => chunk.hash),
+      text((chunk) => chunk.text),
+      text((chunk) => chunk.source),
+      int((chunk) => chunk.page),
+      int((chunk) => chunk.row),
+      text((chunk) => chunk.ref),
+      text((chunk) => chunk.url),
+      text((chunk) => chunk.section),
     ];
     if (vectors && this.dimensions !== null) {
       const dimensions = this.dimensions;

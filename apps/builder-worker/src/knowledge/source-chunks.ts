@@ -95,6 +95,9 @@ export async function* tableUnits(
   )) {
     const units: TableUnit[] = [];
     const keyColumns = batch.keyColumns.length > 0 ? batch.keyColumns : idColumn(batch.columns);
+    // A primary key is unique (but for SQLite's NULLs): only other keys are remembered, where
+    // a table's duplicates could be (a million rows' keys would hold ~80 MB).
+    const primary = batch.keyColumns.length > 0;
     for (const values of batch.rows) {
       rowNumber += 1;
       const text = recordText(values, read.type === 'mongo' ? ['_id'] : []);
@@ -105,8 +108,9 @@ export async function* tableUnits(
           ? keyColumns.map((column) => `${column}=${cellText(values[column])}`).join(', ')
           : `#${digest}`;
       // Two rows with one key (a keyless table's identical rows, a duplicated id): numbered.
-      const count = seen.get(key) ?? 0;
-      seen.set(key, count + 1);
+      const remembered = !primary || keyColumns.some((column) => values[column] == null);
+      const count = remembered ? (seen.get(key) ?? 0) : 0;
+      if (remembered) seen.set(key, count + 1);
       if (count > 0) key = `${key} (${count + 1})`;
       const ref = keyColumns.length > 0 ? key : undefined;
       const pieces = chunkText(text, chunking.size, chunking.overlap);

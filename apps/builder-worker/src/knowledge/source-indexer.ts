@@ -38,6 +38,18 @@ export type { IndexContext, IndexedSource } from './index-context';
 
 /** The most chunks one segment holds: a larger source is written as several base parts. */
 export const SEGMENT_MAX_CHUNKS = 200_000;
+/**
+ * …and the most bytes of 8-bit vectors (a chunk's dimensions each) its search graph holds: the
+ * worker holds a segment's graph whole while it grows (about 1.8 KB a chunk of 1536 numbers, so
+ * ~100,000 chunks of those; 200,000 of smaller ones), which keeps a million rows under 1 GB.
+ */
+const SEGMENT_MAX_GRAPH_BYTES = 160_000_000;
+
+/** The most chunks a segment of vectors of `dimensions` numbers (null: keywords only) holds. */
+export function segmentMaxChunks(dimensions: number | null): number {
+  if (dimensions === null) return SEGMENT_MAX_CHUNKS;
+  return Math.min(SEGMENT_MAX_CHUNKS, Math.floor(SEGMENT_MAX_GRAPH_BYTES / dimensions));
+}
 /** A chain of a base and this many deltas is written whole again by the next change. */
 const MAX_DELTAS = 12;
 /** …and so is one whose deltas replaced more than this share of its base. */
@@ -255,7 +267,7 @@ export class SourceIndexer {
 
   /**
    * Writes chunks as a new base: one segment, or several parts chained in order when there are
-   * more than SEGMENT_MAX_CHUNKS (each part's search graph is built and let go before the next,
+   * more than `segmentMaxChunks` (each part's search graph is built and let go before the next,
    * so a million rows never hold one graph of a million vectors in memory).
    */
   private async writeBase(
@@ -269,7 +281,8 @@ export class SourceIndexer {
     const chain: Segment[] = [];
     let embedded = 0;
     let live = 0;
-    const stream = new PartReader(chunks, SEGMENT_MAX_CHUNKS);
+    const dimensions = 'embedPassages' in ctx.embedder ? ctx.embedder.dimensions : null;
+    const stream = new PartReader(chunks, segmentMaxChunks(dimensions));
     const written: string[] = [];
     try {
       do {
