@@ -2,6 +2,8 @@
 // Re-resolves the generated agents' Python dependencies (needs PyPI): for each universe in
 // apps/builder-worker/src/generator/requirements.ts it writes templates/locks/<universe>.in from
 // the pins and resolves it with uv into <universe>.lock, every package pinned with its hashes.
+// uv keeps the versions the current lock holds wherever the pins allow (its --output-file
+// preference): a new pin moves only what it must. AGENTS_LOCK_UPGRADE=1 resolves afresh.
 // The lock's first line records the .in's sha256, so a test notices a pin changed without a new
 // lock. Run after editing PINS: `npm run agents:lock`.
 //
@@ -12,7 +14,8 @@
 // folder or page of wheels; default /opt/wheels where it exists, else PyTorch's CPU index).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -34,7 +37,13 @@ for (const universe of UNIVERSES) {
   const inFile = path.join(LOCKS_DIR, `${universe}.in`);
   const lockFile = path.join(LOCKS_DIR, `${universe}.lock`);
   writeFileSync(inFile, input);
-  const resolved = execFileSync(
+  // uv prefers the versions already in its output file: the current lock, in a scratch folder.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'agents-lock-'));
+  const output = path.join(scratch, `${universe}.lock`);
+  if (existsSync(lockFile) && process.env.AGENTS_LOCK_UPGRADE !== '1') {
+    writeFileSync(output, readFileSync(lockFile));
+  }
+  execFileSync(
     uv,
     [
       'pip',
@@ -46,9 +55,14 @@ for (const universe of UNIVERSES) {
       // The oldest Python the agents support; the markers cover the newer ones.
       '--python-version',
       '3.11',
+      '--output-file',
+      output,
+      '--quiet',
     ],
-    { cwd: LOCKS_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: LOCKS_DIR, stdio: ['ignore', 'inherit', 'inherit'] },
   );
+  const resolved = readFileSync(output, 'utf8');
+  rmSync(scratch, { recursive: true, force: true });
   const hash = createHash('sha256').update(input).digest('hex');
   writeFileSync(
     lockFile,

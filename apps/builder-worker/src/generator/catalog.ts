@@ -27,12 +27,19 @@ export interface EmbeddingSpec {
   /** Text put before queries / passages, for models trained that way (e5, BGE). */
   queryPrefix: string;
   passagePrefix: string;
+  /**
+   * Local models: how ONNX Runtime runs them on the CPU (the project's default, a small install):
+   * the ONNX port the hosted agents run too, how its token vectors are pooled, and where a text
+   * is cut, as sentence-transformers (the project's PyTorch path, for GPUs) cuts it.
+   */
+  onnx?: { modelId: string; pooling: 'mean' | 'cls'; maxTokens: number };
 }
 
 /**
  * The contracts' embedding catalogue as the generated project's Python reads it: local models
- * run through sentence-transformers, with the same repository, prefixes and size the platform's
- * own hosted index used, so the zip's answers match the preview's.
+ * run through ONNX Runtime (or sentence-transformers on a GPU), with the same repository,
+ * prefixes and size the platform's own hosted index used, so the zip's answers match the
+ * preview's.
  */
 export const EMBEDDINGS = Object.fromEntries(
   Object.entries(EMBEDDING_CATALOG).map(([model, spec]) => [
@@ -43,6 +50,9 @@ export const EMBEDDINGS = Object.fromEntries(
       dimensions: spec.dimensions,
       queryPrefix: spec.queryPrefix,
       passagePrefix: spec.passagePrefix,
+      ...(spec.onnxModelId && spec.maxTokens
+        ? { onnx: { modelId: spec.onnxModelId, pooling: spec.pooling, maxTokens: spec.maxTokens } }
+        : {}),
     } satisfies EmbeddingSpec,
   ]),
 ) as Record<TEmbeddingModel, EmbeddingSpec>;

@@ -112,7 +112,16 @@ function localModelVariables(manifest: AgentManifest): EnvVariable[] {
       required: false,
       purpose:
         'A folder holding the embedding model, to load it from disk instead of downloading ' +
-        `${manifest.embedding.model} from Hugging Face (offline hosts).`,
+        `${manifest.embedding.model} from Hugging Face (offline hosts): its ONNX port ` +
+        `(${manifest.embedding.onnx?.model_id ?? manifest.embedding.model_id}), or with ` +
+        `EMBEDDING_RUNTIME=torch the model itself (${manifest.embedding.model_id}).`,
+    });
+    variables.push({
+      name: 'EMBEDDING_RUNTIME',
+      required: false,
+      purpose:
+        'onnx (the default) runs the embedding model on the CPU with ONNX Runtime; torch runs ' +
+        'it with PyTorch, on a GPU where there is one (install requirements-gpu.lock first).',
     });
   }
   if (manifest.sql?.framework === 'pandasai') {

@@ -26,13 +26,12 @@ describe('generateProject', () => {
         PINS.anthropic,
         PINS.streamlit,
         PINS.qdrant,
-        PINS.sentenceTransformers,
-        PINS.torch,
+        PINS.fastembed,
         PINS.pandas,
       ]),
     );
     expect(rag.join('\n')).not.toMatch(
-      /gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna|litellm|openai|google-genai/,
+      /gradio|chromadb|pymilvus|pinecone|pypdf|pandasai|vanna|litellm|openai|google-genai|torch|sentence-transformers/,
     );
 
     const sql = requirements(await generateProject(sqlInput()));
@@ -49,35 +48,45 @@ describe('generateProject', () => {
     expect(pandasai).not.toContain(PINS.pandas);
   });
 
-  it('locks every package it installs with hashes, torch apart from the rest', async () => {
+  it('locks every package it installs with hashes; a local model on ONNX Runtime, PyTorch apart for GPUs', async () => {
     const files = await generateProject(ragInput());
     const lock = text(files, 'requirements.lock');
     const entries = lock.split('\n').filter((line) => /^[a-z0-9]/i.test(line));
-    // Direct pins and what they need, e.g. sentence-transformers' transformers and Qdrant's grpc.
-    for (const pin of [PINS.anthropic, PINS.streamlit, PINS.qdrant, PINS.sentenceTransformers]) {
+    // Direct pins and what they need, e.g. FastEmbed's ONNX Runtime and Qdrant's grpc.
+    for (const pin of [PINS.anthropic, PINS.streamlit, PINS.qdrant, PINS.fastembed]) {
       expect(entries).toContain(`${pin.toLowerCase()} \\`);
     }
-    expect(entries.some((line) => line.startsWith('transformers=='))).toBe(true);
-    expect(entries.some((line) => line.startsWith('torch=='))).toBe(false);
+    expect(entries.some((line) => line.startsWith('onnxruntime=='))).toBe(true);
+    // Issue 43, item 10: the CPU install carries no PyTorch, transformers or CUDA.
+    expect(lock).not.toMatch(
+      /^(torch|sentence-transformers|transformers|nvidia-[a-z0-9-]+|triton)==/m,
+    );
     for (const entry of lock.split(/\n(?=[a-z0-9])/i).slice(1)) {
       expect(entry).toMatch(/--hash=sha256:[0-9a-f]{64}/);
     }
-    // PyPI's torch, for every platform, and the CUDA libraries it brings on Linux (marked so);
-    // the CPU build apart, for the Docker image.
-    const torch = text(files, 'requirements-torch.lock');
-    expect(torch).toMatch(/^torch==2\.\d+\.\d+ \\$/m);
-    expect(torch).toMatch(/^nvidia-[a-z0-9-]+==[^;]+; .*sys_platform == 'linux'/m);
-    expect(lock).not.toMatch(/^(nvidia-|triton==)/m);
-    expect(text(files, 'requirements-torch-cpu.lock')).toMatch(/^torch==2\.\d+\.\d+\+cpu \\$/m);
+    // For a GPU: sentence-transformers and PyPI's torch with what they bring beyond the lock
+    // (CUDA's libraries on Linux, marked so), and nothing the lock has already.
+    const gpu = text(files, 'requirements-gpu.lock');
+    expect(gpu).toMatch(/^torch==2\.\d+\.\d+ \\$/m);
+    expect(gpu).toMatch(/^sentence-transformers==[\d.]+ \\$/m);
+    expect(gpu).toMatch(/^transformers==/m);
+    expect(gpu).toMatch(/^nvidia-[a-z0-9-]+==[^;]+; .*sys_platform == 'linux'/m);
+    const gpuNames = gpu.split('\n').filter((line) => /^[a-z0-9]/i.test(line));
+    for (const line of gpuNames) expect(entries).not.toContain(line);
+    expect(files.some((file) => /^requirements-torch/.test(file.path))).toBe(false);
     const dev = text(files, 'requirements-dev.txt');
     expect(dev).toMatch(/^-r requirements\.lock$/m);
     expect(dev).toMatch(/^pytest==/m);
+    expect(text(files, '.env.example')).toMatch(/^EMBEDDING_RUNTIME=$/m);
 
     const openai = await generateProject(
       ragInput({ config: ragConfig({ embedding_model: 'text-embedding-ada-002' }) }),
     );
-    expect(openai.some((file) => /^requirements-torch/.test(file.path))).toBe(false);
-    expect(text(openai, 'requirements.lock')).not.toMatch(/^(torch|sentence-transformers)==/m);
+    expect(openai.some((file) => /^requirements-(gpu|torch)/.test(file.path))).toBe(false);
+    expect(openai.some((file) => file.path === 'agent/local_model.py')).toBe(false);
+    expect(text(openai, 'requirements.lock')).not.toMatch(
+      /^(torch|sentence-transformers|fastembed)==/m,
+    );
   });
 
   it('lists an unfixed advisory in the README and ignores exactly it in CI, only where locked', async () => {

@@ -12,8 +12,7 @@ useSourceCsv();
 describe('generateProject', () => {
   it('builds a non-root image with a health check on the UI port', async () => {
     const streamlit = text(await generateProject(ragInput()), 'Dockerfile');
-    // A local model's image is amd64 everywhere: its CPU torch is locked by the x86_64 hash.
-    expect(streamlit).toMatch(/^FROM --platform=linux\/amd64 python:3\.11-slim$/m);
+    expect(streamlit).toMatch(/^FROM python:3\.11-slim$/m);
     expect(streamlit).toMatch(/^USER agent$/m);
     expect(streamlit).toContain('http://127.0.0.1:8501/_stcore/health');
     expect(streamlit).toMatch(/^CMD \["streamlit", "run", "app.py", .*"--server.port=8501"\]$/m);
@@ -30,21 +29,24 @@ describe('generateProject', () => {
     );
   });
 
-  it('installs from the locks, PyTorch’s index for torch alone, the model before the code', async () => {
+  it('installs from the lock without PyTorch, the local model before the code (issue 43, item 10)', async () => {
     const local = text(await generateProject(ragInput()), 'Dockerfile');
-    const index = local.split('\n').filter((line) => line.includes('download.pytorch.org'));
-    expect(index).toEqual(['        --index-url https://download.pytorch.org/whl/cpu \\']);
+    // One base for every host: ONNX Runtime has wheels for amd64 and arm64 alike.
+    expect(local).toMatch(/^FROM python:3\.11-slim$/m);
+    expect(local).toContain('RUN pip install --require-hashes -r requirements.lock');
+    expect(local).not.toMatch(/pytorch|torch|SentenceTransformer/);
+    // The model's layer comes before the code's, so a code edit does not download it again;
+    // only agent.json and the loader, which imports nothing else of the agent, are in it.
     expect(local).toContain(
-      'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\\n' +
-        '        --index-url https://download.pytorch.org/whl/cpu \\\n' +
-        '    && pip install --require-hashes -r requirements.lock',
+      'COPY agent.json .\nCOPY agent/local_model.py agent/local_model.py\nUSER agent\n' +
+        'RUN python agent/local_model.py\nUSER root',
     );
-    // The model's layer comes before the code's, so a code edit does not download it again.
-    expect(local.indexOf('SentenceTransformer(')).toBeGreaterThan(0);
-    expect(local.indexOf('SentenceTransformer(')).toBeLessThan(local.indexOf('COPY . .'));
+    expect(local.indexOf('RUN python agent/local_model.py')).toBeLessThan(
+      local.indexOf('COPY . .'),
+    );
 
     const api = text(await generateProject(sqlInput()), 'Dockerfile');
-    expect(api).not.toMatch(/pytorch|torch|SentenceTransformer/);
+    expect(api).not.toMatch(/pytorch|torch|local_model/);
     expect(api).toContain('RUN pip install --require-hashes -r requirements.lock');
   });
 

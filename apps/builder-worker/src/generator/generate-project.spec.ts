@@ -79,6 +79,7 @@ describe('generateProject', () => {
         dimensions: 384,
         query_prefix: '',
         passage_prefix: '',
+        onnx: { model_id: 'Xenova/all-MiniLM-L6-v2', pooling: 'mean', max_tokens: 256 },
       },
       vector_store: {
         provider: 'qdrant',

@@ -8,9 +8,8 @@ import { PROJECT_PARTS, templateFiles, type ProjectPart } from './project-files'
 import { renderReadme } from './readme';
 import {
   requirementsDevTxt,
+  requirementsGpuLock,
   requirementsLock,
-  requirementsTorchCpuLock,
-  requirementsTorchLock,
   requirementsTxt,
 } from './requirements';
 import { readTemplate, renderTemplate } from './templates';
@@ -86,10 +85,8 @@ export async function generateProjectPart(
       { path: 'requirements.txt', content: requirementsTxt(manifest) },
       { path: 'requirements.lock', content: requirementsLock(manifest) },
     );
-    const torch = requirementsTorchLock(manifest);
-    if (torch) files.push({ path: 'requirements-torch.lock', content: torch });
-    const torchCpu = requirementsTorchCpuLock(manifest);
-    if (torchCpu) files.push({ path: 'requirements-torch-cpu.lock', content: torchCpu });
+    const gpu = requirementsGpuLock(manifest);
+    if (gpu) files.push({ path: 'requirements-gpu.lock', content: gpu });
   }
   if (part === 'data') {
     if (manifest.type === 'rag') {

@@ -96,6 +96,8 @@ export interface AgentManifest {
     dimensions: number;
     query_prefix: string;
     passage_prefix: string;
+    /** Local models: what ONNX Runtime loads and how (agent/local_model.py). */
+    onnx?: { model_id: string; pooling: 'mean' | 'cls'; max_tokens: number };
   };
   vector_store?: {
     provider: TVectorStore;
@@ -276,6 +278,15 @@ function withRag(
       dimensions: embedding.dimensions,
       query_prefix: embedding.queryPrefix,
       passage_prefix: embedding.passagePrefix,
+      ...(embedding.onnx
+        ? {
+            onnx: {
+              model_id: embedding.onnx.modelId,
+              pooling: embedding.onnx.pooling,
+              max_tokens: embedding.onnx.maxTokens,
+            },
+          }
+        : {}),
     },
     vector_store: vectorStore,
     sources: manifestSources(input, manifest.source).sources,

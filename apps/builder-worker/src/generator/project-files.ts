@@ -1,7 +1,7 @@
 import { SQL_FRAMEWORKS_SPEC, UIS, VECTOR_STORES } from './catalog';
 import type { AgentManifest } from './manifest';
 import { acceptedFor } from './known-vulnerabilities';
-import { lockedVersions, needsTorch, universeOf } from './requirements';
+import { lockedVersions, runsLocalModel, universeOf } from './requirements';
 
 /**
  * The parts a project is generated in, each by the build stage that names it: the vector store
@@ -73,12 +73,10 @@ export function templateFiles(manifest: AgentManifest): TemplateFile[] {
       to: 'Dockerfile',
       part: 'deployment',
       values: {
-        FROM: dockerFrom(manifest),
         UI_PORT: ui.port,
         HEALTHCHECK_URL: ui.healthcheckUrl,
         UI_COMMAND: JSON.stringify(ui.dockerCommand).replace(/","/g, '", "'),
         WRITABLE_DIRS: writableDirs(manifest),
-        INSTALL: dockerInstall(manifest),
         PREFETCH: dockerPrefetch(manifest),
       },
     },
@@ -105,45 +103,19 @@ function auditValues(manifest: AgentManifest): Record<string, string> {
 }
 
 /**
- * The image's base. With a local model it is linux/amd64 on every host: the CPU build of torch
- * it installs is locked by its x86_64 wheel's hash (PyTorch's index is not reachable from where
- * the locks are made to hash its aarch64 build); Docker on an arm64 host runs it emulated.
- */
-function dockerFrom(manifest: AgentManifest): string {
-  return needsTorch(manifest)
-    ? 'FROM --platform=linux/amd64 python:3.11-slim'
-    : 'FROM python:3.11-slim';
-}
-
-/**
- * The Dockerfile's install step. PyTorch's CPU index serves torch alone (PyPI's torch bundles
- * CUDA: gigabytes more); every other package comes from PyPI.
- */
-function dockerInstall(manifest: AgentManifest): string {
-  if (!needsTorch(manifest)) {
-    return 'COPY requirements.lock .\nRUN pip install --require-hashes -r requirements.lock';
-  }
-  return [
-    'COPY requirements.lock requirements-torch-cpu.lock ./',
-    'RUN pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
-    '        --index-url https://download.pytorch.org/whl/cpu \\',
-    '    && pip install --require-hashes -r requirements.lock',
-  ].join('\n');
-}
-
-/**
  * For a local embedding model: download it into the image before the code is copied, so editing
- * the code does not download it again. It reads only agent.json's model id.
+ * the code does not download it again. agent/local_model.py imports nothing else of the agent
+ * and reads only agent.json's embedding section.
  */
 function dockerPrefetch(manifest: AgentManifest): string {
-  if (!needsTorch(manifest)) return '';
+  if (!runsLocalModel(manifest)) return '';
   return [
-    '# The embedding model, downloaded now rather than on the first question; only agent.json',
-    '# (which names it) invalidates this layer.',
+    '# The embedding model, downloaded now rather than on the first start; only agent.json',
+    '# (which names it) and the loader invalidate this layer.',
     'COPY agent.json .',
+    'COPY agent/local_model.py agent/local_model.py',
     'USER agent',
-    'RUN python -c "import json; from sentence_transformers import SentenceTransformer; \\',
-    "    SentenceTransformer(json.load(open('agent.json'))['embedding']['model_id'])\"",
+    'RUN python agent/local_model.py',
     'USER root',
     '',
   ].join('\n');
@@ -202,6 +174,13 @@ function ragFiles(manifest: AgentManifest): TemplateFile[] {
       'test_rag_agent.py',
     ]),
     copy(`rag/tests/stores/${provider}.py`, 'tests/test_vector_store.py', 'vector-store'),
+    // The local model's CPU runtime (ONNX) and its choice of runtime.
+    ...(runsLocalModel(manifest)
+      ? [
+          copy('rag/agent/local_model.py', 'agent/local_model.py', 'models'),
+          copy('rag/tests/test_local_model.py', 'tests/test_local_model.py', 'models'),
+        ]
+      : []),
     {
       // The compose file is where the vector-store service lives (or none, for Pinecone).
       from: `rag/compose/${provider}.yml.tmpl`,

@@ -4,7 +4,7 @@ import type { EnvVariable } from './environment';
 import type { AgentManifest } from './manifest';
 import { markdownText, tableRow } from './markdown';
 import { acceptedFor } from './known-vulnerabilities';
-import { lockedVersions, needsTorch } from './requirements';
+import { lockedVersions } from './requirements';
 import { sourcesSection } from './readme-sources';
 import { readTemplate, renderTemplate } from './templates';
 
@@ -51,8 +51,8 @@ async function renderKindReadme(
   const ui = UIS[manifest.ui.framework];
   const provider = PROVIDERS[manifest.llm.provider];
   const common = {
-    INSTALL_COMMANDS: installCommands(manifest, 'requirements.lock'),
-    DEV_INSTALL_COMMANDS: installCommands(manifest, 'requirements-dev.txt'),
+    INSTALL_COMMANDS: installCommands('requirements.lock'),
+    DEV_INSTALL_COMMANDS: installCommands('requirements-dev.txt'),
     HOST_NOTE:
       manifest.ui.framework === 'streamlit' ? ' (Streamlit: `--server.address 0.0.0.0`)' : '',
     TITLE: markdownText(manifest.name) || 'Untitled agent',
@@ -83,8 +83,8 @@ async function renderKindReadme(
       CHUNK_OVERLAP: rag.chunk_overlap,
       SEARCH: searchNote(rag),
       EMBEDDING: local
-        ? `\`${embedding.model_id}\` (sentence-transformers, run locally; the Docker image ` +
-          'includes it)'
+        ? `\`${embedding.model_id}\` (run locally with ONNX Runtime, or PyTorch on a GPU; the ` +
+          'Docker image includes it)'
         : `OpenAI's \`${embedding.model_id}\``,
       VECTOR_STORE: storeSpec.label,
       INDEX_NOTE: indexNote(manifest),
@@ -98,7 +98,7 @@ async function renderKindReadme(
           "in this agent's own namespace.",
       LOCAL_NOTE: localStoreNote(store.provider),
       DOCKER_DATABASE_NOTE: dockerDatabaseNote(manifest),
-      TORCH_NOTE: local ? TORCH_NOTE : '',
+      MODEL_NOTE: local ? modelNote(embedding.model) : '',
     });
   }
 
@@ -201,20 +201,27 @@ function localStoreNote(provider: TVectorStore): string {
   }
 }
 
-const TORCH_NOTE = [
-  '',
-  "The embedding model runs on PyTorch: `requirements-torch.lock` is PyPI's build, which on",
-  "Linux brings CUDA's libraries (some 3 GB). On Linux x86_64 with Python 3.11, the CPU build",
-  'is much smaller (the Docker image uses it, and is built for linux/amd64 on every host for',
-  'it: Docker on Apple silicon runs it emulated): install it instead with',
-  '',
-  '```sh',
-  'pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
-  '    --index-url https://download.pytorch.org/whl/cpu',
-  'pip install --require-hashes -r requirements.lock',
-  '```',
-  '',
-].join('\n');
+/** README's note on the local embedding model: the CPU install, the start, the GPU path. */
+function modelNote(model: string): string {
+  return [
+    '',
+    `The embedding model (${model}) runs on your CPU with ONNX Runtime, through FastEmbed:`,
+    '`requirements.lock` installs it without PyTorch. It is downloaded from Hugging Face once',
+    "(into Hugging Face's cache; the Docker image includes it) and loaded as the agent starts:",
+    'the terminal says "Loading the embedding model" and then how long that took, so the first',
+    'question does not wait for it. On a machine with a GPU, PyTorch can run the same model',
+    "instead (PyPI's torch brings CUDA's libraries on Linux, some 5 GB):",
+    '',
+    '```sh',
+    'pip install --require-hashes -r requirements.lock -r requirements-gpu.lock',
+    'echo EMBEDDING_RUNTIME=torch >> .env',
+    '```',
+    '',
+    "Both runtimes give the same vectors to within rounding (Agentloom's checks compare them),",
+    'so the index made with one serves the other.',
+    '',
+  ].join('\n');
+}
 
 function describeSource(manifest: AgentManifest): string {
   const count = manifest.sources?.length ?? 1;
@@ -279,14 +286,9 @@ function indexNote(manifest: AgentManifest): string {
   );
 }
 
-/**
- * The README's install lines: with a local model, PyPI's torch in the same command (pip checks
- * every hash at once); the CPU build's lines follow in the README's note.
- */
-function installCommands(manifest: AgentManifest, file: string): string {
-  return needsTorch(manifest)
-    ? `pip install --require-hashes -r requirements-torch.lock -r ${file}`
-    : `pip install --require-hashes -r ${file}`;
+/** The README's install line for `file` (requirements.lock, or the dev file for the tests). */
+function installCommands(file: string): string {
+  return `pip install --require-hashes -r ${file}`;
 }
 
 /** README's "Curated answers": where they are, how a question is compared with them. */

@@ -45,9 +45,11 @@ export const PINS = {
   // Milvus Lite: a Milvus in a local file (VECTOR_STORE_URL=./milvus.db), no server needed.
   milvusLite: 'milvus-lite==3.2.2',
   pinecone: 'pinecone==10.2.0',
+  // Local embedding models on the CPU: ONNX Runtime through FastEmbed, some 200 MB installed.
+  fastembed: 'fastembed==0.9.1',
+  // The same models on PyTorch, for a GPU (requirements-gpu.lock): PyPI's build, which brings
+  // CUDA's libraries on Linux (some 5 GB).
   sentenceTransformers: 'sentence-transformers==6.2.0',
-  // PyPI's build (CUDA's libraries come with it on Linux). The Dockerfile installs the CPU
-  // build of the same release from PyTorch's own index instead (torch-cpu.lock).
   torch: 'torch==2.13.0',
   // The vector store's start-up retries (already in the lock, through chromadb-client).
   tenacity: 'tenacity==9.1.4',
@@ -116,6 +118,7 @@ export function universePins(universe: Universe): Pin[] {
     PINS.milvus,
     PINS.milvusLite,
     PINS.pinecone,
+    PINS.fastembed,
     PINS.sentenceTransformers,
     PINS.torch,
     PINS.numpy,
@@ -199,10 +202,13 @@ export function sourceKindPins(
   }
 }
 
-/** Whether the project embeds with a local sentence-transformers model (and so needs torch). */
-export function needsTorch(manifest: AgentManifest): boolean {
+/** Whether the project embeds with a local model (ONNX Runtime on the CPU, PyTorch on a GPU). */
+export function runsLocalModel(manifest: AgentManifest): boolean {
   return !!manifest.embedding && manifest.embedding.backend !== 'openai';
 }
+
+/** What a local model needs on top of requirements.lock to run on PyTorch (a GPU). */
+const GPU_PINS: Pin[] = [PINS.sentenceTransformers, PINS.torch];
 
 /** The pins of the packages the store's module imports (the contracts' store catalogue). */
 export function vectorStorePins(store: TVectorStore): Pin[] {
@@ -229,8 +235,7 @@ function runtimePins(manifest: AgentManifest): Pin[] {
   if (manifest.ui.framework === 'streamlit' && !isPandasAI(manifest)) pins.push(PINS.pandas);
 
   if (manifest.embedding) {
-    if (needsTorch(manifest)) pins.push(PINS.sentenceTransformers, PINS.torch);
-    else pins.push(PINS.openai);
+    pins.push(runsLocalModel(manifest) ? PINS.fastembed : PINS.openai);
   }
   if (manifest.vector_store) {
     pins.push(...vectorStorePins(manifest.vector_store.provider), PINS.numpy, PINS.tenacity);
@@ -269,17 +274,7 @@ const TORCH = packageName(PINS.torch);
 /** What PyPI's torch brings on Linux for its GPUs: not installed with the CPU build. */
 const TORCH_GPU = /^(nvidia-|cuda-|triton$)/;
 
-/** torch and the GPU libraries it brings: requirements-torch.lock, not requirements.lock. */
-function torchPart(lock: UniverseLock, roots: readonly string[]): Set<string> {
-  const all = closure(lock, roots);
-  // sentence-transformers requires torch: what the rest needs is found without entering it.
-  const withoutTorch = closure(lock, roots, new Set([TORCH]));
-  return new Set(
-    [...all].filter((name) => name === TORCH || (TORCH_GPU.test(name) && !withoutTorch.has(name))),
-  );
-}
-
-/** Every package a project installs (its runtime closure, torch included) → its locked version. */
+/** Every package a project installs (its runtime closure) → its locked version. */
 export function lockedVersions(manifest: AgentManifest): Map<string, string> {
   const lock = universeLock(universeOf(manifest));
   const versions = new Map<string, string>();
@@ -297,12 +292,10 @@ function lockedEntries(lock: UniverseLock, names: Iterable<string>): string {
     .join('\n');
 }
 
-/** The project's runtime packages that requirements.lock holds (torch's part apart). */
+/** The project's runtime packages: what requirements.lock holds. */
 function runtimeNames(manifest: AgentManifest): { lock: UniverseLock; names: string[] } {
   const lock = universeLock(universeOf(manifest));
-  const all = closure(lock, runtimePins(manifest));
-  const torch = torchPart(lock, runtimePins(manifest));
-  return { lock, names: [...all].filter((name) => !torch.has(name)) };
+  return { lock, names: [...closure(lock, runtimePins(manifest))] };
 }
 
 const INSTALL_NOTE =
@@ -326,17 +319,17 @@ const PYTHONS_NOTE: Record<Universe, string> = {
 
 export function requirementsLock(manifest: AgentManifest): string {
   const { lock, names } = runtimeNames(manifest);
-  const torchNote = needsTorch(manifest)
+  const gpuNote = runsLocalModel(manifest)
     ? [
-        '# torch is in requirements-torch.lock (or requirements-torch-cpu.lock): install it in',
-        '# the same command (README.md, "Run it without Docker").',
+        '# The embedding model runs on ONNX Runtime (CPU). For a GPU, requirements-gpu.lock adds',
+        '# PyTorch: install both in one command (README.md, "Run it on a GPU").',
       ]
     : [];
   return [
     INSTALL_NOTE,
     PYTHONS_NOTE[universeOf(manifest)],
     '# Install with: pip install --require-hashes -r requirements.lock',
-    ...torchNote,
+    ...gpuNote,
     lockedEntries(lock, names),
     '',
   ].join('\n');
@@ -357,31 +350,24 @@ export function requirementsDevTxt(manifest: AgentManifest): string {
   ].join('\n');
 }
 
-/** Only for agents with a local embedding model: PyPI's torch, for every platform, hash-locked. */
-export function requirementsTorchLock(manifest: AgentManifest): string | undefined {
-  if (!needsTorch(manifest)) return undefined;
-  const lock = universeLock(universeOf(manifest));
+/**
+ * Only for agents with a local embedding model: sentence-transformers and PyPI's torch (CUDA's
+ * libraries with it on Linux) with everything they need beyond requirements.lock, hash-locked,
+ * for running the model on a GPU (EMBEDDING_RUNTIME=torch).
+ */
+export function requirementsGpuLock(manifest: AgentManifest): string | undefined {
+  if (!runsLocalModel(manifest)) return undefined;
+  const { lock, names } = runtimeNames(manifest);
+  const runtime = new Set(names);
+  const gpu = [...closure(lock, [...runtimePins(manifest), ...GPU_PINS])].filter(
+    (name) => !runtime.has(name),
+  );
   return [
-    '# PyTorch from PyPI, for every Python and system requirements.lock serves. On Linux it',
-    "# brings CUDA's libraries (some 3 GB); requirements-torch-cpu.lock is the CPU build for",
-    '# Linux x86_64 and Python 3.11. Install it with requirements.lock, in one command:',
-    '#   pip install --require-hashes -r requirements-torch.lock -r requirements.lock',
-    lockedEntries(lock, torchPart(lock, runtimePins(manifest))),
-    '',
-  ].join('\n');
-}
-
-/** The CPU build of the same torch (Linux x86_64, Python 3.11): what the Docker image installs. */
-export function requirementsTorchCpuLock(manifest: AgentManifest): string | undefined {
-  if (!needsTorch(manifest)) return undefined;
-  const cpu = parseLock(readFileSync(path.join(LOCKS_DIR, 'torch-cpu.lock'), 'utf8'));
-  return [
-    "# PyTorch's CPU build for Linux x86_64 and Python 3.11 (the Docker image's), from PyTorch's",
-    "# own index (PyPI's Linux build bundles CUDA). Install it first, without its dependencies",
-    '# (they are in requirements.lock):',
-    '#   pip install --no-deps --require-hashes -r requirements-torch-cpu.lock \\',
-    '#     --index-url https://download.pytorch.org/whl/cpu',
-    cpu.packages.get(TORCH)!.entry,
+    "# The embedding model on PyTorch, for a GPU: sentence-transformers and PyPI's torch (on",
+    "# Linux it brings CUDA's libraries, some 5 GB) with what they need beyond requirements.lock.",
+    '# Install both in one command, then set EMBEDDING_RUNTIME=torch in .env:',
+    '#   pip install --require-hashes -r requirements.lock -r requirements-gpu.lock',
+    lockedEntries(lock, gpu),
     '',
   ].join('\n');
 }

@@ -9,12 +9,12 @@ import { SWITCHED_OFF_START, LIVE_CASES, type LiveCase } from './live-cases';
 import {
   caseEnv,
   freePort,
-  miniLmWeights,
   seedDatabases,
   startChromaServer,
   waitFor,
   type LiveServices,
 } from './live-services';
+import { localModelFolder } from './embedding-weights';
 import { IMPORT_ALL, SEED_SQLITE } from './python-snippets';
 import { pool } from '../testing/pool';
 import { SCENARIOS as ALL_SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
@@ -78,7 +78,7 @@ beforeAll(async () => {
   log(`uv and pip-audit in ${tools.cache}; PyTorch's CPU wheel from ${tools.torchFindLinks}`);
 
   chroma = await startChromaServer(path.join(root, 'chroma'));
-  modelPath = miniLmWeights();
+  modelPath = localModelFolder();
   // Only when a checked case reads a database: the live databases are shared.
   if (SCENARIOS.some((scenario) => LIVE_CASES[scenario.title]?.databaseUrl)) seedDatabases();
   await waitFor(`${chroma.url}/api/v2/heartbeat`, 60_000);

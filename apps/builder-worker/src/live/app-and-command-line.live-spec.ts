@@ -1,22 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { ChatApp } from './chat-app';
 import { LIVE_CASES } from './live-cases';
-import { caseEnv, freePort, miniLmWeights, waitFor, type LiveServices } from './live-services';
+import { caseEnv, freePort, waitFor, type LiveServices } from './live-services';
+import { localModelFolder } from './embedding-weights';
 import { LOCKS_DIR } from '../generator/lock-file';
 import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
-import { universeVenv } from '../testing/python-tools';
+import { installLockedProject, universeVenv, type AgentPython } from '../testing/python-tools';
 import { runProcess } from '../testing/run-process';
 
 /**
- * Issue 43, with the real libraries (the main universe's environment, Python 3.11): the command
- * line the README advertises, run while the chat app holds a store kept in a local folder
- * (Qdrant's local mode, Milvus Lite); and the start check - a key the provider refuses or a
- * database password that is wrong stops the app as it starts, Streamlit says to restart after
- * editing .env and shows the indexing in its terminal. Stand-in for the LLM providers:
- * agent-runtime's local test server.
+ * Issue 43, with the real libraries, on Python 3.11 (the main universe's environment) and 3.13
+ * (each project installed from its own lock, as its README says): the command line the README
+ * advertises, run while the chat app holds a store kept in a local folder (Qdrant's local mode,
+ * Milvus Lite); the local embedding model loaded as the app starts, saying so (item 10); and the
+ * start check - a key the provider refuses or a database password that is wrong stops the app as
+ * it starts, Streamlit says to restart after editing .env and shows the indexing in its terminal.
+ * Stand-in for the LLM providers: agent-runtime's local test server.
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -31,30 +33,53 @@ const REFUSED_KEY = 'sk-refused-by-the-provider';
 // Installing, loading a local model and indexing on a shared machine: minutes, not seconds.
 const APP_START_MS = 600_000;
 
+const PYTHONS: AgentPython[] = ['3.11', '3.13'];
+
 let root: string;
 let llm: LlmTestServer;
-let python: string;
+let universePython: string;
+/** Each Python's own copy of the projects: a store's folder and index records are per copy. */
 const dirs = new Map<string, string>();
+const pythons = new Map<string, string>();
 
 const services = (): LiveServices => ({
   llm,
   pinecone: { url: 'http://127.0.0.1:9' },
   chromaUrl: '',
-  modelPath: miniLmWeights(),
+  modelPath: localModelFolder(),
 });
-const envOf = (title: string) => ({
-  ...caseEnv(LIVE_CASES[title]!, dirs.get(title)!, services()),
+const dirOf = (version: AgentPython, title: string) => dirs.get(`${version} ${title}`)!;
+const envOf = (version: AgentPython, title: string) => ({
+  ...caseEnv(LIVE_CASES[title]!, dirOf(version, title), services()),
   HOME: os.tmpdir(),
 });
+
+/** 3.11: the universe's environment; 3.13: the project's own install from requirements.lock. */
+function pythonOf(version: AgentPython, title: string): string {
+  if (version === '3.11') return universePython;
+  const key = `${version} ${title}`;
+  if (!pythons.has(key)) {
+    const dir = dirOf(version, title);
+    pythons.set(
+      key,
+      installLockedProject(dir, path.join(dir, `.venv-${version}`), 'requirements.lock', version),
+    );
+  }
+  return pythons.get(key)!;
+}
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'agentloom-app-and-cli-'));
   llm = await startLlmTestServer({ rejectedKeys: [REFUSED_KEY] });
-  python = universeVenv(path.join(LOCKS_DIR, 'main.lock'));
+  universePython = universeVenv(path.join(LOCKS_DIR, 'main.lock'));
   const scenarios = SCENARIOS.filter((scenario) => TITLES.includes(scenario.title));
-  for (const project of await writeScenarioProjects(root, scenarios)) {
-    dirs.set(project.scenario.title, project.dir);
+  for (const version of PYTHONS) {
+    const folder = path.join(root, version);
+    await mkdir(folder);
+    for (const project of await writeScenarioProjects(folder, scenarios)) {
+      dirs.set(`${version} ${project.scenario.title}`, project.dir);
+    }
   }
 }, 1_800_000);
 
@@ -63,131 +88,157 @@ afterAll(async () => {
   if (root && !process.env.KEEP_GENERATED) await rm(root, { recursive: true, force: true });
 });
 
-describe('the command line while the chat app holds a local store (issue 43, item 9)', () => {
-  /** The README's `ask` answers beside the app; its `index` says plainly the store is in use. */
-  async function besideTheApp(title: string, app: ChatApp): Promise<void> {
-    const dir = dirs.get(title)!;
-    const liveCase = LIVE_CASES[title]!;
-    const ask = await runProcess(
-      python,
-      ['-m', 'agent', 'ask', liveCase.question!],
-      dir,
-      APP_START_MS,
-      envOf(title),
-    );
-    log(`${title} :: ask beside the app — ${ask.status}: ${ask.stdout.split('\n')[0]}`);
-    expect(ask.stderr).not.toContain('Traceback');
-    expect(ask.stderr).toMatch(/open in another process .*answering from a copy of it/);
-    expect(ask.status).toBe(0);
-    expect(ask.stdout).toMatch(liveCase.expect!);
-
-    const index = await runProcess(python, ['-m', 'agent', 'index'], dir, APP_START_MS, {
-      ...envOf(title),
-      VECTOR_STORE_WAIT_SECONDS: '1',
-    });
-    log(`${title} :: index beside the app — ${index.status}: ${lastLine(index.stderr)}`);
-    expect(index.stderr).not.toContain('Traceback');
-    expect(lastLine(index.stderr)).toMatch(
-      /^The vector store in .* is open in another process .*Stop that process and try again/,
-    );
-    expect(index.status).toBe(2);
-    // The app, its store untouched by either, still runs.
-    expect(app.running).toBe(true);
-  }
-
-  it('Qdrant local mode, beside the Gradio app', async () => {
-    const app = await ChatApp.start({
-      dir: dirs.get(QDRANT)!,
-      python,
-      env: envOf(QDRANT),
-      ui: 'gradio',
-    });
-    try {
-      // Gradio serves once its agent is ready (indexed).
-      await waitFor(app.url, APP_START_MS);
-      await besideTheApp(QDRANT, app);
-    } finally {
-      await app.stop();
-    }
-  }, 1_500_000);
-
-  it('Milvus Lite beside the Streamlit app, whose terminal shows the indexing (item 12)', async () => {
-    const app = await ChatApp.start({
-      dir: dirs.get(MILVUS)!,
-      python,
-      env: envOf(MILVUS),
-      ui: 'streamlit',
-    });
-    try {
-      await waitFor(app.url, APP_START_MS);
-      // Streamlit prepares the agent for its first visitor: the chat box shows once it is ready.
-      await app.visit((page) => page.getByPlaceholder('Ask a question'), APP_START_MS);
-      log(`${MILVUS} :: terminal — ${/^.*Embedded .*$/m.exec(app.output)?.[0]}`);
-      expect(app.output).toMatch(/INFO agent\.rag: Embedded \d+ of \d+ chunks \(100%\)/);
-      await besideTheApp(MILVUS, app);
-    } finally {
-      await app.stop();
-    }
-  }, 1_500_000);
-});
-
-describe('the start check (issue 43, item 12)', () => {
-  it('a key the provider refuses stops the Gradio app before it serves, naming the key', async () => {
-    const port = String(await freePort());
-    const run = await runProcess(
-      python,
-      ['app.py', '--port', port],
-      dirs.get(SQL_GRADIO)!,
-      APP_START_MS,
-      {
-        ...envOf(SQL_GRADIO),
-        ANTHROPIC_API_KEY: REFUSED_KEY,
-      },
-    );
-    log(`${SQL_GRADIO} :: refused key — ${run.status}: ${lastLine(run.stderr)}`);
-    expect(run.stderr).not.toContain('Traceback');
-    expect(lastLine(run.stderr)).toMatch(
-      /^Configuration error: .*refused the key in ANTHROPIC_API_KEY.*Check ANTHROPIC_API_KEY in \.env\.$/,
-    );
-    expect(run.status).toBe(2);
-  }, 600_000);
-
-  it('a wrong database password stops the app as it starts, naming DATABASE_URL', async () => {
-    const dir = dirs.get(MYSQL)!;
-    const env = {
-      ...envOf(MYSQL),
-      DATABASE_URL: 'mysql://agentloom_live_reader:not-the-password@127.0.0.1:3306/agentloom_live',
-    };
-    const port = String(await freePort());
-    const run = await runProcess(python, ['app.py', '--port', port], dir, APP_START_MS, env);
-    log(`${MYSQL} :: wrong password — ${run.status}: ${lastLine(run.stderr)}`);
-    expect(run.stderr).not.toContain('Traceback');
-    expect(lastLine(run.stderr)).toMatch(
-      /^Configuration error: Cannot connect to the database in DATABASE_URL \(mysql\+pymysql:\/\/agentloom_live_reader:\*\*\*@127\.0\.0\.1:3306\/agentloom_live\): .*Access denied/,
-    );
-    expect(run.stderr).not.toContain('not-the-password');
-    expect(run.status).toBe(2);
-  }, 600_000);
-
-  it('Streamlit shows a refused key on the page and in its terminal, and says to restart', async () => {
-    const dir = dirs.get(SQL_STREAMLIT)!;
-    const app = await ChatApp.start({
-      dir,
-      python,
-      env: { ...envOf(SQL_STREAMLIT), OPENAI_API_KEY: REFUSED_KEY },
-      ui: 'streamlit',
-    });
-    try {
-      await waitFor(app.url, APP_START_MS);
-      const page = await app.visit((shown) => shown.getByText(/restart the app/), APP_START_MS);
-      log(
-        `${SQL_STREAMLIT} :: refused key on the page — ${page.replace(/\s+/g, ' ').slice(0, 300)}`,
+describe.each(PYTHONS)('on Python %s', (version) => {
+  describe('the command line while the chat app holds a local store (issue 43, item 9)', () => {
+    /** The README's `ask` answers beside the app; its `index` says plainly the store is in use. */
+    async function besideTheApp(title: string, app: ChatApp): Promise<void> {
+      const dir = dirOf(version, title);
+      const liveCase = LIVE_CASES[title]!;
+      const ask = await runProcess(
+        pythonOf(version, title),
+        ['-m', 'agent', 'ask', liveCase.question!],
+        dir,
+        APP_START_MS,
+        envOf(version, title),
       );
-      expect(page).toMatch(/refused the key in OPENAI_API_KEY/);
-      expect(page).toMatch(/After changing \.env, restart the app/);
-      await app.waitForOutput(/Configuration error: .*OPENAI_API_KEY/, 60_000);
-    } finally {
-      await app.stop();
+      log(
+        `${version} ${title} :: ask beside the app — ${ask.status}: ${ask.stdout.split('\n')[0]}`,
+      );
+      expect(ask.stderr).not.toContain('Traceback');
+      expect(ask.stderr).toMatch(/open in another process .*answering from a copy of it/);
+      expect(ask.status).toBe(0);
+      expect(ask.stdout).toMatch(liveCase.expect!);
+
+      const index = await runProcess(
+        pythonOf(version, title),
+        ['-m', 'agent', 'index'],
+        dir,
+        APP_START_MS,
+        {
+          ...envOf(version, title),
+          VECTOR_STORE_WAIT_SECONDS: '1',
+        },
+      );
+      log(
+        `${version} ${title} :: index beside the app — ${index.status}: ${lastLine(index.stderr)}`,
+      );
+      expect(index.stderr).not.toContain('Traceback');
+      expect(lastLine(index.stderr)).toMatch(
+        /^The vector store in .* is open in another process .*Stop that process and try again/,
+      );
+      expect(index.status).toBe(2);
+      // The app, its store untouched by either, still runs.
+      expect(app.running).toBe(true);
     }
-  }, 600_000);
+
+    it('Qdrant local mode, beside the Gradio app', async () => {
+      const app = await ChatApp.start({
+        dir: dirOf(version, QDRANT),
+        python: pythonOf(version, QDRANT),
+        env: envOf(version, QDRANT),
+        ui: 'gradio',
+      });
+      try {
+        // Gradio serves once its agent is ready (indexed).
+        await waitFor(app.url, APP_START_MS);
+        // Item 10: the model is loaded as the app starts, on ONNX Runtime, and says so.
+        const loading =
+          /Loading the embedding model BAAI\/bge-small-en-v1\.5 \(ONNX Runtime, CPU\)\.\.\./;
+        const ready = /The embedding model is ready \((\d+\.\d) s\)/;
+        log(`${version} ${QDRANT} :: model at start — ${ready.exec(app.output)?.[0]}`);
+        expect(app.output).toMatch(loading);
+        expect(app.output.search(ready)).toBeGreaterThan(app.output.search(loading));
+        await besideTheApp(QDRANT, app);
+      } finally {
+        await app.stop();
+      }
+    }, 1_500_000);
+
+    it('Milvus Lite beside the Streamlit app, whose terminal shows the indexing (item 12)', async () => {
+      const app = await ChatApp.start({
+        dir: dirOf(version, MILVUS),
+        python: pythonOf(version, MILVUS),
+        env: envOf(version, MILVUS),
+        ui: 'streamlit',
+      });
+      try {
+        await waitFor(app.url, APP_START_MS);
+        // Streamlit prepares the agent for its first visitor: the chat box shows once it is ready.
+        await app.visit((page) => page.getByPlaceholder('Ask a question'), APP_START_MS);
+        log(`${version} ${MILVUS} :: terminal — ${/^.*Embedded .*$/m.exec(app.output)?.[0]}`);
+        expect(app.output).toMatch(/INFO agent\.rag: Embedded \d+ of \d+ chunks \(100%\)/);
+        await besideTheApp(MILVUS, app);
+      } finally {
+        await app.stop();
+      }
+    }, 1_500_000);
+  });
+
+  describe('the start check (issue 43, item 12)', () => {
+    it('a key the provider refuses stops the Gradio app before it serves, naming the key', async () => {
+      const port = String(await freePort());
+      const run = await runProcess(
+        pythonOf(version, SQL_GRADIO),
+        ['app.py', '--port', port],
+        dirOf(version, SQL_GRADIO),
+        APP_START_MS,
+        {
+          ...envOf(version, SQL_GRADIO),
+          ANTHROPIC_API_KEY: REFUSED_KEY,
+        },
+      );
+      log(`${version} ${SQL_GRADIO} :: refused key — ${run.status}: ${lastLine(run.stderr)}`);
+      expect(run.stderr).not.toContain('Traceback');
+      expect(lastLine(run.stderr)).toMatch(
+        /^Configuration error: .*refused the key in ANTHROPIC_API_KEY.*Check ANTHROPIC_API_KEY in \.env\.$/,
+      );
+      expect(run.status).toBe(2);
+    }, 600_000);
+
+    it('a wrong database password stops the app as it starts, naming DATABASE_URL', async () => {
+      const dir = dirOf(version, MYSQL);
+      const env = {
+        ...envOf(version, MYSQL),
+        DATABASE_URL:
+          'mysql://agentloom_live_reader:not-the-password@127.0.0.1:3306/agentloom_live',
+      };
+      const port = String(await freePort());
+      const run = await runProcess(
+        pythonOf(version, MYSQL),
+        ['app.py', '--port', port],
+        dir,
+        APP_START_MS,
+        env,
+      );
+      log(`${version} ${MYSQL} :: wrong password — ${run.status}: ${lastLine(run.stderr)}`);
+      expect(run.stderr).not.toContain('Traceback');
+      expect(lastLine(run.stderr)).toMatch(
+        /^Configuration error: Cannot connect to the database in DATABASE_URL \(mysql\+pymysql:\/\/agentloom_live_reader:\*\*\*@127\.0\.0\.1:3306\/agentloom_live\): .*Access denied/,
+      );
+      expect(run.stderr).not.toContain('not-the-password');
+      expect(run.status).toBe(2);
+    }, 600_000);
+
+    it('Streamlit shows a refused key on the page and in its terminal, and says to restart', async () => {
+      const dir = dirOf(version, SQL_STREAMLIT);
+      const app = await ChatApp.start({
+        dir,
+        python: pythonOf(version, SQL_STREAMLIT),
+        env: { ...envOf(version, SQL_STREAMLIT), OPENAI_API_KEY: REFUSED_KEY },
+        ui: 'streamlit',
+      });
+      try {
+        await waitFor(app.url, APP_START_MS);
+        const page = await app.visit((shown) => shown.getByText(/restart the app/), APP_START_MS);
+        log(
+          `${version} ${SQL_STREAMLIT} :: refused key on the page — ${page.replace(/\s+/g, ' ').slice(0, 300)}`,
+        );
+        expect(page).toMatch(/refused the key in OPENAI_API_KEY/);
+        expect(page).toMatch(/After changing \.env, restart the app/);
+        await app.waitForOutput(/Configuration error: .*OPENAI_API_KEY/, 60_000);
+      } finally {
+        await app.stop();
+      }
+    }, 600_000);
+  });
 });

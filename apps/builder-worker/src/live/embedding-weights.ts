@@ -81,6 +81,26 @@ export function onnxPortCache(weights: PackagedWeights): string {
 }
 
 /**
+ * One folder for EMBEDDING_MODEL_PATH that serves both of a project's runtimes, as the model's
+ * own Hugging Face repository does: the package's PyTorch files (sentence-transformers,
+ * EMBEDDING_RUNTIME=torch) and the ONNX port beside them in onnx/ (ONNX Runtime, the default).
+ * Links only, remade when missing.
+ */
+export function localModelFolder(weights: PackagedWeights = PACKAGED_WEIGHTS[0]!): string {
+  const port = path.join(onnxPortCache(weights), weights.onnxRepository);
+  const folder = path.join(pythonTools().cache, 'model-folders', weights.repository);
+  if (existsSync(path.join(folder, 'onnx', 'model.onnx'))) return folder;
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const source = weights.folder();
+  for (const entry of readdirSync(source)) {
+    if (entry !== 'onnx') symlinkSync(path.join(source, entry), path.join(folder, entry));
+  }
+  symlinkSync(path.join(port, 'onnx'), path.join(folder, 'onnx'));
+  return folder;
+}
+
+/**
  * A Hugging Face cache (for HF_HUB_CACHE, with HF_HUB_OFFLINE=1) under `root` in which each
  * packaged repository resolves to its package's files, so a generated project loads the model id
  * its agent.json names, exactly as it would from the hub.

@@ -8,14 +8,8 @@ import path from 'node:path';
 import { startLlmTestServer, type LlmTestServer } from '@agentloom/agent-runtime/testing';
 import { askInBrowser } from './browser-chat';
 import { LIVE_CASES } from './live-cases';
-import {
-  caseEnv,
-  freePort,
-  listeningAddresses,
-  miniLmWeights,
-  waitFor,
-  type LiveServices,
-} from './live-services';
+import { caseEnv, freePort, listeningAddresses, waitFor, type LiveServices } from './live-services';
+import { localModelFolder } from './embedding-weights';
 import { CLIENT_ACCEPTS, IMPORT_ALL, STREAM_WITH_HISTORY } from './python-snippets';
 import { LOCKS_DIR } from '../generator/lock-file';
 import { writeScenarioProjects } from '../testing/project-scenarios';
@@ -53,7 +47,7 @@ const services = (): LiveServices => ({
   // Not used: these checks keep their vectors in memory (VECTOR_STORE=memory).
   pinecone: { url: 'http://127.0.0.1:9' },
   chromaUrl: '',
-  modelPath: miniLmWeights(),
+  modelPath: localModelFolder(),
 });
 
 beforeAll(async () => {

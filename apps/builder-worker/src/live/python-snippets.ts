@@ -66,7 +66,8 @@ with torch.no_grad():
 
 /**
  * Embeds, through the project's own agent/embeddings.py and agent.json, the passages and queries
- * of the JSON file argv[1], and writes the vectors and the model's max_seq_length to argv[2].
+ * of the JSON file argv[1], and writes the vectors, where the runtime cuts a text (PyTorch's
+ * max_seq_length, or the ONNX tokenizer's truncation) and the runtime's name to argv[2].
  */
 export const EMBED_WITH_PROJECT = `
 import json, sys
@@ -77,8 +78,13 @@ embedder = embedder_from_settings(load_settings())
 result = {
     "passages": embedder.embed_documents(texts["passages"]),
     "queries": [embedder.embed_query(query) for query in texts["queries"]],
-    "maxSeqLength": embedder.model.max_seq_length,
 }
+model = embedder.model
+result["runtime"] = embedder.runtime
+result["maxSeqLength"] = (
+    model.max_seq_length if hasattr(model, "max_seq_length")
+    else model.model.tokenizer.truncation["max_length"]
+)
 json.dump(result, open(sys.argv[2], "w", encoding="utf-8"))
 `;
 

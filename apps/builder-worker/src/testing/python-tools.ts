@@ -89,9 +89,8 @@ export function pythonFor(version: AgentPython): string {
 
 /**
  * Installs a generated project's locked files into a new virtual environment at `venv` and
- * returns the environment's python. On Python 3.11 a local-model agent gets PyTorch's CPU
- * build (requirements-torch-cpu.lock, as its Docker image does); on any other Python, PyPI's
- * torch from requirements-torch.lock, as its README says for every system.
+ * returns the environment's python: what its README's install line installs (a local model runs
+ * on ONNX Runtime, without PyTorch).
  */
 export function installLockedProject(
   projectDir: string,
@@ -103,26 +102,9 @@ export function installLockedProject(
   execFileSync(tools.uv, ['venv', '--quiet', '--python', pythonFor(python), venv], {
     stdio: 'inherit',
   });
-  // uv checks hashes across the whole install, so torch's lock goes in the same command (pip,
-  // as the Dockerfile does it, installs the CPU build first and then accepts it as installed).
-  const torchLock = path.join(
-    projectDir,
-    python === '3.11' ? 'requirements-torch-cpu.lock' : 'requirements-torch.lock',
-  );
-  const files = existsSync(torchLock) ? ['-r', torchLock] : [];
-  const findLinks = python === '3.11' ? ['--find-links', tools.torchFindLinks] : [];
   execFileSync(
     tools.uv,
-    [
-      'pip',
-      'install',
-      '--quiet',
-      '--require-hashes',
-      ...findLinks,
-      ...files,
-      '-r',
-      path.join(projectDir, requirements),
-    ],
+    ['pip', 'install', '--quiet', '--require-hashes', '-r', path.join(projectDir, requirements)],
     { env: { ...process.env, VIRTUAL_ENV: venv }, cwd: projectDir, stdio: 'inherit' },
   );
   return path.join(venv, 'bin', 'python');

@@ -28,7 +28,8 @@ def build_agent(
     """The agent with the embedding model, vector store and LLM chosen in agent.json.
 
     With `check_provider`, the LLM's provider is asked first whether it takes the key (llm.py's
-    `check_chat_model`): a refused key stops the start, not the first question. With `index`,
+    `check_chat_model`): a refused key stops the start, not the first question. A local
+    embedding model is loaded next, so the first question does not wait for it. With `index`,
     the vector store is then brought in line with the sources: only what changed since the last
     index is embedded (indexing.py). With `copy_if_held` (the command line's `ask`), a store kept
     in a local folder that the running chat app holds is read from a copy of it, and not indexed:
@@ -36,7 +37,7 @@ def build_agent(
     answered with it (curated.py).
     """
     from .curated import RememberingQueries, load_curated, with_curated
-    from .embeddings import embedder_from_settings
+    from .embeddings import LocalEmbedder, embedder_from_settings
     from .llm import chat_model_from_settings, check_chat_model
     from .rag import RagAgent
     from .stores import store_from_settings
@@ -46,6 +47,9 @@ def build_agent(
     if check_provider:
         check_chat_model(chat)
     embedder = embedder_from_settings(settings)
+    if isinstance(embedder, LocalEmbedder):
+        # At start, with a message: not in the first question's wait.
+        embedder.load()
     if load_curated(settings):
         # The question is embedded once for the curated answers and the passage search.
         embedder = RememberingQueries(embedder)

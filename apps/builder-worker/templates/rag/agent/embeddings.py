@@ -1,15 +1,19 @@
-"""Embedding models: OpenAI's API or a local sentence-transformers model.
+"""Embedding models: OpenAI's API or a local model.
 
 agent.json's `embedding` section names the backend, the model id, the vector size and the
 prefixes some models expect (e5 wants "query: " and "passage: "; BGE an instruction before
-queries). Anything with `dimensions`, `embed_documents` and `embed_query` is an Embedder:
-the tests use a tiny deterministic fake.
+queries). A local model runs on the CPU with ONNX Runtime (local_model.py), or with PyTorch
+through sentence-transformers when EMBEDDING_RUNTIME=torch (for a GPU). Anything with
+`dimensions`, `embed_documents` and `embed_query` is an Embedder: the tests use a tiny
+deterministic fake.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from typing import TYPE_CHECKING, Any, List, Optional, Protocol, Sequence
+import time
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Protocol, Sequence
 
 from .config import ConfigError
 from .llm import provider_error
@@ -18,6 +22,8 @@ if TYPE_CHECKING:
     from .config import Settings
 
 Vector = List[float]
+
+log = logging.getLogger(__name__)
 
 
 class Embedder(Protocol):
@@ -90,19 +96,32 @@ class OpenAIEmbedder:
         return self._embed(texts)
 
 
-class SentenceTransformerEmbedder:
-    """A Hugging Face model run locally by sentence-transformers (downloaded once, cached)."""
+class LocalEmbedder:
+    """A local model, loaded once (on the first use, or at start by `load`), then kept.
+
+    `loader` returns the runtime's model; `encode(model, texts)` its unit vectors. ONNX Runtime
+    and PyTorch each use every core for one batch, so batches are big and never parallel.
+    """
 
     def __init__(
-        self, model_id: str, dimensions: int, query_prefix: str = "", passage_prefix: str = ""
+        self,
+        model_id: str,
+        dimensions: int,
+        runtime: str,
+        loader: Callable[[], Any],
+        encode: Callable[[Any, List[str]], List[Vector]],
+        query_prefix: str = "",
+        passage_prefix: str = "",
     ) -> None:
         self.model_id = model_id
         self.dimensions = dimensions
+        self.runtime = runtime
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
-        # One process computes: batches are big, never parallel (torch uses every core itself).
         self.batch_size = 256
         self.concurrency = 1
+        self._loader = loader
+        self._encode_with = encode
         self._model: Optional[Any] = None
         self._lock = threading.Lock()
 
@@ -110,14 +129,18 @@ class SentenceTransformerEmbedder:
     def model(self) -> Any:
         with self._lock:
             if self._model is None:
-                self._model = load_model(self.model_id)
+                self._model = self._loader()
             return self._model
 
+    def load(self) -> None:
+        """Load the model now, saying so: the first question then does not wait for it."""
+        log.info("Loading the embedding model %s (%s)...", self.model_id, self.runtime)
+        started = time.monotonic()
+        self.model  # the property loads it, once
+        log.info("The embedding model is ready (%.1f s).", time.monotonic() - started)
+
     def _encode(self, texts: Sequence[str]) -> List[Vector]:
-        vectors = self.model.encode(
-            list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=False
-        )
-        return [list(map(float, vector)) for vector in vectors]
+        return self._encode_with(self.model, list(texts))
 
     def embed_documents(self, texts: Sequence[str]) -> List[Vector]:
         return self._encode([self.passage_prefix + text for text in texts])
@@ -130,20 +153,91 @@ class SentenceTransformerEmbedder:
         return self._encode([self.query_prefix + text for text in texts])
 
 
-def load_model(model_id: str) -> Any:
-    """The sentence-transformers model, or a plain message naming the setting that fixes it."""
-    from sentence_transformers import SentenceTransformer
+def encode_onnx(model: Any, texts: List[str]) -> List[Vector]:
+    return [list(map(float, vector)) for vector in model.embed(texts, batch_size=32)]
 
+
+def encode_torch(model: Any, texts: List[str]) -> List[Vector]:
+    vectors = model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+    return [list(map(float, vector)) for vector in vectors]
+
+
+def load_onnx(embedding: dict, model_path: Optional[str]) -> Any:
+    """The model's ONNX port (local_model.py), or a plain message naming the setting that fixes it."""
+    from .local_model import load_onnx_model
+
+    try:
+        return load_onnx_model(embedding["onnx"], int(embedding["dimensions"]), model_path)
+    except Exception as error:  # ONNX Runtime's own errors (NoSuchFile, …) are plain Exceptions
+        # Not on disk and Hugging Face unreachable (or offline), no such model there, or a
+        # folder in EMBEDDING_MODEL_PATH without the ONNX port.
+        raise model_error(embedding["onnx"]["model_id"], error) from error
+
+
+def load_model(model_id: str) -> Any:
+    """The sentence-transformers model (PyTorch), or a plain message naming the setting."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise ConfigError(
+            "EMBEDDING_RUNTIME=torch needs PyTorch and sentence-transformers: install them with "
+            "`pip install --require-hashes -r requirements.lock -r requirements-gpu.lock`, or "
+            "remove EMBEDDING_RUNTIME from .env to run the model with ONNX Runtime."
+        ) from None
     try:
         return SentenceTransformer(model_id)
     except (OSError, ValueError) as error:
-        # Not on disk and the model hub unreachable (or offline), or no such model there.
-        detail = str(error).splitlines()[0][:200]
+        raise model_error(model_id, error) from error
+
+
+def model_error(model_id: str, error: BaseException) -> ConfigError:
+    detail = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+    return ConfigError(
+        f"The embedding model {model_id!r} could not be loaded ({detail}). Set "
+        "EMBEDDING_MODEL_PATH to a folder holding it, or run `python -m agent prefetch` "
+        "where the Hugging Face hub is reachable."
+    )
+
+
+RUNTIMES = ("onnx", "torch")
+
+
+def local_runtime(settings: "Settings") -> str:
+    runtime = (settings.env("EMBEDDING_RUNTIME") or "onnx").strip().lower()
+    if runtime not in RUNTIMES:
         raise ConfigError(
-            f"The embedding model {model_id!r} could not be loaded ({detail}). Set "
-            "EMBEDDING_MODEL_PATH to a folder holding it, or run `python -m agent prefetch` "
-            "where the Hugging Face hub is reachable."
-        ) from error
+            f"EMBEDDING_RUNTIME must be onnx (the CPU, the default) or torch (PyTorch, for a "
+            f"GPU), not {runtime!r}."
+        )
+    return runtime
+
+
+def local_embedder(settings: "Settings") -> LocalEmbedder:
+    embedding = settings.section("embedding")
+    model_path = settings.env("EMBEDDING_MODEL_PATH")
+    prefixes = {
+        "query_prefix": embedding.get("query_prefix", ""),
+        "passage_prefix": embedding.get("passage_prefix", ""),
+    }
+    dimensions = int(embedding["dimensions"])
+    if local_runtime(settings) == "torch":
+        torch_model = model_path or embedding["model_id"]
+        return LocalEmbedder(
+            model_id=embedding["model_id"],
+            dimensions=dimensions,
+            runtime="PyTorch",
+            loader=lambda: load_model(torch_model),
+            encode=encode_torch,
+            **prefixes,
+        )
+    return LocalEmbedder(
+        model_id=embedding["model_id"],
+        dimensions=dimensions,
+        runtime="ONNX Runtime, CPU",
+        loader=lambda: load_onnx(embedding, model_path),
+        encode=encode_onnx,
+        **prefixes,
+    )
 
 
 def embeddings_base_url(settings: "Settings") -> Optional[str]:
@@ -169,17 +263,11 @@ def embedder_from_settings(settings: "Settings") -> Embedder:
             base_url=embeddings_base_url(settings),
         )
     if backend == "sentence-transformers":
-        return SentenceTransformerEmbedder(
-            model_id=settings.env("EMBEDDING_MODEL_PATH") or embedding["model_id"],
-            dimensions=int(embedding["dimensions"]),
-            query_prefix=embedding.get("query_prefix", ""),
-            passage_prefix=embedding.get("passage_prefix", ""),
-        )
+        return local_embedder(settings)
     raise ConfigError(f"Unknown embedding backend {backend!r} in agent.json.")
 
 
 def prefetch(settings: "Settings") -> None:
-    """Download a local model ahead of time (the Docker build does this)."""
-    embedding = settings.section("embedding")
-    if embedding["backend"] == "sentence-transformers":
-        load_model(settings.env("EMBEDDING_MODEL_PATH") or embedding["model_id"])
+    """Download a local model ahead of time (as the Docker build does)."""
+    if settings.section("embedding")["backend"] == "sentence-transformers":
+        local_embedder(settings).load()
