@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
 import zlib
 from contextlib import contextmanager
-from typing import Iterator, List, Sequence
+from typing import Any, Callable, Iterator, List, Sequence
 
-from agent.config import PROJECT_ROOT
+import pytest
+
+from agent.config import PROJECT_ROOT, Settings
+from agent.stores import StoreInUse
 
 
 class FakeEmbedder:
@@ -60,3 +64,23 @@ def held_by_another_process(location: str) -> Iterator[None]:
         yield
     finally:
         holder.communicate(timeout=60)
+
+
+def assert_read_from_a_copy_while_held(
+    settings: Settings, location: str, create_store: Callable[..., Any]
+) -> None:
+    """A store kept in a local folder, held by another process as the running chat app holds it:
+    the command line's `ask` reads a copy, anything else is told plainly that the store is in use,
+    and once the holder lets go the store itself opens again."""
+    configured = dataclasses.replace(settings, environ={"VECTOR_STORE_URL": location})
+
+    with held_by_another_process(location):
+        with pytest.raises(StoreInUse, match="open in another process"):
+            create_store(configured, dimensions=2)
+        copy = create_store(configured, dimensions=2, copy_if_held=True)
+
+        assert copy.is_copy
+        assert [hit.chunk.id for hit in copy.search([1.0, 0.0], top_k=1)] == ["1"]
+
+    released = create_store(configured, dimensions=2)
+    assert not released.is_copy and released.count() == 1

@@ -3,13 +3,10 @@
 import dataclasses
 import math
 
-import pytest
-
 from agent.chunking import Chunk
-from agent.stores import StoreInUse
 from agent.stores.milvus_store import MilvusStore, create_store
 from tests.fakes import install_module
-from tests.rag_fakes import held_by_another_process
+from tests.rag_fakes import assert_read_from_a_copy_while_held
 
 CHUNKS = [
     Chunk(id="1", text="alpha", source="a.pdf", page=1),
@@ -119,18 +116,5 @@ def test_deleted_chunks_leave_the_collection(tmp_path):
 
 
 def test_a_local_store_another_process_holds_is_read_from_a_copy(settings, tmp_path):
-    """With Milvus Lite itself, held by another process as the running chat app holds it: the
-    command line's `ask` reads a copy, anything else is told plainly that the store is in use."""
-    location = str(tmp_path / "milvus.db")
-    configured = dataclasses.replace(settings, environ={"VECTOR_STORE_URL": location})
-
-    with held_by_another_process(location):
-        with pytest.raises(StoreInUse, match="open in another process"):
-            create_store(configured, dimensions=2)
-        copy = create_store(configured, dimensions=2, copy_if_held=True)
-
-        assert copy.is_copy
-        assert [hit.chunk.id for hit in copy.search([1.0, 0.0], top_k=1)] == ["1"]
-
-    released = create_store(configured, dimensions=2)
-    assert not released.is_copy and released.count() == 1
+    """With Milvus Lite itself: the command line beside the running chat app."""
+    assert_read_from_a_copy_while_held(settings, str(tmp_path / "milvus.db"), create_store)
