@@ -1,15 +1,7 @@
-import {
-  BUILD_AGENT_JOB,
-  BUILD_JOB_OPTIONS,
-  BUILDS_QUEUE,
-  RAG_BUILD_STAGES,
-} from '@agentloom/contracts';
+import { BUILD_AGENT_JOB, BUILD_JOB_OPTIONS, RAG_BUILD_STAGES } from '@agentloom/contracts';
 import { storeKeys } from '@agentloom/server-kit';
 import type { PrismaClient } from '@agentloom/db';
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue, QueueEvents } from 'bullmq';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkerConfig } from '../config/env';
@@ -20,39 +12,23 @@ import {
   testWorkerConfig,
 } from '../testing/build-fixtures';
 import { readZip } from '@agentloom/test-kit';
-import { WorkerModule } from '../worker.module';
-import { BuildProcessor } from './build.processor';
+import { startWorkerHarness } from '../testing/worker-harness';
 
 describe('Build worker', () => {
   let config: WorkerConfig;
   let prisma: PrismaClient;
-  let worker: INestApplicationContext;
+  let harness: Awaited<ReturnType<typeof startWorkerHarness>>;
   let queue: Queue;
   let events: QueueEvents;
-  let connections: Redis[];
 
   beforeAll(async () => {
     config = testWorkerConfig();
     prisma = testPrisma(config);
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
-    await worker.get(BuildProcessor).ready();
-    const [producer, listener] = [0, 1].map(
-      () => new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }),
-    ) as [Redis, Redis];
-    connections = [producer, listener];
-    queue = new Queue(BUILDS_QUEUE, { connection: producer, prefix: config.QUEUE_PREFIX });
-    events = new QueueEvents(BUILDS_QUEUE, { connection: listener, prefix: config.QUEUE_PREFIX });
-    await events.waitUntilReady();
+    harness = await startWorkerHarness(config);
+    ({ queue, events } = harness);
   });
   afterAll(async () => {
-    await worker.close();
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-    await Promise.all(connections.map((connection) => connection.quit()));
+    await harness.close();
     await prisma.$disconnect();
     await rm(config.DATA_DIR, { recursive: true, force: true });
   });

@@ -1,23 +1,13 @@
 import { CURATED_MATCH_THRESHOLDS } from '@agentloom/agent-runtime';
-import {
-  BUILD_AGENT_JOB,
-  BUILD_JOB_OPTIONS,
-  BUILDS_QUEUE,
-  type TBuildInputs,
-} from '@agentloom/contracts';
+import type { TBuildInputs } from '@agentloom/contracts';
 import type { PrismaClient } from '@agentloom/db';
 import { storeKeys } from '@agentloom/server-kit';
 import { readZip } from '@agentloom/test-kit';
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkerConfig } from '../config/env';
 import { seedRagBuild, testPrisma, testWorkerConfig } from '../testing/build-fixtures';
-import { WorkerModule } from '../worker.module';
-import { BuildProcessor } from './build.processor';
+import { startWorkerHarness } from '../testing/worker-harness';
 
 /**
  * The downloaded project answers from the owner's curated answers: the zip carries them, as the
@@ -26,45 +16,22 @@ import { BuildProcessor } from './build.processor';
 describe('Curated answers in the zip', () => {
   let config: WorkerConfig;
   let prisma: PrismaClient;
-  let worker: INestApplicationContext;
-  let queue: Queue;
-  let events: QueueEvents;
-  let connections: Redis[];
+  let harness: Awaited<ReturnType<typeof startWorkerHarness>>;
 
   beforeAll(async () => {
     config = testWorkerConfig();
     prisma = testPrisma(config);
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
-    await worker.get(BuildProcessor).ready();
-    connections = [0, 1].map(() => new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }));
-    queue = new Queue(BUILDS_QUEUE, { connection: connections[0]!, prefix: config.QUEUE_PREFIX });
-    events = new QueueEvents(BUILDS_QUEUE, {
-      connection: connections[1]!,
-      prefix: config.QUEUE_PREFIX,
-    });
-    await events.waitUntilReady();
+    harness = await startWorkerHarness(config);
   });
   afterAll(async () => {
-    await worker.close();
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-    await Promise.all(connections.map((connection) => connection.quit()));
+    await harness.close();
     await prisma.$disconnect();
     await rm(config.DATA_DIR, { recursive: true, force: true });
   });
 
   /** Runs the build and returns its zip's files, by path inside the project folder. */
   async function builtZip(pipelineId: string, buildId: string): Promise<Map<string, string>> {
-    const job = await queue.add(
-      BUILD_AGENT_JOB,
-      { buildId },
-      { ...BUILD_JOB_OPTIONS, jobId: buildId },
-    );
-    await job.waitUntilFinished(events, 60_000);
+    await harness.runBuild(buildId);
     const file = path.join(
       config.DATA_DIR,
       storeKeys.artifact(pipelineId, storeKeys.artifactName(buildId)),

@@ -29,6 +29,8 @@ export async function startWorkerHarness(config: WorkerConfig) {
 
   return {
     queue,
+    /** The queue's events as the gateway hears them (progress, completion). */
+    events,
     /** Enqueues the build and resolves when it ends (rejects with the failure reason). */
     async runBuild(buildId: string): Promise<void> {
       const job = await queue.add(
