@@ -54,6 +54,20 @@ const envOf = (version: AgentPython, title: string) => ({
   HOME: os.tmpdir(),
 });
 
+/** The project's chat app on `version`, with the case's settings and any of `env` over them. */
+const startApp = (
+  version: AgentPython,
+  title: string,
+  ui: 'gradio' | 'streamlit',
+  env: Record<string, string> = {},
+) =>
+  ChatApp.start({
+    dir: dirOf(version, title),
+    python: pythonOf(version, title),
+    env: { ...envOf(version, title), ...env },
+    ui,
+  });
+
 /** 3.11: the universe's environment; 3.13: the project's own install from requirements.lock. */
 function pythonOf(version: AgentPython, title: string): string {
   if (version === '3.11') return universePython;
@@ -132,12 +146,7 @@ describe.each(PYTHONS)('on Python %s', (version) => {
     }
 
     it('Qdrant local mode, beside the Gradio app', async () => {
-      const app = await ChatApp.start({
-        dir: dirOf(version, QDRANT),
-        python: pythonOf(version, QDRANT),
-        env: envOf(version, QDRANT),
-        ui: 'gradio',
-      });
+      const app = await startApp(version, QDRANT, 'gradio');
       try {
         // Gradio serves once its agent is ready (indexed).
         await waitFor(app.url, APP_START_MS);
@@ -155,12 +164,7 @@ describe.each(PYTHONS)('on Python %s', (version) => {
     }, 1_500_000);
 
     it('Milvus Lite beside the Streamlit app, whose terminal shows the indexing (item 12)', async () => {
-      const app = await ChatApp.start({
-        dir: dirOf(version, MILVUS),
-        python: pythonOf(version, MILVUS),
-        env: envOf(version, MILVUS),
-        ui: 'streamlit',
-      });
+      const app = await startApp(version, MILVUS, 'streamlit');
       try {
         await waitFor(app.url, APP_START_MS);
         // Streamlit prepares the agent for its first visitor: the chat box shows once it is ready.
@@ -220,12 +224,8 @@ describe.each(PYTHONS)('on Python %s', (version) => {
     }, 600_000);
 
     it('Streamlit shows a refused key on the page and in its terminal, and says to restart', async () => {
-      const dir = dirOf(version, SQL_STREAMLIT);
-      const app = await ChatApp.start({
-        dir,
-        python: pythonOf(version, SQL_STREAMLIT),
-        env: { ...envOf(version, SQL_STREAMLIT), OPENAI_API_KEY: REFUSED_KEY },
-        ui: 'streamlit',
+      const app = await startApp(version, SQL_STREAMLIT, 'streamlit', {
+        OPENAI_API_KEY: REFUSED_KEY,
       });
       try {
         await waitFor(app.url, APP_START_MS);
