@@ -168,6 +168,12 @@ def load_onnx(embedding: dict, model_path: Optional[str]) -> Any:
 
     try:
         return load_onnx_model(embedding["onnx"], int(embedding["dimensions"]), model_path)
+    except ImportError as error:
+        raise ConfigError(
+            f"The embedding model runs on ONNX Runtime through FastEmbed, which is not installed "
+            f"({error}): install the agent with `pip install --require-hashes -r "
+            "requirements.lock`, or set EMBEDDING_RUNTIME=torch to run it with PyTorch."
+        ) from error
     except Exception as error:  # ONNX Runtime's own errors (NoSuchFile, …) are plain Exceptions
         # Not on disk and Hugging Face unreachable (or offline), no such model there, or a
         # folder in EMBEDDING_MODEL_PATH without the ONNX port.

@@ -56,6 +56,23 @@ def test_torch_without_pytorch_installed_says_what_to_install(settings):
         embedder.embed_query("hello")
 
 
+def test_onnx_without_fastembed_installed_says_what_to_install(settings, monkeypatch):
+    # As if only requirements-gpu.lock's packages were there: fastembed cannot be imported.
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_fastembed(name, *args, **kwargs):
+        if name == "fastembed" or name.startswith("fastembed."):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_fastembed)
+    embedder = embedder_from_settings(settings)
+    with pytest.raises(ConfigError, match="requirements.lock.*EMBEDDING_RUNTIME=torch"):
+        embedder.embed_query("hello")
+
+
 def test_a_model_that_cannot_be_loaded_names_the_setting(settings, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     empty = tmp_path / "no-model-here"
