@@ -45,7 +45,8 @@ export const PINS = {
   // Milvus Lite: a Milvus in a local file (VECTOR_STORE_URL=./milvus.db), no server needed.
   milvusLite: 'milvus-lite==3.2.2',
   pinecone: 'pinecone==10.2.0',
-  // Local embedding models on the CPU: ONNX Runtime through FastEmbed, some 200 MB installed.
+  // Local embedding models on the CPU: ONNX Runtime through FastEmbed (with the tokenizers, Hugging
+  // Face's client and Pillow it brings, some 130 MB installed).
   fastembed: 'fastembed==0.9.1',
   // The same models on PyTorch, for a GPU (requirements-gpu.lock): PyPI's build, which brings
   // CUDA's libraries on Linux (some 5 GB).
@@ -322,7 +323,7 @@ export function requirementsLock(manifest: AgentManifest): string {
   const gpuNote = runsLocalModel(manifest)
     ? [
         '# The embedding model runs on ONNX Runtime (CPU). For a GPU, requirements-gpu.lock adds',
-        '# PyTorch: install both in one command (README.md, "Run it on a GPU").',
+        '# PyTorch: install both in one command (README.md, "Run it without Docker").',
       ]
     : [];
   return [
