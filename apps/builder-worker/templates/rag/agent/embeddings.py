@@ -225,23 +225,22 @@ def local_embedder(settings: "Settings") -> LocalEmbedder:
         "query_prefix": embedding.get("query_prefix", ""),
         "passage_prefix": embedding.get("passage_prefix", ""),
     }
-    dimensions = int(embedding["dimensions"])
+    loader: Callable[[], Any]
     if local_runtime(settings) == "torch":
         torch_model = model_path or embedding["model_id"]
-        return LocalEmbedder(
-            model_id=embedding["model_id"],
-            dimensions=dimensions,
-            runtime="PyTorch",
-            loader=lambda: load_model(torch_model),
-            encode=encode_torch,
-            **prefixes,
+        runtime, loader, encode = "PyTorch", lambda: load_model(torch_model), encode_torch
+    else:
+        runtime, loader, encode = (
+            "ONNX Runtime, CPU",
+            lambda: load_onnx(embedding, model_path),
+            encode_onnx,
         )
     return LocalEmbedder(
         model_id=embedding["model_id"],
-        dimensions=dimensions,
-        runtime="ONNX Runtime, CPU",
-        loader=lambda: load_onnx(embedding, model_path),
-        encode=encode_onnx,
+        dimensions=int(embedding["dimensions"]),
+        runtime=runtime,
+        loader=loader,
+        encode=encode,
         **prefixes,
     )
 
